@@ -1,0 +1,3 @@
+"""pycline: an autonomous coding agent for the terminal."""
+
+__version__ = "0.1.0"

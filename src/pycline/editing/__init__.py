@@ -1,0 +1,1 @@
+"""Edits: SEARCH/REPLACE application, write-content clean-up, diffs for display."""

@@ -1,0 +1,1 @@
+"""Incremental parsing of model replies into text and tool-use blocks."""

@@ -1,0 +1,1 @@
+"""Model providers behind one streaming `Provider` protocol."""

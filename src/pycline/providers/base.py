@@ -1,0 +1,72 @@
+"""The `Provider` protocol and the chunks a provider streams."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, TypeAlias
+
+from pycline.messages import Message
+
+
+@dataclass(frozen=True, slots=True)
+class TextChunk:
+    text: str
+    kind: Literal["text"] = "text"
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningChunk:
+    text: str
+    kind: Literal["reasoning"] = "reasoning"
+
+
+@dataclass(frozen=True, slots=True)
+class UsageChunk:
+    """Token usage for one request. `input_tokens` excludes cache reads and writes."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+    cost: float | None = None  # when the provider reports it (OpenRouter); else computed
+    kind: Literal["usage"] = "usage"
+
+
+StreamChunk: TypeAlias = TextChunk | ReasoningChunk | UsageChunk
+
+
+@dataclass(frozen=True, slots=True)
+class ModelInfo:
+    id: str
+    context_window: int = 128_000
+    max_output_tokens: int = 8_192
+    # prices in USD per million tokens
+    input_price: float = 0.0
+    output_price: float = 0.0
+    cache_write_price: float = 0.0
+    cache_read_price: float = 0.0
+    supports_images: bool = False
+    supports_prompt_cache: bool = False
+
+    def cost(self, usage: UsageChunk) -> float:
+        if usage.cost is not None:
+            return usage.cost
+        return (
+            usage.input_tokens * self.input_price
+            + usage.output_tokens * self.output_price
+            + usage.cache_write_tokens * self.cache_write_price
+            + usage.cache_read_tokens * self.cache_read_price
+        ) / 1_000_000
+
+
+class Provider(Protocol):
+    """A model endpoint. `stream` yields chunks; failures raise `ProviderError`."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def model(self) -> ModelInfo: ...
+
+    def stream(self, system: str, messages: Sequence[Message]) -> AsyncIterator[StreamChunk]: ...

@@ -1,0 +1,1 @@
+"""pycline.storage"""

@@ -1,0 +1,132 @@
+"""The `Tool` protocol, the context a tool runs in, and what it returns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol, TypeAlias
+
+from pycline.errors import ToolError
+from pycline.events import Answer, ApprovalQuestion, Event, Question
+from pycline.messages import ImageContent
+from pycline.workspace.paths import ResolvedPath, Workspace
+
+
+@dataclass(frozen=True, slots=True)
+class ParamSpec:
+    name: str
+    description: str
+    required: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    name: str
+    description: str
+    params: tuple[ParamSpec, ...]
+    example: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    name: str
+    params: Mapping[str, str]
+
+    def get(self, name: str) -> str | None:
+        value = self.params.get(name)
+        return value if value is not None and value != "" else None
+
+    def require(self, name: str) -> str:
+        value = self.params.get(name)
+        if value is None or value.strip() == "":
+            raise MissingParameter(self.name, name)
+        return value
+
+
+class MissingParameter(ToolError):
+    def __init__(self, tool: str, param: str) -> None:
+        super().__init__(
+            f"Missing value for required parameter '{param}'. Please retry with complete response."
+        )
+        self.tool = tool
+        self.param = param
+
+
+# The auto-approval categories of SPEC §7.
+ApprovalCategory: TypeAlias = Literal["read", "edit", "safe_command", "command", "browser", "mcp"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """What goes back to the model.
+
+    `is_error` counts towards the consecutive-mistake limit. `completed` ends the task
+    (`attempt_completion` accepted by the user). `denied` means the user said no.
+    """
+
+    text: str
+    images: tuple[ImageContent, ...] = ()
+    is_error: bool = False
+    completed: bool = False
+    denied: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Approval:
+    approved: bool
+    feedback: str = ""
+    edited_content: str | None = None
+
+
+class Approver(Protocol):
+    async def __call__(
+        self, question: ApprovalQuestion, category: ApprovalCategory, *, outside_workspace: bool
+    ) -> Approval: ...
+
+
+@dataclass(slots=True)
+class ToolContext:
+    """Everything a tool may use. Built by the task for each call."""
+
+    workspace: Workspace
+    approve: Approver
+    say_fn: _Say
+    ask_fn: _Ask
+    supports_images: bool = False
+    model_family: str = ""  # "claude" models get edit content verbatim; others are un-escaped
+    command_timeout: float = 600.0
+    headless: bool = False
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def cwd(self) -> Path:
+        return self.workspace.root
+
+    def resolve(self, path: str) -> ResolvedPath:
+        return self.workspace.resolve(path)
+
+    def say(self, event: Event) -> None:
+        self.say_fn(event)
+
+    async def ask(self, question: Question) -> Answer:
+        return await self.ask_fn(question)
+
+
+class _Say(Protocol):
+    def __call__(self, event: Event, /) -> None: ...
+
+
+class _Ask(Protocol):
+    async def __call__(self, question: Question, /) -> Answer: ...
+
+
+class Tool(Protocol):
+    @property
+    def spec(self) -> ToolSpec: ...
+
+    def summary(self, call: ToolCall) -> str:
+        """One line naming the action, e.g. `read_file src/a.py`, for the UI and the result header."""
+        ...
+
+    async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult: ...

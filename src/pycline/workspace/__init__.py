@@ -1,0 +1,1 @@
+"""The workspace: path safety, ignore rules, listing, search."""
