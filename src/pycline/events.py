@@ -107,6 +107,21 @@ class CompletionResult:
 
 
 @dataclass(frozen=True, slots=True)
+class ModeChanged:
+    mode: str  # "act" | "plan"
+    model: str  # provider/model used from now on
+    kind: Literal["mode_changed"] = "mode_changed"
+
+
+@dataclass(frozen=True, slots=True)
+class PlanResponse:
+    """The model's plan or answer in Plan mode (`plan_mode_respond`)."""
+
+    response: str
+    kind: Literal["plan_response"] = "plan_response"
+
+
+@dataclass(frozen=True, slots=True)
 class TaskEnded:
     task_id: str
     completed: bool
@@ -127,6 +142,8 @@ Event: TypeAlias = (
     | Notice
     | ErrorEvent
     | CompletionResult
+    | ModeChanged
+    | PlanResponse
     | TaskEnded
 )
 
@@ -165,6 +182,14 @@ class CompletionQuestion:
 
 
 @dataclass(frozen=True, slots=True)
+class PlanQuestion:
+    """After `plan_mode_respond`: reply (text), switch to Act mode (yes), or stop here (no)."""
+
+    response: str
+    kind: Literal["plan"] = "plan"
+
+
+@dataclass(frozen=True, slots=True)
 class MistakeLimitQuestion:
     """The model erred several times in a row: continue (with optional guidance) or stop."""
 
@@ -184,6 +209,7 @@ Question: TypeAlias = (
     ApprovalQuestion
     | FollowupQuestion
     | CompletionQuestion
+    | PlanQuestion
     | MistakeLimitQuestion
     | ErrorRetryQuestion
 )

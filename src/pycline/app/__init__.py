@@ -1,1 +1,1 @@
-"""pycline.app"""
+"""The controller and wiring: builds tasks from settings and runs them."""

@@ -1,1 +1,1 @@
-"""pycline.cli"""
+"""The terminal front end: interactive session and headless `pycline run`."""

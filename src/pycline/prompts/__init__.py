@@ -1,1 +1,1 @@
-"""pycline.prompts"""
+"""System prompt sections and the fixed texts sent to the model."""

@@ -48,6 +48,8 @@ class ModelInfo:
     cache_read_price: float = 0.0
     supports_images: bool = False
     supports_prompt_cache: bool = False
+    supports_reasoning: bool = False  # streams thinking / reasoning text
+    supports_temperature: bool = True  # o-series and gpt-5 reject `temperature`
 
     def cost(self, usage: UsageChunk) -> float:
         if usage.cost is not None:

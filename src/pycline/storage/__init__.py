@@ -1,1 +1,1 @@
-"""pycline.storage"""
+"""Task folders, the history index, settings files: everything pycline keeps on disk."""

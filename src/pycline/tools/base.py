@@ -70,6 +70,7 @@ class ToolResult:
     is_error: bool = False
     completed: bool = False
     denied: bool = False
+    next_mode: Literal["act", "plan"] | None = None  # the user switched mode (Plan → Act)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,18 +86,41 @@ class Approver(Protocol):
     ) -> Approval: ...
 
 
+class AccessRules(Protocol):
+    """The user's ignore rules (`.clineignore`) as the tools see them."""
+
+    def blocked(self, path: Path) -> bool:
+        """True when the user has hidden this file or folder from the model."""
+        ...
+
+    def command_refusal(self, command: str) -> str | None:
+        """Why a command may not run (it reads a hidden file, or a permission rule denies it)."""
+        ...
+
+
+class AllowAll:
+    """No ignore rules: every path and command is allowed."""
+
+    def blocked(self, path: Path) -> bool:
+        return False
+
+    def command_refusal(self, command: str) -> str | None:
+        return None
+
+
 @dataclass(slots=True)
 class ToolContext:
     """Everything a tool may use. Built by the task for each call."""
 
     workspace: Workspace
     approve: Approver
-    say_fn: _Say
-    ask_fn: _Ask
+    say_fn: SayFn
+    ask_fn: AskFn
     supports_images: bool = False
     model_family: str = ""  # "claude" models get edit content verbatim; others are un-escaped
     command_timeout: float = 600.0
     headless: bool = False
+    access: AccessRules = field(default_factory=AllowAll)
     extra: dict[str, object] = field(default_factory=dict)
 
     @property
@@ -113,11 +137,11 @@ class ToolContext:
         return await self.ask_fn(question)
 
 
-class _Say(Protocol):
+class SayFn(Protocol):
     def __call__(self, event: Event, /) -> None: ...
 
 
-class _Ask(Protocol):
+class AskFn(Protocol):
     async def __call__(self, question: Question, /) -> Answer: ...
 
 
@@ -130,3 +154,13 @@ class Tool(Protocol):
         ...
 
     async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult: ...
+
+
+def describe(tool: str, arg: str | None = None, *, limit: int = 80) -> str:
+    """Cline's result-header wording: `read_file for 'src/a.py'`, or just the tool name."""
+    if arg is None:
+        return tool
+    one_line = " ".join(arg.split())
+    if len(one_line) > limit:
+        one_line = one_line[: limit - 1] + "…"
+    return f"{tool} for '{one_line}'"

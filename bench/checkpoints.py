@@ -1,0 +1,177 @@
+"""Checkpoint speed and disk use on a synthetic 50,000-file repository, against Cline's approach.
+
+Run: .venv/bin/python bench/checkpoints.py [--files N]
+The workspace has a user `.git`, nested repositories with history, large binaries (over the 5 MiB
+limit) and a `node_modules`. "Cline's approach" is a fresh shadow repo filled by `git add .` over
+the whole tree (loose objects), with and without our exclude list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import subprocess
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TypeVar
+
+from pycline.checkpoints import ShadowGit
+from pycline.checkpoints.excludes import DEFAULT_EXCLUDES
+
+T = TypeVar("T")
+MiB = 1024 * 1024
+# The third one is inside a nested repository.
+_CHANGED = ("src/mod0/pkg1/file1.py", "src/mod3/pkg71/file5.py", "packages/nested0/pkg0/file0.py")
+_WORDS = [
+    "def",
+    "class",
+    "return",
+    "import",
+    "self",
+    "value",
+    "result",
+    "data",
+    "item",
+    "index",
+    "error",
+    "async",
+    "await",
+]
+
+
+def _git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> None:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    base.update(
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_AUTHOR_NAME="bench",
+        GIT_AUTHOR_EMAIL="bench@example.com",
+        GIT_COMMITTER_NAME="bench",
+        GIT_COMMITTER_EMAIL="bench@example.com",
+    )
+    base.update(env or {})
+    subprocess.run(["git", *args], cwd=cwd, env=base, check=True, capture_output=True)
+
+
+def build_workspace(root: Path, files: int) -> dict[str, int]:
+    rng = random.Random(42)
+    root.mkdir()
+    _git(root, "init", "-q")
+    nested_roots = [root / f"packages/nested{i}" for i in range(5)]
+    written = 0
+    per_dir = 100
+    for d in range(files // per_dir):
+        # Every tenth folder lives inside one of the nested repositories.
+        base = nested_roots[(d // 10) % 5] if d % 10 == 0 else root / f"src/mod{d // 20}"
+        folder = base / f"pkg{d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        for f in range(per_dir):
+            lines = (
+                " ".join(rng.choices(_WORDS, k=10)) + f" {d}.{f}.{n}\n"
+                for n in range(rng.randint(10, 60))
+            )
+            (folder / f"file{f}.py").write_text("".join(lines), encoding="utf-8")
+            written += 1
+    for nested in nested_roots:
+        _git(nested, "init", "-q")
+        _git(nested, "add", "-A")
+        _git(nested, "commit", "-q", "-m", "nested")
+    deps = root / "node_modules"
+    for d in range(50):
+        (deps / f"dep{d}").mkdir(parents=True)
+        for f in range(100):
+            (deps / f"dep{d}" / f"index{f}.js").write_text("module.exports = 1\n", encoding="utf-8")
+    (root / "assets").mkdir()
+    for i in range(4):
+        (root / "assets" / f"blob{i}.bin").write_bytes(os.urandom(8 * MiB))
+    return {"files": written, "nested_repos": len(nested_roots), "node_modules": 5000, "large": 4}
+
+
+def disk_usage(path: Path) -> int:
+    total = 0
+    for dirpath, _dirs, names in os.walk(path):
+        for name in names:
+            total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
+    return total
+
+
+async def timed(label: str, rows: list[tuple[str, str]], call: Callable[[], Awaitable[T]]) -> T:
+    start = time.perf_counter()
+    result = await call()
+    rows.append((label, f"{time.perf_counter() - start:8.2f} s"))
+    return result
+
+
+def baseline(ws: Path, shadow: Path, *, excludes: bool) -> tuple[float, int, float]:
+    """Cline-style: a fresh shadow git dir, `git add .` of the whole tree, one commit; then a
+    second commit after touching 3 files. Returns (first s, disk bytes, second s)."""
+    env = {"GIT_DIR": str(shadow), "GIT_WORK_TREE": str(ws)}
+    start = time.perf_counter()
+    _git(ws, "init", "-q", env=env)
+    if excludes:
+        (shadow / "info").mkdir(exist_ok=True)
+        (shadow / "info" / "exclude").write_text("\n".join(DEFAULT_EXCLUDES) + "\n")
+    # Cline renames nested .git folders first; we do not, so git records gitlinks instead.
+    _git(ws, "add", ".", env=env)
+    _git(ws, "commit", "-q", "-m", "baseline", env=env)
+    first = time.perf_counter() - start
+    used = disk_usage(shadow)
+    for rel in _CHANGED:
+        (ws / rel).write_text(f"baseline edit {excludes}\n", encoding="utf-8")
+    start = time.perf_counter()
+    _git(ws, "add", ".", env=env)
+    _git(ws, "commit", "-q", "-m", "second", env=env)
+    return first, used, time.perf_counter() - start
+
+
+async def main(files: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="pycline-bench-") as tmp:
+        ws, home = Path(tmp) / "ws", Path(tmp) / "home"
+        start = time.perf_counter()
+        info = build_workspace(ws, files)
+        print(
+            f"workspace: {info['files']} source files ({info['nested_repos']} nested repos), "
+            f"{info['node_modules']} node_modules files, {info['large']} x 8 MiB binaries; "
+            f"built in {time.perf_counter() - start:.1f} s\n"
+        )
+        rows: list[tuple[str, str]] = []
+        sg = ShadowGit(ws, home)
+        await timed("init", rows, sg.init)
+        first = await timed("first checkpoint", rows, lambda: sg.commit("first"))
+        rows.append(("  shadow repo disk after first", f"{disk_usage(sg.git_dir) / MiB:8.1f} MiB"))
+        await timed("checkpoint, nothing changed", rows, lambda: sg.commit("idle"))
+        for rel in _CHANGED:
+            (ws / rel).write_text("changed\n", encoding="utf-8")
+        await timed("checkpoint after 3-file change", rows, lambda: sg.commit("three"))
+        changes = await timed("diff first -> working tree", rows, lambda: sg.diff(first))
+        rows.append(("  files changed", f"{len(changes):8d}"))
+        result = await timed("restore to first", rows, lambda: sg.restore(first))
+        rows.append(("  files written / deleted", f"{result.written:5d} / {result.deleted}"))
+        await timed("gc", rows, sg.gc)
+        rows.append(("  shadow repo disk after gc", f"{disk_usage(sg.git_dir) / MiB:8.1f} MiB"))
+
+        for excludes in (True, False):
+            shadow = Path(tmp) / f"baseline-{excludes}"
+            first_s, used, second_s = await asyncio.to_thread(
+                baseline, ws, shadow, excludes=excludes
+            )
+            name = "our exclude list" if excludes else "no excludes"
+            rows.append((f"Cline-style git add . ({name})", f"{first_s:8.2f} s"))
+            rows.append(("  its disk", f"{used / MiB:8.1f} MiB"))
+            rows.append(("  its checkpoint after 3-file change", f"{second_s:8.2f} s"))
+
+        width = max(len(label) for label, _ in rows)
+        print(f"{'operation'.ljust(width)} | result")
+        print(f"{'-' * width}-+-{'-' * 12}")
+        for label, value in rows:
+            print(f"{label.ljust(width)} | {value}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--files", type=int, default=50_000)
+    asyncio.run(main(parser.parse_args().files))

@@ -1,0 +1,160 @@
+"""Task lifecycle for every front end: build a task from settings, run it, list history."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pycline.app import wiring
+from pycline.app.config import ModelConfig
+from pycline.context.manager import ContextManager
+from pycline.core import resumption
+from pycline.core.modes import as_mode
+from pycline.core.task import Task, TaskOutcome, TaskSettings
+from pycline.core.ui_log import UiLog
+from pycline.errors import StorageError
+from pycline.events import Host
+from pycline.messages import Message
+from pycline.providers.base import Provider
+from pycline.storage.records import TaskRecord
+from pycline.storage.task_store import TaskFolder, TaskStore
+from pycline.tools.base import Tool
+from pycline.workspace.paths import Workspace
+
+if TYPE_CHECKING:
+    from pycline.mcp.hub import McpHub
+
+
+@dataclass
+class Controller:
+    home: Path
+    config: ModelConfig
+    plan_config: ModelConfig | None = None  # Plan mode's own model; None: the same as Act
+    mcp: McpHub | None = None  # shared by the session's tasks; see start_mcp
+
+    async def start_mcp(self, workspace: Path) -> None:
+        """Connect the configured MCP servers (in parallel); nothing when none is configured."""
+        from pycline.mcp.hub import McpHub
+        from pycline.mcp.settings import global_settings_path, workspace_settings_path
+
+        files = (global_settings_path(), workspace_settings_path(workspace))
+        if not any(f.is_file() for f in files):
+            return
+        self.mcp = McpHub(workspace=workspace)
+        await self.mcp.start()
+
+    async def close(self) -> None:
+        if self.mcp is not None:
+            await self.mcp.close()
+            self.mcp = None
+
+    @property
+    def store(self) -> TaskStore:
+        return TaskStore(self.home)
+
+    def _task(
+        self,
+        folder: TaskFolder,
+        record: TaskRecord,
+        host: Host,
+        settings: TaskSettings,
+        *,
+        provider: Provider | None,
+        tools: list[Tool] | None,
+        history: list[Message] | None = None,
+        ui: UiLog | None = None,
+    ) -> Task:
+        act = provider or wiring.build_provider(self.config)
+        plan = wiring.build_provider(self.plan_config) if self.plan_config else act
+        if tools is None:
+            tools = wiring.default_tools()
+            if self.mcp is not None:
+                tools += wiring.mcp_tools()
+        root = Path(record.workspace)
+        profiles = wiring.mode_profiles(act, plan, tools, root)
+        current = profiles[as_mode(settings.mode)]
+        return Task(
+            provider=current.provider,
+            tools=current.tools,
+            host=host,
+            folder=folder,
+            workspace=Workspace.at(root),
+            system_prompt=current.system_prompt,
+            record=record,
+            settings=settings,
+            history=history,
+            ui=ui,
+            services=wiring.task_services(root, hub=self.mcp),
+            prompt_extras=wiring.prompt_extras(root, self.mcp),
+            context=ContextManager.from_json(folder.load_context()) if history else None,
+            profiles=profiles,
+        )
+
+    def new_task(
+        self,
+        text: str,
+        host: Host,
+        cwd: Path,
+        settings: TaskSettings,
+        *,
+        provider: Provider | None = None,
+        tools: list[Tool] | None = None,
+    ) -> Task:
+        workspace = Workspace.at(cwd)
+        folder = self.store.create()
+        record = TaskRecord(id=folder.id, ts=time.time(), task=text, workspace=str(workspace.root))
+        task = self._task(folder, record, host, settings, provider=provider, tools=tools)
+        record.provider = task.provider.name
+        record.model = task.provider.model.id
+        folder.save_record(record)
+        return task
+
+    async def run_new(
+        self, text: str, host: Host, cwd: Path, settings: TaskSettings
+    ) -> tuple[Task, TaskOutcome]:
+        task = self.new_task(text, host, cwd, settings)
+        return task, await task.start(text)
+
+    def resume_task(
+        self,
+        task_id: str | None,
+        host: Host,
+        cwd: Path,
+        settings: TaskSettings,
+        *,
+        provider: Provider | None = None,
+    ) -> tuple[Task, Callable[[], Coroutine[Any, Any, TaskOutcome]]]:
+        """Reopen a saved task (the latest in `cwd` when no id is given) ready to continue."""
+        workspace = Workspace.at(cwd)
+        if task_id is None:
+            latest = self.store.index.list(workspace=str(workspace.root), limit=1)
+            if not latest:
+                raise StorageError(f"No task to resume in {workspace.root}.")
+            task_id = latest[0].id
+        folder = self.store.open(task_id)
+        record = folder.load_record()
+        history, pending = resumption.prepare(folder.load_api_history())
+        try:
+            ui = folder.load_ui_messages()
+        except StorageError:
+            ui = []  # the user-facing log is a convenience; the model's history is what matters
+        task = self._task(
+            folder,
+            record,
+            host,
+            settings,
+            provider=provider,
+            tools=None,
+            history=history,
+            ui=UiLog(ui),
+        )
+        if not history:
+            return task, lambda: task.start(record.task)
+        when = resumption.ago(record.ts)
+        return task, lambda: task.resume(when, pending)
+
+    def history(self, *, search: str = "", limit: int = 100) -> list[TaskRecord]:
+        return self.store.index.list(search=search, limit=limit)

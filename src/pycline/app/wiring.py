@@ -1,0 +1,170 @@
+"""The one place where concrete classes are chosen: providers, tools, stores, prompts."""
+
+from __future__ import annotations
+
+import os
+import platform
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pycline.app.config import ModelConfig
+from pycline.core.modes import Mode, ModeProfile, tools_for
+from pycline.core.services import TaskServices
+from pycline.errors import ConfigError
+from pycline.prompts.system import SystemInfo, build_system_prompt
+from pycline.providers.base import Provider
+from pycline.tools.base import Tool
+
+if TYPE_CHECKING:
+    from pycline.mcp.hub import McpHub
+
+
+def build_provider(config: ModelConfig) -> Provider:
+    if config.provider is None:
+        raise ConfigError(
+            "No model is configured. Run `pycline` once to set one up, or pass --provider "
+            "(openai, anthropic) with --api-key / --base-url, or set OPENAI_API_KEY or ANTHROPIC_API_KEY."
+        )
+    model_id = config.model or ""
+    if config.provider == "scripted":
+        from pycline.providers.scripted import ScriptedProvider
+
+        if not config.script:
+            raise ConfigError("The scripted provider needs --script FILE (a JSON list of replies).")
+        return ScriptedProvider.from_file(config.script)
+    from pycline.providers.catalog import lookup
+
+    info = lookup(config.provider, model_id)
+    if config.provider == "openai":
+        from pycline.providers.openai_compat import OpenAIProvider
+
+        if not config.api_key and not config.base_url:
+            raise ConfigError(
+                "No OpenAI API key: pass --api-key, set OPENAI_API_KEY, or point --base-url at a "
+                "local OpenAI-compatible server."
+            )
+        # Local servers (Ollama, LM Studio, vLLM, llama.cpp) accept any key, but the SDK needs one.
+        return OpenAIProvider(
+            api_key=config.api_key or "not-needed", model=info, base_url=config.base_url
+        )
+    if config.provider == "anthropic":
+        from pycline.providers.anthropic_provider import AnthropicProvider
+
+        if not config.api_key:
+            raise ConfigError("No Anthropic API key: pass --api-key or set ANTHROPIC_API_KEY.")
+        return AnthropicProvider(api_key=config.api_key, model=info, base_url=config.base_url)
+    raise ConfigError(f"Unknown provider {config.provider!r}.")
+
+
+def browser_status() -> str | None:
+    """None when the browser tool can be offered; else why not and how to enable it."""
+    from pycline.tools.browser import browser_available
+
+    return browser_available(executable_path=os.environ.get("PYCLINE_CHROMIUM") or None)
+
+
+def default_tools(*, browser: bool | None = None) -> list[Tool]:
+    """Every tool this build offers; the browser only when Playwright and Chromium are there."""
+    from pycline.tools.command import ExecuteCommandTool
+    from pycline.tools.definitions import ListCodeDefinitionNamesTool
+    from pycline.tools.edit import ReplaceInFileTool, WriteToFileTool
+    from pycline.tools.interaction import AskFollowupQuestionTool, AttemptCompletionTool
+    from pycline.tools.listing import ListFilesTool
+    from pycline.tools.plan import PlanModeRespondTool
+    from pycline.tools.read import ReadFileTool
+    from pycline.tools.search import SearchFilesTool
+    from pycline.tools.web_fetch import WebFetchTool
+
+    tools: list[Tool] = [
+        ExecuteCommandTool(),
+        ReadFileTool(),
+        WriteToFileTool(),
+        ReplaceInFileTool(),
+        SearchFilesTool(),
+        ListFilesTool(),
+        ListCodeDefinitionNamesTool(),
+        AskFollowupQuestionTool(),
+        AttemptCompletionTool(),
+        PlanModeRespondTool(),
+        WebFetchTool(),
+    ]
+    if browser is None:
+        browser = browser_status() is None
+    if browser:
+        from pycline.tools.browser import BrowserActionTool
+
+        tools.append(BrowserActionTool())
+    return tools
+
+
+def mode_profiles(
+    act: Provider, plan: Provider, tools: Sequence[Tool], root: Path
+) -> dict[Mode, ModeProfile]:
+    """Each mode's provider, tool list and system prompt (Plan may use another model)."""
+    profiles: dict[Mode, ModeProfile] = {}
+    pairs: tuple[tuple[Mode, Provider], ...] = (("act", act), ("plan", plan))
+    for mode, provider in pairs:
+        offered = tools_for(mode, tools)
+        profiles[mode] = ModeProfile(provider, offered, system_prompt(offered, root, mode=mode))
+    return profiles
+
+
+def mcp_tools() -> list[Tool]:
+    from pycline.tools.mcp_tools import AccessMcpResourceTool, UseMcpToolTool
+
+    return [UseMcpToolTool(), AccessMcpResourceTool()]
+
+
+def prompt_extras(root: Path, hub: McpHub | None) -> Callable[[Sequence[str]], str]:
+    """The parts of the system prompt that change during a task: connected MCP servers, and the
+    user's rules (conditional rules apply once a matching file is in play)."""
+    from pycline.workspace.rules import gather_rules
+
+    def extras(paths_in_play: Sequence[str]) -> str:
+        parts: list[str] = []
+        if hub is not None:
+            from pycline.mcp.prompt import mcp_prompt_section
+
+            parts.append(mcp_prompt_section(hub.servers()))
+        parts.append(gather_rules(root, paths_in_play=paths_in_play))
+        return "\n\n".join(p for p in parts if p)
+
+    return extras
+
+
+def task_services(root: Path, *, hub: McpHub | None = None) -> TaskServices:
+    """The per-task services: the user's ignore rules and a registry of background processes."""
+    from pycline.browser.session import BROWSER_KEY, BrowserSession
+    from pycline.terminal.background import BackgroundProcesses
+    from pycline.workspace.ignore import IgnoreRules
+
+    background = BackgroundProcesses()
+    browser = BrowserSession(executable_path=os.environ.get("PYCLINE_CHROMIUM") or None)
+    return TaskServices(
+        access=IgnoreRules.load(root),
+        # A command still running at its timeout keeps running in the background (dev servers);
+        # every background process is stopped when the task ends.
+        extra={
+            "background": background,
+            "allow_background": True,
+            BROWSER_KEY: browser,
+            **({"mcp_hub": hub} if hub is not None else {}),
+        },
+        closers=[background.stop_all, browser.close],
+    )
+
+
+def system_info(cwd: Path) -> SystemInfo:
+    return SystemInfo(
+        os_name=f"{platform.system()} {platform.release()}",
+        shell=os.environ.get("SHELL", "/bin/sh"),
+        home=str(Path.home()),
+        cwd=str(cwd),
+    )
+
+
+def system_prompt(tools: Sequence[Tool], cwd: Path, *, mode: str = "act") -> str:
+    return build_system_prompt(
+        [t.spec for t in tools], system_info(cwd), mode="plan" if mode == "plan" else "act"
+    )

@@ -1,0 +1,180 @@
+"""`pycline run`: headless, for scripts and CI. No prompts; exit 0 only on completion."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+from pycline.cli.common import fail, resolved_config, workspace_dir
+from pycline.errors import PyclineError
+
+if TYPE_CHECKING:
+    from pycline.core.task import Task, TaskOutcome
+from pycline.events import (
+    Answer,
+    ApprovalQuestion,
+    CompletionQuestion,
+    CompletionResult,
+    ErrorEvent,
+    ErrorRetryQuestion,
+    Event,
+    FollowupQuestion,
+    MistakeLimitQuestion,
+    ModeChanged,
+    Notice,
+    PlanQuestion,
+    PlanResponse,
+    Question,
+    TextDelta,
+    TextDone,
+    ToolFinished,
+    ToolOutput,
+    ToolStarted,
+    Usage,
+)
+
+NO_USER = (
+    "No user is available to answer (pycline is running headless). Decide yourself from the "
+    "information you have, state your assumption, and continue."
+)
+NOT_APPROVED = (
+    "pycline is running headless without --yes, so actions that need approval are refused. "
+    "Continue without this action if you can, or finish and explain what needs approval."
+)
+OUTSIDE_REFUSED = (
+    "This path is outside the workspace; headless runs never approve that, even with --yes."
+)
+
+
+def headless_answer(question: Question) -> Answer:
+    match question:
+        case ApprovalQuestion(outside_workspace=True):
+            return Answer("no", OUTSIDE_REFUSED)
+        case ApprovalQuestion():
+            return Answer("no", NOT_APPROVED)
+        case FollowupQuestion():
+            return Answer("text", NO_USER)
+        case PlanQuestion():
+            return Answer("no")  # a headless plan run ends with the plan
+        case CompletionQuestion():
+            return Answer("yes")
+        case MistakeLimitQuestion() | ErrorRetryQuestion():
+            return Answer("no")
+
+
+def event_json(item: Event | Question | Answer, *, type_: str) -> str:
+    data = dataclasses.asdict(item)
+    data = {"type": type_, **data}
+    return json.dumps(data, ensure_ascii=False)
+
+
+class HeadlessHost:
+    def __init__(self, *, json_mode: bool, out: TextIO = sys.stdout) -> None:
+        self.json_mode = json_mode
+        self.out = out
+        self._mid_line = False
+
+    def say(self, event: Event) -> None:
+        if self.json_mode:
+            self.out.write(event_json(event, type_="event") + "\n")
+            self.out.flush()
+            return
+        self._render(event)
+
+    async def ask(self, question: Question) -> Answer:
+        answer = headless_answer(question)
+        if self.json_mode:
+            self.out.write(event_json(question, type_="ask") + "\n")
+            self.out.write(event_json(answer, type_="answer") + "\n")
+            self.out.flush()
+        elif isinstance(question, ApprovalQuestion):
+            self._line(f"[not approved] {question.summary}")
+        return answer
+
+    def _line(self, text: str) -> None:
+        if self._mid_line:
+            self.out.write("\n")
+            self._mid_line = False
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def _render(self, event: Event) -> None:
+        match event:
+            case TextDelta(text=text):
+                self.out.write(text)
+                self._mid_line = not text.endswith("\n")
+                self.out.flush()
+            case TextDone():
+                if self._mid_line:
+                    self._line("")
+            case ToolStarted(summary=summary):
+                self._line(f"> {summary}")
+            case ToolOutput(text=text):
+                self.out.write(text)
+                self._mid_line = not text.endswith("\n")
+            case ToolFinished(ok=False, result=result):
+                self._line(
+                    "  " + result.strip().splitlines()[0][:200] if result.strip() else "  failed"
+                )
+            case PlanResponse(response=response):
+                self._line(f"Plan:\n{response}")
+            case ModeChanged(mode=mode, model=model):
+                self._line(f"note: switched to {mode} mode ({model})")
+            case CompletionResult(result=result):
+                self._line(f"Task completed:\n{result}")
+            case Notice(text=text):
+                self._line(f"note: {text}")
+            case ErrorEvent(text=text):
+                self._line(f"error: {text}")
+            case Usage() as u:
+                self._line(
+                    f"  tokens {u.input_tokens} in / {u.output_tokens} out"
+                    f" · ${u.cost:.4f} (task ${u.task_cost:.4f})"
+                )
+            case _:
+                pass
+
+
+def run_headless(ns: argparse.Namespace) -> int:
+    from pycline.app.controller import Controller
+    from pycline.app.task_settings import task_settings
+
+    cwd = workspace_dir(ns)
+    try:
+        home, config = resolved_config(ns)
+        controller = Controller(home, config)
+        settings = task_settings(
+            home, headless=True, approve_all_inside=ns.yes, mode="plan" if ns.plan else "act"
+        )
+    except PyclineError as exc:
+        fail(str(exc))
+        return 2
+    host = HeadlessHost(json_mode=ns.json)
+    started: list[Task] = []
+
+    async def run() -> TaskOutcome:
+        await controller.start_mcp(cwd)
+        try:
+            task = controller.new_task(" ".join(ns.task), host, cwd, settings)
+            started.append(task)
+            return await task.start(task.record.task)
+        finally:
+            await controller.close()
+
+    try:
+        outcome = asyncio.run(run())
+    except KeyboardInterrupt:
+        saved = f"; task {started[0].id} saved" if started else ""
+        print(f"pycline: cancelled{saved}", file=sys.stderr)
+        return 130
+    except PyclineError as exc:
+        fail(str(exc))
+        return 2
+    if outcome.completed:
+        return 0
+    print(f"pycline: {outcome.reason} (task {started[0].id} saved)", file=sys.stderr)
+    return 1

@@ -1,0 +1,271 @@
+"""The interactive terminal session: streamed text, proposals with diffs, y/n/feedback prompts."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pycline.app.config import DEFAULT_MODELS, ModelConfig, save
+from pycline.cli.common import flags_config, workspace_dir
+from pycline.cli.lines import LineReader
+from pycline.cli.style import colour_diff, style
+from pycline.errors import ConfigError, PyclineError
+
+if TYPE_CHECKING:
+    from pycline.app.controller import Controller
+
+from pycline.events import (
+    Answer,
+    ApprovalQuestion,
+    CompletionQuestion,
+    CompletionResult,
+    ErrorEvent,
+    ErrorRetryQuestion,
+    Event,
+    FollowupQuestion,
+    MistakeLimitQuestion,
+    ModeChanged,
+    Notice,
+    PlanQuestion,
+    PlanResponse,
+    Question,
+    ReasoningDelta,
+    TextDelta,
+    TextDone,
+    ToolFinished,
+    ToolOutput,
+    ToolStarted,
+    Usage,
+)
+
+
+class InteractiveHost:
+    def __init__(self, reader: LineReader) -> None:
+        self.reader = reader
+        self._mid_line = False
+        self._in_reasoning = False
+
+    def _write(self, text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        if text:
+            self._mid_line = not text.endswith("\n")
+
+    def _line(self, text: str) -> None:
+        if self._mid_line:
+            self._write("\n")
+        self._write(text + "\n")
+
+    def say(self, event: Event) -> None:
+        if self._in_reasoning and not isinstance(event, ReasoningDelta):
+            self._in_reasoning = False
+            self._line("")
+        match event:
+            case ReasoningDelta(text=text):
+                if not self._in_reasoning:
+                    self._in_reasoning = True
+                    self._line(style("thinking…", "dim"))
+                self._write(style(text, "dim"))
+            case TextDelta(text=text):
+                self._write(text)
+            case TextDone():
+                if self._mid_line:
+                    self._line("")
+            case ToolStarted(summary=summary):
+                self._line(style(f"⚙ {summary}", "cyan"))
+            case ToolOutput(text=text):
+                self._write(text)
+            case ToolFinished(ok=False, result=result):
+                first = result.strip().splitlines()[0] if result.strip() else "failed"
+                self._line(style(f"  ✗ {first[:200]}", "red"))
+            case PlanResponse(response=response):
+                self._line(style("Plan:", "cyan", "bold"))
+                self._line(response)
+            case ModeChanged(mode=mode, model=model):
+                self._line(style(f"Switched to {mode.upper()} MODE ({model})", "cyan"))
+            case CompletionResult(result=result, command=command):
+                self._line(style("✔ Task completed", "green", "bold"))
+                self._line(result)
+                if command:
+                    self._line(style(f"  try: {command}", "dim"))
+            case Notice(text=text):
+                self._line(style(text, "yellow"))
+            case ErrorEvent(text=text):
+                self._line(style(f"error: {text}", "red"))
+            case Usage() as u:
+                cache = ""
+                if u.cache_read_tokens or u.cache_write_tokens:
+                    cache = f" (cache {u.cache_read_tokens} read / {u.cache_write_tokens} write)"
+                self._line(
+                    style(
+                        f"  ↑{u.input_tokens} ↓{u.output_tokens}{cache} · ${u.cost:.4f}"
+                        f" · task ${u.task_cost:.4f} · context {u.context_tokens:,}/{u.context_window:,}",
+                        "dim",
+                    )
+                )
+            case _:
+                pass
+
+    async def _read(self, prompt: str) -> str:
+        line = await self.reader.readline(prompt)
+        self._mid_line = False
+        if line is None:
+            raise EOFError
+        return line
+
+    async def ask(self, question: Question) -> Answer:
+        sys.stdout.write("\a")  # the terminal bell: the task waits for the user
+        match question:
+            case ApprovalQuestion(summary=summary, preview=preview, outside_workspace=outside):
+                if preview:
+                    self._line(
+                        colour_diff(preview) if preview.startswith(("---", "@@")) else preview
+                    )
+                where = style(" (OUTSIDE the workspace)", "red", "bold") if outside else ""
+                reply = await self._read(
+                    style(f"Allow {summary}{where}? [y]es / [n]o / or type feedback: ", "bold")
+                )
+                word = reply.strip()
+                if word.lower() in ("y", "yes"):
+                    return Answer("yes")
+                if word.lower() in ("", "n", "no"):
+                    return Answer("no")
+                return Answer("no", word)
+            case FollowupQuestion(question=q, options=options):
+                self._line(style(f"? {q}", "bold"))
+                for i, option in enumerate(options, 1):
+                    self._line(f"  {i}. {option}")
+                reply = (await self._read("> ")).strip()
+                if reply.isdigit() and 1 <= int(reply) <= len(options):
+                    reply = options[int(reply) - 1]
+                return Answer("text", reply)
+            case PlanQuestion():
+                reply = await self._read(
+                    style("Reply to the plan, /act to carry it out, or Enter to stop: ", "bold")
+                )
+                word = reply.strip()
+                if word.startswith("/act"):
+                    return Answer("yes", word[len("/act") :].strip())
+                return Answer("text", word) if word else Answer("no")
+            case CompletionQuestion():
+                reply = await self._read(
+                    style("Press Enter to accept, or type feedback to continue: ", "bold")
+                )
+                return Answer("yes") if not reply.strip() else Answer("text", reply.strip())
+            case MistakeLimitQuestion(count=count):
+                self._line(style(f"The model has made {count} mistakes in a row.", "yellow"))
+                reply = await self._read("Type guidance to continue, or press Enter to stop: ")
+                return Answer("text", reply.strip()) if reply.strip() else Answer("no")
+            case ErrorRetryQuestion():
+                reply = await self._read("Retry the request? [y/N] ")
+                return Answer("yes") if reply.strip().lower() in ("y", "yes") else Answer("no")
+
+
+WIZARD_CHOICES = (
+    (
+        "openai",
+        "A local or self-hosted OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp)",
+    ),
+    ("openai", "OpenAI (API key)"),
+    ("anthropic", "Anthropic (API key)"),
+)
+
+
+async def first_run_wizard(reader: LineReader, home: Path) -> ModelConfig:
+    print(style("No model is configured yet. Let's set one up (saved for next time).", "bold"))
+    for i, (_, label) in enumerate(WIZARD_CHOICES, 1):
+        print(f"  {i}. {label}")
+    while True:
+        choice = await reader.readline("Choose 1-3: ")
+        if choice is None:
+            raise EOFError
+        if choice.strip() in ("1", "2", "3"):
+            break
+    index = int(choice.strip()) - 1
+    provider = WIZARD_CHOICES[index][0]
+    base_url = key = None
+    if index == 0:
+        base_url = (await reader.readline("Server URL [http://localhost:11434/v1]: ") or "").strip()
+        base_url = base_url or "http://localhost:11434/v1"
+        model = (await reader.readline("Model name: ") or "").strip()
+    else:
+        key = (await reader.readline("API key: ") or "").strip()
+        default = DEFAULT_MODELS[provider]
+        model = (await reader.readline(f"Model [{default}]: ") or "").strip() or default
+    if not model:
+        raise ConfigError("A model name is needed.")
+    config = ModelConfig(provider=provider, model=model, base_url=base_url, api_key=key or None)
+    save(home, config)
+    print(style("Saved.", "green"))
+    return config
+
+
+async def session(ns: argparse.Namespace) -> int:
+    from pycline.app.config import resolve
+    from pycline.app.controller import Controller
+    from pycline.storage.paths import pycline_home
+
+    cwd = workspace_dir(ns)
+    home = pycline_home()
+    reader = LineReader()
+    flags = flags_config(ns)
+    config = resolve(flags, home)
+    if config.provider is None:
+        config = resolve(flags.merged_over(await first_run_wizard(reader, home)), home)
+    controller = Controller(home, config)
+    print(style(f"pycline · {config.provider}/{config.model} · {cwd}", "dim"))
+    from pycline.app.wiring import browser_status
+
+    unavailable = browser_status()
+    if unavailable:
+        print(style(f"browser tool off: {unavailable}", "dim"))
+    print(style("Type a task. /plan or /act switches mode; Ctrl-D quits.", "dim"))
+    await controller.start_mcp(cwd)
+    try:
+        return await _tasks(ns, controller, reader, home, cwd)
+    finally:
+        await controller.close()
+
+
+async def _tasks(
+    ns: argparse.Namespace, controller: Controller, reader: LineReader, home: Path, cwd: Path
+) -> int:
+    from pycline.app.task_settings import task_settings
+
+    host = InteractiveHost(reader)
+    text = " ".join(ns.task).strip()
+    mode = "plan" if ns.plan else "act"
+    while True:
+        while not text:
+            line = await reader.readline(style("Plan> " if mode == "plan" else "Task> ", "bold"))
+            if line is None:
+                return 0
+            text = line.strip()
+            if text in ("/plan", "/act"):
+                mode = text[1:]
+                print(style(f"{mode.upper()} MODE", "cyan"))
+                text = ""
+        settings = task_settings(home, headless=False, mode=mode)
+        task = controller.new_task(text, host, cwd, settings)
+        outcome = await task.start(text)
+        mode = task.mode
+        if not outcome.completed:
+            print(style(f"Task stopped: {outcome.reason} (task {task.id} saved)", "yellow"))
+        text = ""
+
+
+def run_interactive(ns: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(session(ns))
+    except KeyboardInterrupt:
+        print(style("\nCancelled. The task is saved.", "yellow"), file=sys.stderr)
+        return 130
+    except EOFError:
+        print()
+        return 0
+    except PyclineError as exc:
+        print(f"pycline: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,105 @@
+"""`pycline` entry point. Kept light: heavy modules are imported only by the command that runs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+COMMANDS = ("run", "history", "resume", "mcp")
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--cwd", default=".", help="the project folder (default: current folder)")
+    parser.add_argument(
+        "--provider", help="openai (any OpenAI-compatible server), anthropic, scripted"
+    )
+    parser.add_argument("--model", help="model id, e.g. gpt-4o, claude-sonnet-4-5, llama3.1")
+    parser.add_argument(
+        "--base-url", help="API base URL, e.g. http://localhost:11434/v1 for Ollama"
+    )
+    parser.add_argument("--api-key", help="API key (else from environment or saved settings)")
+    parser.add_argument("--script", help="scripted provider: JSON file of replies")
+    parser.add_argument(
+        "--plan", action="store_true", help="start in Plan mode (explore and plan; no edits)"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pycline",
+        description=(
+            "An autonomous coding agent in your terminal. `pycline [TASK]` starts an interactive "
+            "session; `pycline run TASK` runs headless; `pycline history` lists past tasks."
+        ),
+    )
+    _common(parser)
+    parser.add_argument("task", nargs="*", help="what to do (asked for when omitted)")
+    return parser
+
+
+def build_run_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pycline run", description="Run a task headless: no prompts, for scripts and CI."
+    )
+    _common(parser)
+    parser.add_argument(
+        "-y", "--yes", action="store_true", help="approve every action inside the workspace"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="write one JSON event per line to stdout"
+    )
+    parser.add_argument("task", nargs="+", help="what to do")
+    return parser
+
+
+def build_resume_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pycline resume",
+        description="Continue a saved task (the latest one in this folder by default).",
+    )
+    _common(parser)
+    parser.add_argument("id", nargs="?", help="task id (see `pycline history`)")
+    parser.add_argument("--headless", action="store_true", help="no prompts, as `pycline run`")
+    parser.add_argument(
+        "-y", "--yes", action="store_true", help="headless: approve actions inside the workspace"
+    )
+    parser.add_argument("--json", action="store_true", help="headless: one JSON event per line")
+    return parser
+
+
+def build_history_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pycline history", description="List past tasks.")
+    parser.add_argument("--json", action="store_true", help="JSON output")
+    parser.add_argument("--search", default="", help="only tasks whose text contains this")
+    parser.add_argument("--limit", type=int, default=50)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = args[0] if args and args[0] in COMMANDS else None
+    if command == "run":
+        from pycline.cli.headless import run_headless
+
+        return run_headless(build_run_parser().parse_args(args[1:]))
+    if command == "mcp":
+        from pycline.cli.mcp_cmd import run_mcp
+
+        return run_mcp(args[1:])
+    if command == "history":
+        from pycline.cli.history import show_history
+
+        return show_history(build_history_parser().parse_args(args[1:]))
+    if command == "resume":
+        from pycline.cli.resume import resume
+
+        return resume(build_resume_parser().parse_args(args[1:]))
+    namespace = build_parser().parse_args(args)
+    from pycline.cli.interactive import run_interactive
+
+    return run_interactive(namespace)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

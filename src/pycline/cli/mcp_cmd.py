@@ -1,0 +1,257 @@
+"""`pycline mcp …`: manage MCP servers in `cline_mcp_settings.json` and check they work.
+
+    pycline mcp list                          every server, connected to show its status
+    pycline mcp add NAME -- COMMAND [ARGS…]   a stdio server
+    pycline mcp add NAME --url URL [--type sse|streamableHttp] [--header K=V]…
+    pycline mcp remove|enable|disable NAME
+    pycline mcp restart NAME                  connect one server and report
+    pycline mcp tools NAME                    its tools with their input schemas
+
+Edits go to the global settings file; `--project` edits the workspace's `.pycline/mcp.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pycline.cli.style import style
+from pycline.errors import ConfigError, ToolError
+from pycline.mcp import settings as mcp_settings
+from pycline.mcp.model import ServerState
+
+if TYPE_CHECKING:
+    from pycline.mcp.hub import McpHub
+
+CONNECT_TIMEOUT = 30.0
+TAIL_LINES = 5
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pycline mcp", description="Manage MCP servers.")
+    parser.add_argument(
+        "--cwd", default=".", help="workspace whose .pycline/mcp.json is merged in (default: .)"
+    )
+    parser.add_argument(
+        "--project",
+        action="store_true",
+        help="edit the workspace's .pycline/mcp.json instead of the global file",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    show = sub.add_parser("list", help="list servers with their status (connects to each)")
+    show.add_argument("--json", action="store_true", help="machine-readable output")
+    add = sub.add_parser(
+        "add",
+        help="add a server: NAME -- COMMAND ARGS…, or NAME --url URL",
+        description="Add a stdio server (NAME -- COMMAND ARGS…) or a remote one (NAME --url URL).",
+    )
+    add.add_argument("name")
+    add.add_argument("--url", help="URL of a remote (SSE or streamable HTTP) server")
+    add.add_argument(
+        "--type",
+        choices=("sse", "streamableHttp"),
+        default="streamableHttp",
+        help="remote transport (default: streamableHttp)",
+    )
+    add.add_argument("--header", action="append", default=[], metavar="K=V", help="HTTP header")
+    add.add_argument("--env", action="append", default=[], metavar="K=V", help="stdio env var")
+    add.add_argument("--server-cwd", dest="server_cwd", help="working folder of a stdio server")
+    add.add_argument("--timeout", type=float, help="seconds per request (default 60)")
+    add.add_argument(
+        "--auto-approve", action="append", default=[], metavar="TOOL", help="run without asking"
+    )
+    for name, text in (
+        ("remove", "remove a server"),
+        ("enable", "enable a server"),
+        ("disable", "disable a server"),
+        ("restart", "connect to a server and report"),
+        ("tools", "list a server's tools and their input schemas"),
+    ):
+        sub.add_parser(name, help=text).add_argument("name")
+    return parser
+
+
+def _pairs(items: Sequence[str], what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"{what} {item!r}: expected KEY=VALUE")
+        out[key.strip()] = value
+    return out
+
+
+def _new_entry(ns: argparse.Namespace, command: list[str]) -> dict[str, Any]:
+    if bool(command) == bool(ns.url):
+        raise ConfigError("give either `-- COMMAND ARGS…` (stdio) or `--url URL` (remote)")
+    entry: dict[str, Any]
+    if ns.url:
+        entry = {"type": ns.type, "url": ns.url}
+        if ns.header:
+            entry["headers"] = _pairs(ns.header, "--header")
+    else:
+        entry = {"command": command[0], "args": command[1:]}
+        if ns.env:
+            entry["env"] = _pairs(ns.env, "--env")
+        if ns.server_cwd:
+            entry["cwd"] = ns.server_cwd
+    if ns.timeout is not None:
+        entry["timeout"] = ns.timeout
+    entry["autoApprove"] = list(ns.auto_approve)
+    entry["disabled"] = False
+    return entry
+
+
+def _paths(ns: argparse.Namespace) -> tuple[Path, Path]:
+    workspace = Path(ns.cwd).expanduser().resolve()
+    return mcp_settings.global_settings_path(), mcp_settings.workspace_settings_path(workspace)
+
+
+def _edit(ns: argparse.Namespace, command: list[str]) -> int:
+    global_path, local_path = _paths(ns)
+    target = local_path if ns.project else global_path
+    other = global_path if ns.project else local_path
+    try:
+        if ns.command == "add":
+            mcp_settings.add_server(target, ns.name, _new_entry(ns, command))
+        elif ns.command == "remove":
+            mcp_settings.remove_server(target, ns.name)
+        else:
+            mcp_settings.set_disabled(target, ns.name, ns.command == "disable")
+    except ConfigError as exc:
+        hint = ""
+        if ns.command != "add" and ns.name in _names_in(other):
+            flag = "without --project" if ns.project else "with --project"
+            hint = f" (it is defined in {other}; run the command {flag})"
+        print(f"pycline mcp: {exc}{hint}", file=sys.stderr)
+        return 1
+    done = {"add": "added", "remove": "removed", "enable": "enabled", "disable": "disabled"}
+    print(f"{ns.name}: {done[ns.command]} in {target}")
+    return 0
+
+
+def _names_in(path: Path) -> set[str]:
+    try:
+        return set(mcp_settings.read_raw(path)["mcpServers"])
+    except ConfigError:
+        return set()
+
+
+# --- commands that connect ---------------------------------------------------------------------
+
+
+def _status_line(state: ServerState) -> str:
+    colour = {"connected": "green", "error": "red", "disabled": "dim"}.get(state.status, "yellow")
+    transport = state.transport or "?"
+    tools = f"{len(state.tools)} tools" if state.status == "connected" else ""
+    source = " (workspace)" if state.source == "workspace" else ""
+    return (
+        f"{style(state.name, 'bold')}{source}  {transport}  {style(state.status, colour)}  {tools}"
+    )
+
+
+def _details(state: ServerState) -> list[str]:
+    lines = []
+    if state.error:
+        lines.append(f"  error: {state.error}")
+    if state.status == "error" and state.stderr_tail:
+        tail = state.stderr_tail.splitlines()[-TAIL_LINES:]
+        lines.append("  stderr:")
+        lines.extend(f"    {line}" for line in tail)
+    return lines
+
+
+async def _with_hub(ns: argparse.Namespace, only: str | None) -> int:
+    from pycline.mcp.hub import McpHub
+
+    global_path, _ = _paths(ns)
+    workspace = Path(ns.cwd).expanduser().resolve()
+    hub = McpHub(
+        settings_path=global_path,
+        workspace=workspace,
+        watch_interval=None,
+        connect_timeout=CONNECT_TIMEOUT,
+    )
+    try:
+        if only is None:
+            await hub.start()
+            return _print_list(ns, hub)
+        hub.read_settings()
+        try:
+            state = await hub.restart_server(only)
+        except ToolError as exc:
+            print(f"pycline mcp: {exc}", file=sys.stderr)
+            return 1
+        return _print_one(ns, state)
+    finally:
+        await hub.close()
+
+
+def _print_list(ns: argparse.Namespace, hub: McpHub) -> int:
+    for error in hub.settings_errors:
+        print(style(f"settings: {error}", "red"), file=sys.stderr)
+    states = hub.servers()
+    if ns.json:
+        print(json.dumps([_state_json(s) for s in states], ensure_ascii=False, indent=1))
+        return 0
+    if not states:
+        print(f"No MCP servers configured ({hub.settings_path}).")
+        return 0
+    for state in states:
+        print(_status_line(state))
+        for line in _details(state):
+            print(line)
+    return 0
+
+
+def _state_json(state: ServerState) -> dict[str, Any]:
+    return {
+        "name": state.name,
+        "transport": state.transport,
+        "source": state.source,
+        "status": state.status,
+        "error": state.error,
+        "stderr_tail": state.stderr_tail,
+        "tools": [t.name for t in state.tools],
+        "resources": len(state.resources),
+        "resource_templates": len(state.templates),
+    }
+
+
+def _print_one(ns: argparse.Namespace, state: ServerState) -> int:
+    print(_status_line(state))
+    for line in _details(state):
+        print(line)
+    if state.status != "connected":
+        return 1
+    if ns.command == "tools":
+        for tool in state.tools:
+            print(f"\n{style(tool.name, 'cyan')}: {tool.description}".rstrip(": "))
+            print(json.dumps(tool.input_schema, ensure_ascii=False, indent=2))
+        for tpl in state.templates:
+            print(f"\nresource template {tpl.uri_template} ({tpl.name})")
+        for res in state.resources:
+            print(f"\nresource {res.uri} ({res.name})")
+    return 0
+
+
+def run_mcp(argv: list[str]) -> int:
+    """Entry point of `pycline mcp`; returns the exit code."""
+    args = list(argv)
+    command: list[str] = []
+    if "--" in args:
+        cut = args.index("--")
+        args, command = args[:cut], args[cut + 1 :]
+    ns = build_parser().parse_args(args)
+    if command and ns.command != "add":
+        print("pycline mcp: `--` is only for `add NAME -- COMMAND ARGS…`", file=sys.stderr)
+        return 2
+    if ns.command in ("add", "remove", "enable", "disable"):
+        return _edit(ns, command)
+    only = None if ns.command == "list" else ns.name
+    return asyncio.run(_with_hub(ns, only))

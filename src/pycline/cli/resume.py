@@ -1,0 +1,41 @@
+"""`pycline resume [ID]`: continue a saved task, interactively or headless."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from pycline.cli.common import fail, resolved_config, workspace_dir
+from pycline.errors import PyclineError
+
+
+def resume(ns: argparse.Namespace) -> int:
+    from pycline.app.controller import Controller
+    from pycline.app.task_settings import task_settings
+    from pycline.cli.headless import HeadlessHost
+    from pycline.cli.interactive import InteractiveHost
+    from pycline.cli.lines import LineReader
+    from pycline.events import Host
+
+    headless = ns.headless or ns.yes or ns.json
+    cwd = workspace_dir(ns)
+    host: Host = HeadlessHost(json_mode=ns.json) if headless else InteractiveHost(LineReader())
+    try:
+        home, config = resolved_config(ns)
+        settings = task_settings(home, headless=headless, approve_all_inside=ns.yes)
+        task, run = Controller(home, config).resume_task(ns.id, host, cwd, settings)
+    except PyclineError as exc:
+        fail(str(exc))
+        return 2
+    try:
+        outcome = asyncio.run(run())
+    except KeyboardInterrupt:
+        print(f"pycline: cancelled; task {task.id} saved", file=sys.stderr)
+        return 130
+    except EOFError:
+        return 0
+    if outcome.completed:
+        return 0
+    print(f"pycline: {outcome.reason} (task {task.id} saved)", file=sys.stderr)
+    return 1

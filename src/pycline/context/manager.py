@@ -1,0 +1,293 @@
+"""The context window policy the task loop calls before each request (SPEC §8).
+
+History on disk stays complete; what is sent is a view of it: the deleted range left out, earlier
+copies of files replaced by a note, and a notice where history was cut. That state is small and is
+saved to `context_history.json` so a resumed task sends the same view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+from pycline.context.budget import max_allowed, should_compact
+from pycline.context.dedupe import ReadEdit, apply_edits, find_duplicate_reads, text_size
+from pycline.context.tokens import estimate_messages, estimate_text
+from pycline.context.truncation import PAIR_SAFE_HEAD, Keep, Range, next_truncation_range
+from pycline.messages import Message, TextContent
+
+Action: TypeAlias = Literal["none", "dedupe", "truncate", "condense"]
+
+TRUNCATION_NOTICE = (
+    "[NOTE] Older conversation history was removed at this point to stay within the context "
+    "window. The original task above is kept in full; the messages that follow come from later "
+    "in the work. Re-read any file you need rather than relying on what the removed messages "
+    "said, and keep working towards the user's latest request."
+)
+# Cline's rule: when removing duplicate file copies saves less than this share of the characters
+# being sent, it is not enough on its own and the oldest history is dropped as well.
+DEDUPE_ENOUGH = 0.3
+STATE_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    messages: list[Message]  # what to send
+    action: Action
+    notice: str | None  # set while part of history is left out
+    changed: bool  # the state changed: save `to_json()` to context_history.json
+    tokens: int  # the request's expected total tokens, as far as we can tell
+
+
+class ContextManager:
+    def __init__(
+        self, *, deleted_range: Range | None = None, edits: Sequence[ReadEdit] = ()
+    ) -> None:
+        self.deleted_range = deleted_range
+        self.edits: tuple[ReadEdit, ...] = tuple(edits)
+        self._sent_len: int | None = None  # history length at the last request
+        self._usage_stale = False
+
+    # --- the decisions ------------------------------------------------------------------------
+
+    def prepare(
+        self,
+        history: Sequence[Message],
+        *,
+        window: int,
+        last_total_tokens: int | None,
+        auto_condense: float | None = None,
+        system: str = "",
+    ) -> Prepared:
+        """The messages for the next request, trimming history when the budget is reached.
+
+        `last_total_tokens` is the previous request's reported total (input + output + cache);
+        None when the provider gave no usage. `auto_condense` enables condensing at that fraction
+        of the window (0 = at the budget); None disables it.
+        """
+        changed = self._validate(history)
+        budget = max_allowed(window)
+        used = self._tokens_used(history, last_total_tokens, system)
+        action: Action = "none"
+        condense = auto_condense is not None and should_compact(used, window, auto_condense)
+        if used >= budget:
+            action, used = self._shrink(history, used, budget, system)
+            changed = changed or action != "none"
+        if condense:
+            action = "condense"
+        self._sent(history)
+        return self._prepared(history, action, changed, used)
+
+    def aggressive(self, history: Sequence[Message], *, system: str = "") -> Prepared:
+        """After a context-overflow error: drop three quarters of the rest for one retry.
+
+        `action` is "none" when nothing more can be removed (the retry would fail again).
+        """
+        changed = self._validate(history)
+        before = self.render(history)
+        used = estimate_text(system) + estimate_messages(before)
+        action: Action = "none"
+        if self._truncate_once(history, "quarter"):
+            action, changed = "truncate", True
+            used -= estimate_messages(before) - estimate_messages(self.render(history))
+        self._sent(history)
+        return self._prepared(history, action, changed, used)
+
+    def reset(self) -> None:
+        """Forget all trimming (history was replaced, e.g. by a condensed summary)."""
+        self.deleted_range = None
+        self.edits = ()
+        self._sent_len = None
+        self._usage_stale = True  # the last reported usage was for the old, long history
+
+    # --- the view -----------------------------------------------------------------------------
+
+    def render(self, history: Sequence[Message]) -> list[Message]:
+        """What is sent: the kept messages with edits applied and the notice at the gap."""
+        edited = apply_edits(history, self.edits)
+        if self.deleted_range is None:
+            return edited
+        start, end = self.deleted_range
+        before_gap = edited[start - 1]
+        noted = Message(
+            before_gap.role, (*before_gap.content, TextContent(TRUNCATION_NOTICE)), before_gap.ts
+        )
+        return [*edited[: start - 1], noted, *edited[end + 1 :]]
+
+    def _kept_indices(self, length: int) -> list[int]:
+        if self.deleted_range is None:
+            return list(range(length))
+        start, end = self.deleted_range
+        return [*range(start), *range(end + 1, length)]
+
+    def _plan_edits(self, history: Sequence[Message]) -> tuple[ReadEdit, ...]:
+        """Duplicate-copy edits for the kept messages, in history indices.
+
+        Computed over the kept messages only, so a copy is never replaced in favour of a later
+        copy that is not sent.
+        """
+        kept = self._kept_indices(len(history))
+        plan = find_duplicate_reads([history[i] for i in kept], start=1)
+        return tuple(ReadEdit(kept[e.message], e.block, e.length, e.spans) for e in plan.edits)
+
+    # --- steps --------------------------------------------------------------------------------
+
+    def _shrink(
+        self, history: Sequence[Message], used: int, budget: int, system: str
+    ) -> tuple[Action, int]:
+        # Reported usage and our estimate disagree (tokenizers differ, CJK text, images): scale
+        # the estimate of what is left by their ratio instead of subtracting estimated tokens.
+        fixed = estimate_text(system)
+        base = max(fixed + estimate_messages(self.render(history)), 1)
+        before_chars = text_size(self.render(history))
+        old_edits = self.edits
+        self.edits = self._plan_edits(history)
+        after = self.render(history)
+        action: Action = "none" if self.edits == old_edits else "dedupe"
+        estimate = fixed + estimate_messages(after)
+        used = used * estimate // base
+        enough = bool(before_chars) and (before_chars - text_size(after)) / before_chars >= (
+            DEDUPE_ENOUGH
+        )
+        if enough and used < budget:
+            return action, used
+        # Cline drops history once when de-duplication saved too little; we go on while the
+        # estimate is still over the budget, so one request never carries a known overflow.
+        must = not enough
+        while must or used >= budget:
+            must = False
+            keep: Keep = "quarter" if used / 2 > budget else "half"
+            if not self._truncate_once(history, keep):
+                break
+            action = "truncate"
+            now = fixed + estimate_messages(self.render(history))
+            used = used * now // max(estimate, 1)
+            estimate = now
+        return action, used
+
+    def _truncate_once(self, history: Sequence[Message], keep: Keep) -> bool:
+        roles = [m.role for m in history]
+        start, end = next_truncation_range(roles, self.deleted_range, keep, head=PAIR_SAFE_HEAD)
+        # Histories that do not strictly alternate: end the gap on a tool result whose successor
+        # is an assistant message, so no call is separated from its result.
+        while end >= start and not _gap_end_ok(roles, end):
+            end -= 1
+        current_end = self.deleted_range[1] if self.deleted_range else start - 1
+        if end <= current_end or roles[start] != "assistant":
+            return False
+        self.deleted_range = (start, end)
+        self.edits = self._plan_edits(history)
+        return True
+
+    def _tokens_used(self, history: Sequence[Message], last_total: int | None, system: str) -> int:
+        if last_total is not None and last_total > 0 and not self._usage_stale:
+            if self._sent_len is None or self._sent_len > len(history):
+                return last_total
+            new = list(history[self._sent_len :])
+            if new and new[0].role == "assistant":
+                new = new[1:]  # the reply to the last request is already in its output tokens
+            return last_total + estimate_messages(new)
+        return estimate_text(system) + estimate_messages(self.render(history))
+
+    def _validate(self, history: Sequence[Message]) -> bool:
+        """Drop state that no longer fits the history (rewound, replaced, or a foreign file)."""
+        changed = False
+        if self.deleted_range is not None and not _range_ok(history, self.deleted_range):
+            self.deleted_range = None
+            changed = True
+        if self.edits:
+            # Keep only spans still justified: their file's later copy must still be sent.
+            planned: dict[tuple[int, int, int], set[tuple[int, int]]] = {}
+            for e in self._plan_edits(history):
+                planned.setdefault((e.message, e.block, e.length), set()).update(e.spans)
+            kept: list[ReadEdit] = []
+            for e in self.edits:
+                ok = planned.get((e.message, e.block, e.length), set())
+                spans = tuple(s for s in e.spans if s in ok)
+                if spans:
+                    kept.append(ReadEdit(e.message, e.block, e.length, spans))
+            if tuple(kept) != self.edits:
+                self.edits = tuple(kept)
+                changed = True
+        return changed
+
+    def _sent(self, history: Sequence[Message]) -> None:
+        self._sent_len = len(history)
+        self._usage_stale = False
+
+    def _prepared(
+        self, history: Sequence[Message], action: Action, changed: bool, used: int
+    ) -> Prepared:
+        notice = TRUNCATION_NOTICE if self.deleted_range is not None else None
+        return Prepared(self.render(history), action, notice, changed, max(used, 0))
+
+    # --- persistence (context_history.json) ---------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": STATE_VERSION,
+            "deleted_range": list(self.deleted_range) if self.deleted_range else None,
+            "edits": [
+                {
+                    "message": e.message,
+                    "block": e.block,
+                    "length": e.length,
+                    "spans": [list(s) for s in e.spans],
+                }
+                for e in self.edits
+            ],
+        }
+
+    @staticmethod
+    def from_json(data: object) -> ContextManager:
+        """The saved state; anything unreadable (a Cline file, a damaged one) gives a fresh state.
+
+        Losing the state only means history is trimmed again when the budget is next reached.
+        """
+        try:
+            return _parse_state(data)
+        except (KeyError, TypeError, ValueError):
+            return ContextManager()
+
+
+def _parse_state(data: object) -> ContextManager:
+    if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+        raise ValueError("not a pycline context state")
+    raw_range = data.get("deleted_range")
+    deleted: Range | None = None
+    if raw_range is not None:
+        start, end = (_int(v) for v in raw_range)
+        deleted = (start, end)
+    edits = [
+        ReadEdit(
+            _int(e["message"]),
+            _int(e["block"]),
+            _int(e["length"]),
+            tuple((_int(a), _int(b)) for a, b in e["spans"]),
+        )
+        for e in data.get("edits", [])
+    ]
+    return ContextManager(deleted_range=deleted, edits=edits)
+
+
+def _int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _gap_end_ok(roles: Sequence[str], end: int) -> bool:
+    return roles[end] == "user" and end + 1 < len(roles) and roles[end + 1] == "assistant"
+
+
+def _range_ok(history: Sequence[Message], deleted: Range) -> bool:
+    start, end = deleted
+    roles = [m.role for m in history]
+    return (
+        start == PAIR_SAFE_HEAD
+        and start <= end
+        and end + 1 < len(roles)
+        and roles[start] == "assistant"
+        and _gap_end_ok(roles, end)
+    )

@@ -1,0 +1,72 @@
+"""Auto-approval policy (SPEC §7): decide alone when settings allow, otherwise ask the user."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pycline.events import Answer, ApprovalQuestion, Question
+from pycline.tools.base import Approval, ApprovalCategory, AskFn
+
+
+@dataclass(frozen=True, slots=True)
+class AutoApprove:
+    read_files: bool = True
+    read_files_externally: bool = False
+    edit_files: bool = False
+    edit_files_externally: bool = False
+    execute_safe_commands: bool = True
+    execute_all_commands: bool = False
+    use_browser: bool = False
+    use_mcp: bool = True
+    yolo: bool = False
+
+    def allows(self, category: ApprovalCategory, *, outside_workspace: bool) -> bool:
+        if self.yolo:
+            return True
+        match category:
+            case "read":
+                return self.read_files and (not outside_workspace or self.read_files_externally)
+            case "edit":
+                return self.edit_files and (not outside_workspace or self.edit_files_externally)
+            case "safe_command":
+                return self.execute_safe_commands or self.execute_all_commands
+            case "command":
+                return self.execute_all_commands
+            case "browser":
+                return self.use_browser
+            case "mcp":
+                return self.use_mcp
+
+
+class ApprovalPolicy:
+    """The `Approver` a task hands to its tools.
+
+    `approve_all_inside` is the headless `--yes`: it approves any action inside the workspace, but a
+    path outside the workspace still needs an explicit answer (or the matching *Externally setting).
+    """
+
+    def __init__(
+        self, settings: AutoApprove, ask: AskFn, *, approve_all_inside: bool = False
+    ) -> None:
+        self.settings = settings
+        self._ask = ask
+        self.approve_all_inside = approve_all_inside
+
+    async def __call__(
+        self, question: ApprovalQuestion, category: ApprovalCategory, *, outside_workspace: bool
+    ) -> Approval:
+        outside = outside_workspace or question.outside_workspace
+        if self.settings.allows(category, outside_workspace=outside):
+            return Approval(True)
+        if self.approve_all_inside and not outside:
+            return Approval(True)
+        answer: Answer = await self._ask(_with_outside(question, outside))
+        return Approval(answer.approved, answer.text, answer.edited_content)
+
+
+def _with_outside(question: ApprovalQuestion, outside: bool) -> Question:
+    if question.outside_workspace == outside:
+        return question
+    return ApprovalQuestion(
+        question.tool, question.summary, question.preview, outside_workspace=outside
+    )

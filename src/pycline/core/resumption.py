@@ -1,0 +1,45 @@
+"""Prepare a saved conversation for resumption (SPEC §9)."""
+
+from __future__ import annotations
+
+import time
+
+from pycline.messages import Content, Message, TextContent
+from pycline.parsing.blocks import ToolUseBlock
+from pycline.parsing.stream import parse_assistant_message
+from pycline.prompts import responses
+
+
+def prepare(history: list[Message]) -> tuple[list[Message], list[Content]]:
+    """Split saved history into what stays and the content of the next user message.
+
+    A trailing user message (its request was in flight) is taken back and re-sent, minus its stale
+    environment details; a trailing tool call that never got its result is marked interrupted.
+    """
+    kept = list(history)
+    pending: list[Content] = []
+    if kept and kept[-1].role == "user":
+        last = kept.pop()
+        pending = [c for c in last.content if not _is_environment(c)]
+    elif kept and kept[-1].role == "assistant":
+        tool = next(
+            (b for b in parse_assistant_message(kept[-1].text) if isinstance(b, ToolUseBlock)), None
+        )
+        if tool is not None:
+            pending = [TextContent(f"[{tool.name}] Result:\n{responses.INTERRUPTED}")]
+    return kept, pending
+
+
+def _is_environment(content: Content) -> bool:
+    return isinstance(content, TextContent) and content.text.lstrip().startswith(
+        "<environment_details>"
+    )
+
+
+def ago(ts: float, *, now: float | None = None) -> str:
+    seconds = max(0.0, (now if now is not None else time.time()) - ts)
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if n != 1 else ''} ago"
+    return "just now"

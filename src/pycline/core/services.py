@@ -1,0 +1,33 @@
+"""Per-task services the tools use (ignore rules, background processes, browser, MCP hub).
+
+Chosen by the wiring module, handed to every tool call through `ToolContext`, and closed when the
+task ends so no browser or background process outlives it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from pycline.tools.base import AccessRules, AllowAll
+
+log = logging.getLogger(__name__)
+
+Closer = Callable[[], Awaitable[None]]
+
+
+@dataclass(slots=True)
+class TaskServices:
+    access: AccessRules = field(default_factory=AllowAll)
+    extra: dict[str, object] = field(default_factory=dict)
+    closers: list[Closer] = field(default_factory=list)
+
+    async def close(self) -> None:
+        """Run every closer once, newest first; one failing closer does not stop the others."""
+        closers, self.closers = self.closers[::-1], []
+        for close in closers:
+            try:
+                await close()
+            except Exception:  # cleanup must not mask the task's own outcome: log and go on
+                log.exception("closing a task service failed")

@@ -1,0 +1,378 @@
+"""The task loop (SPEC §1): prompt → stream → parse → approve → run tool → result → …
+
+`Task` orchestrates only. Streaming lives in `core.streaming`, tools in `tools/`, approval policy in
+`core.approval`, persistence behind `TaskFolder`, rendering in the front ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pycline.context.manager import ContextManager, Prepared
+from pycline.core import modes, turn, user_input
+from pycline.core.approval import ApprovalPolicy, AutoApprove
+from pycline.core.services import TaskServices
+from pycline.core.streaming import Reply, StreamFailed, stream_reply
+from pycline.core.ui_log import UiLog
+from pycline.errors import ProviderError, ProviderErrorKind, TaskCancelled
+from pycline.events import (
+    Answer,
+    ErrorEvent,
+    ErrorRetryQuestion,
+    Event,
+    Host,
+    MistakeLimitQuestion,
+    ModeChanged,
+    Notice,
+    Question,
+    RequestStarted,
+    TaskEnded,
+    TaskStarted,
+    Usage,
+)
+from pycline.messages import Content, ImageContent, Message, TextContent
+from pycline.prompts import responses
+from pycline.providers.base import Provider, UsageChunk
+from pycline.storage.records import TaskRecord
+from pycline.storage.task_store import TaskFolder
+from pycline.tools.base import Tool, ToolContext
+from pycline.workspace.environment import EnvironmentInfo, environment_details
+from pycline.workspace.mentions import find_mentions
+from pycline.workspace.paths import Workspace
+
+
+@dataclass(frozen=True, slots=True)
+class TaskSettings:
+    auto_approve: AutoApprove = field(default_factory=AutoApprove)
+    approve_all_inside: bool = False  # headless --yes
+    headless: bool = False
+    max_mistakes: int = 3
+    max_retries: int = 3
+    retry_base_delay: float = 1.0
+    command_timeout: float = 600.0
+    mode: str = "act"
+    custom_instructions: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskOutcome:
+    completed: bool
+    reason: str
+
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class Task:
+    def __init__(
+        self,
+        *,
+        provider: Provider,
+        tools: Sequence[Tool],
+        host: Host,
+        folder: TaskFolder,
+        workspace: Workspace,
+        system_prompt: str,
+        record: TaskRecord,
+        settings: TaskSettings | None = None,
+        history: list[Message] | None = None,
+        ui: UiLog | None = None,
+        services: TaskServices | None = None,
+        context: ContextManager | None = None,
+        prompt_extras: Callable[[Sequence[str]], str] | None = None,
+        profiles: Mapping[modes.Mode, modes.ModeProfile] | None = None,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.host = host
+        self.folder = folder
+        self.workspace = workspace
+        self.record = record
+        self.settings = settings or TaskSettings()
+        single = modes.ModeProfile(provider, tools, system_prompt)
+        self._profiles: dict[modes.Mode, modes.ModeProfile] = {m: single for m in modes.MODES}
+        self._profiles.update(profiles or {})
+        self.mode: modes.Mode = modes.as_mode(self.settings.mode)
+        self.history: list[Message] = history if history is not None else []
+        self.ui = ui or UiLog()
+        self.services = services or TaskServices()
+        self.context = context or ContextManager()
+        self.prompt_extras = prompt_extras
+        self._in_play: list[str] = []
+        self._modified: list[str] = []
+        self._sleep = sleep
+        self._mistakes = 0
+        self._requests = 0
+        self._context_tokens = 0
+        self._last_error: str | None = None
+        self.approver = ApprovalPolicy(
+            self.settings.auto_approve,
+            self.ask,
+            approve_all_inside=self.settings.approve_all_inside,
+        )
+
+    @property
+    def id(self) -> str:
+        return self.folder.id
+
+    @property
+    def provider(self) -> Provider:
+        return self._profiles[self.mode].provider
+
+    @property
+    def system_prompt(self) -> str:
+        return self._profiles[self.mode].system_prompt
+
+    @property
+    def tools(self) -> dict[str, Tool]:
+        return {t.spec.name: t for t in self._profiles[self.mode].tools}
+
+    def set_mode(self, mode: modes.Mode) -> None:
+        """Switch Plan/Act; the conversation goes on with the other mode's model and prompt."""
+        if mode == self.mode:
+            return
+        self.mode = mode
+        model = f"{self.provider.name}/{self.provider.model.id}"
+        self.record.model = self.provider.model.id
+        self.say(ModeChanged(mode, model))
+
+    # --- host plumbing: everything shown or asked is logged and saved -------------------------
+
+    def say(self, event: Event) -> None:
+        if self.ui.record(event):
+            self._save_ui()
+        self.host.say(event)
+
+    async def ask(self, question: Question) -> Answer:
+        self.ui.record_question(question)
+        self._save_ui()
+        answer = await self.host.ask(question)
+        if answer.text and find_mentions(answer.text):
+            expanded = await user_input.expand(answer.text, self.workspace.root, self.services)
+            answer = dataclasses.replace(answer, text=expanded)
+        self.ui.record_answer(answer)
+        self._save_ui()
+        return answer
+
+    def _save_ui(self) -> None:
+        self.folder.save_ui_messages(self.ui.messages)
+
+    def _save(self) -> None:
+        self.record.ts = time.time()
+        self.folder.save_api_history(self.history)
+        self._save_ui()
+        self.folder.save_record(self.record)
+
+    # --- the loop -----------------------------------------------------------------------------
+
+    async def start(self, text: str, images: tuple[ImageContent, ...] = ()) -> TaskOutcome:
+        self.say(TaskStarted(self.id, text, str(self.workspace.root)))
+        text = await user_input.expand(text, self.workspace.root, self.services)
+        first: list[Content] = [TextContent(f"<task>\n{text}\n</task>"), *images]
+        return await self._run(first)
+
+    async def resume(self, ago: str, pending: list[Content]) -> TaskOutcome:
+        self.say(TaskStarted(self.id, self.record.task, str(self.workspace.root), resumed=True))
+        text = responses.task_resumption(ago, str(self.workspace.root))
+        return await self._run([*pending, TextContent(text)])
+
+    async def _run(self, user_content: list[Content]) -> TaskOutcome:
+        self.record.status = "running"
+        outcome = TaskOutcome(False, "The task was cancelled.")
+        try:
+            outcome = await self._loop(user_content)
+        except (asyncio.CancelledError, TaskCancelled):
+            self.record.status = "cancelled"
+            self.say(Notice("Task cancelled. Resume it later with `pycline resume`."))
+            raise
+        finally:
+            if self.record.status == "running":
+                self.record.status = "completed" if outcome.completed else "failed"
+            self._save()
+            await self.services.close()
+            self.say(TaskEnded(self.id, outcome.completed, outcome.reason))
+        return outcome
+
+    async def _loop(self, user_content: list[Content]) -> TaskOutcome:
+        first_request = not self.history
+        while True:
+            env = self._environment(first_request)
+            first_request = False
+            self.history.append(Message("user", (*user_content, TextContent(env)), time.time()))
+            self._save()
+            reply = await self._request()
+            if reply is None:
+                return TaskOutcome(False, self._last_error or "The model request failed.")
+            self.history.append(Message.assistant(turn.history_text(reply), ts=time.time()))
+            self._save()
+            step = await turn.run_first_tool(self, reply)
+            if step.completed:
+                return TaskOutcome(True, "completed")
+            if step.next_mode is not None:
+                self.set_mode(step.next_mode)
+            if step.mistake:
+                self._mistakes += 1
+            else:
+                self._mistakes = 0
+            user_content = step.content
+            if self._mistakes >= self.settings.max_mistakes:
+                answer = await self.ask(MistakeLimitQuestion(self._mistakes))
+                if not answer.approved and not answer.text.strip():
+                    return TaskOutcome(
+                        False,
+                        f"The model made {self._mistakes} mistakes in a row; stopped.",
+                    )
+                self._mistakes = 0
+                user_content = [
+                    *user_content,
+                    TextContent(responses.too_many_mistakes(answer.text)),
+                ]
+
+    async def _request(self) -> Reply | None:
+        """Stream one reply, retrying transient failures; None when the user gives up."""
+        attempt = 0
+        overflow_retried = False
+        prepared = self.context.prepare(
+            self.history,
+            window=self.provider.model.context_window,
+            last_total_tokens=self._context_tokens or None,
+            system=self._system(),
+        )
+        self._context_changed(prepared)
+        messages = prepared.messages
+        while True:
+            self._requests += 1
+            self.say(RequestStarted(self._requests))
+            try:
+                reply = await stream_reply(self.provider, self._system(), messages, self.say)
+            except StreamFailed as failed:
+                error = failed.error
+                if error.kind is ProviderErrorKind.CONTEXT_OVERFLOW and not overflow_retried:
+                    overflow_retried = True
+                    trimmed = self.context.aggressive(self.history, system=self._system())
+                    if trimmed.action != "none":
+                        self._context_changed(trimmed)
+                        messages = trimmed.messages
+                        self.say(
+                            Notice("The context window overflowed; older history was trimmed.")
+                        )
+                        continue
+                if failed.partial.strip():
+                    self.say(
+                        Notice(
+                            f"The reply was interrupted after {len(failed.partial)} characters; it is discarded and the request is sent again."
+                        )
+                    )
+                if error.retryable and attempt < self.settings.max_retries:
+                    delay = error.retry_after or self.settings.retry_base_delay * (2**attempt)
+                    attempt += 1
+                    self.say(
+                        Notice(
+                            f"{error} — retrying in {delay:.0f}s (attempt {attempt} of {self.settings.max_retries})."
+                        )
+                    )
+                    await self._sleep(delay)
+                    continue
+                self._last_error = _one_line(error)
+                self.say(ErrorEvent(self._last_error))
+                answer = await self.ask(ErrorRetryQuestion(self._last_error))
+                if answer.approved:
+                    attempt = 0
+                    continue
+                return None
+            self._account(reply.usage, reply.text)
+            return reply
+
+    def _context_changed(self, prepared: Prepared) -> None:
+        if prepared.changed:
+            self.folder.save_context(self.context.to_json())
+            if prepared.action == "truncate":
+                self.say(Notice("Older history was trimmed to fit the context window."))
+
+    def _account(self, usage: UsageChunk | None, text: str) -> None:
+        if usage is None:
+            # The stream was cut short before usage arrived: estimate, so cost is never silently 0.
+            usage = UsageChunk(output_tokens=len(text) // 4)
+        model = self.provider.model
+        cost = model.cost(usage)
+        r = self.record
+        r.tokens_in += usage.input_tokens
+        r.tokens_out += usage.output_tokens
+        r.cache_writes += usage.cache_write_tokens
+        r.cache_reads += usage.cache_read_tokens
+        r.total_cost += cost
+        total = (
+            usage.input_tokens
+            + usage.output_tokens
+            + usage.cache_read_tokens
+            + usage.cache_write_tokens
+        )
+        if total:
+            self._context_tokens = total
+        self.say(
+            Usage(
+                usage.input_tokens,
+                usage.output_tokens,
+                usage.cache_write_tokens,
+                usage.cache_read_tokens,
+                cost,
+                r.total_cost,
+                self._context_tokens,
+                model.context_window,
+            )
+        )
+
+    def _environment(self, first_request: bool) -> str:
+        info = EnvironmentInfo(
+            mode=self.mode,
+            context_tokens=self._context_tokens,
+            context_window=self.provider.model.context_window,
+            first_request=first_request,
+            recently_modified=tuple(self._modified),
+            terminals=self._terminals(),
+        )
+        self._modified.clear()
+        return environment_details(self.workspace.root, info)
+
+    def _terminals(self) -> str:
+        registry = user_input.background_of(self.services)
+        if registry is None or not len(registry):
+            return ""
+        return user_input.terminal_text(self.services)
+
+    def note_path(self, tool: str, path: str) -> None:
+        """Remember a file the task works with: conditional rules and environment details."""
+        if path not in self._in_play:
+            self._in_play.append(path)
+        if tool in ("write_to_file", "replace_in_file") and path not in self._modified:
+            self._modified.append(path)
+
+    def _system(self) -> str:
+        if self.prompt_extras is None:
+            return self.system_prompt
+        text = self.prompt_extras(tuple(self._in_play))
+        return f"{self.system_prompt}\n{text}\n" if text else self.system_prompt
+
+    def tool_context(self) -> ToolContext:
+        return ToolContext(
+            workspace=self.workspace,
+            approve=self.approver,
+            say_fn=self.say,
+            ask_fn=self.ask,
+            supports_images=self.provider.model.supports_images,
+            model_family="claude" if "claude" in self.provider.model.id.lower() else "",
+            command_timeout=self.settings.command_timeout,
+            headless=self.settings.headless,
+            access=self.services.access,
+            extra=self.services.extra,
+        )
+
+
+def _one_line(error: ProviderError) -> str:
+    text = " ".join(str(error).split())
+    if error.kind is ProviderErrorKind.CUT_OFF and "cut" not in text.lower():
+        text = f"The model's reply was cut off: {text}"
+    return text

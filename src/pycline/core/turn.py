@@ -1,0 +1,80 @@
+"""What happens with one reply: run its first tool and build the next user message."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pycline.core import modes
+from pycline.core.modes import Mode
+from pycline.errors import ToolError
+from pycline.events import ToolFinished, ToolStarted
+from pycline.messages import Content, TextContent
+from pycline.parsing.blocks import ToolUseBlock
+from pycline.prompts import responses
+from pycline.tools.base import ToolCall, ToolResult
+
+if TYPE_CHECKING:
+    from pycline.core.streaming import Reply
+    from pycline.core.task import Task
+
+INTERRUPTED_NOTE = (
+    "\n\n[Response interrupted by a tool use result. Only one tool may be used at a time and "
+    "should be placed at the end of the message.]"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    content: list[Content]
+    mistake: bool = False
+    completed: bool = False
+    next_mode: Mode | None = None
+
+
+def history_text(reply: Reply) -> str:
+    """The assistant message as kept in history: cut after the first tool when we stopped there."""
+    text = reply.text
+    if reply.cut_after_tool:
+        tool = next(b for b in reply.blocks if isinstance(b, ToolUseBlock))
+        start = text.find(f"<{tool.name}>")
+        end = text.find(f"</{tool.name}>", start)
+        if end != -1:
+            text = text[: end + len(tool.name) + 3]
+        text += INTERRUPTED_NOTE
+    return text or "(empty reply)"
+
+
+async def run_first_tool(task: Task, reply: Reply) -> Step:
+    tool_block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
+    if tool_block is None:
+        return Step([TextContent(responses.NO_TOOL_USED)], mistake=True)
+    call = ToolCall(tool_block.name, dict(tool_block.params))
+    tool = task.tools.get(call.name)
+    refused = modes.refusal(task.mode, call)
+    if tool is None:
+        message = refused or responses.unknown_tool(call.name)
+        task.say(ToolFinished(call.name, call.name, False, message))
+        return Step(
+            [TextContent(f"[{call.name}] Result:\n{responses.tool_error(call.name, message)}")],
+            mistake=True,
+        )
+    try:
+        summary = tool.summary(call)
+    except ToolError:
+        summary = call.name
+    task.say(ToolStarted(call.name, summary))
+    try:
+        if refused is not None:
+            raise ToolError(refused)
+        result = await tool.run(call, task.tool_context())
+    except ToolError as exc:
+        result = ToolResult(responses.tool_error(call.name, str(exc)), is_error=True)
+    task.say(ToolFinished(call.name, summary, not (result.is_error or result.denied), result.text))
+    body = f"{responses.tool_header(summary)}\n{result.text}"
+    if reply.cut_after_tool:
+        body += "\n\n" + responses.ONE_TOOL_PER_MESSAGE
+    content: list[Content] = [TextContent(body), *result.images]
+    return Step(
+        content, mistake=result.is_error, completed=result.completed, next_mode=result.next_mode
+    )

@@ -1,0 +1,121 @@
+"""The UI message log (`ui_messages.json`): what the user saw and answered, in Cline's shape."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from pycline.events import (
+    Answer,
+    ApprovalQuestion,
+    CompletionQuestion,
+    CompletionResult,
+    ErrorEvent,
+    ErrorRetryQuestion,
+    Event,
+    FollowupQuestion,
+    MistakeLimitQuestion,
+    Notice,
+    Question,
+    ReasoningDelta,
+    TaskStarted,
+    TextDone,
+    ToolFinished,
+    ToolOutput,
+    ToolStarted,
+    Usage,
+)
+from pycline.messages import UiMessage
+
+
+class UiLog:
+    def __init__(self, messages: list[UiMessage] | None = None) -> None:
+        self.messages: list[UiMessage] = messages if messages is not None else []
+        self._reasoning: list[str] = []
+        self._output: list[str] = []
+
+    def _add(self, type_: str, kind: str, text: str = "", **extra: object) -> None:
+        self.messages.append(
+            UiMessage(
+                ts=time.time(),
+                type="ask" if type_ == "ask" else "say",
+                kind=kind,
+                text=text,
+                extra=dict(extra),
+            )
+        )
+
+    def record(self, event: Event) -> bool:
+        """Add the event; True when the log changed in a way worth saving now."""
+        match event:
+            case ReasoningDelta(text=text):
+                self._reasoning.append(text)
+                return False
+            case ToolOutput(text=text):
+                self._output.append(text)
+                return False
+            case _:
+                pass
+        self._flush_buffers()
+        match event:
+            case TaskStarted(task=task, resumed=resumed):
+                self._add("say", "task" if not resumed else "resume_task", task)
+            case TextDone(text=text):
+                self._add("say", "text", text)
+            case ToolStarted(tool=tool, summary=summary):
+                self._add("say", "tool", json.dumps({"tool": tool, "summary": summary}))
+            case ToolFinished(tool=tool, ok=ok, result=result):
+                self._add("say", "tool_result", result, tool=tool, ok=ok)
+            case Usage() as u:
+                self._add(
+                    "say",
+                    "api_req_started",
+                    json.dumps(
+                        {
+                            "tokensIn": u.input_tokens,
+                            "tokensOut": u.output_tokens,
+                            "cacheWrites": u.cache_write_tokens,
+                            "cacheReads": u.cache_read_tokens,
+                            "cost": u.cost,
+                        }
+                    ),
+                )
+            case Notice(text=text):
+                self._add("say", "info", text)
+            case ErrorEvent(text=text):
+                self._add("say", "error", text)
+            case CompletionResult(result=result, command=command):
+                self._add(
+                    "say", "completion_result", result, **({"command": command} if command else {})
+                )
+            case _:
+                return False
+        return True
+
+    def record_question(self, question: Question) -> None:
+        self._flush_buffers()
+        match question:
+            case ApprovalQuestion(tool=tool, summary=summary, preview=preview):
+                kind = "command" if tool == "execute_command" else "tool"
+                self._add(
+                    "ask", kind, json.dumps({"tool": tool, "summary": summary, "preview": preview})
+                )
+            case FollowupQuestion(question=q, options=options):
+                self._add("ask", "followup", json.dumps({"question": q, "options": list(options)}))
+            case CompletionQuestion(result=result):
+                self._add("ask", "completion_result", result)
+            case MistakeLimitQuestion(count=count):
+                self._add("ask", "mistake_limit_reached", str(count))
+            case ErrorRetryQuestion(error=error):
+                self._add("ask", "api_req_failed", error)
+
+    def record_answer(self, answer: Answer) -> None:
+        self._add("say", "user_feedback", answer.text, response=answer.response)
+
+    def _flush_buffers(self) -> None:
+        if self._reasoning:
+            self._add("say", "reasoning", "".join(self._reasoning))
+            self._reasoning.clear()
+        if self._output:
+            self._add("say", "command_output", "".join(self._output))
+            self._output.clear()

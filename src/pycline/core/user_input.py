@@ -1,0 +1,46 @@
+"""What the user types, made ready for the model: `@mentions` expanded (SPEC §12)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pycline.core.services import TaskServices
+from pycline.terminal.background import BackgroundProcesses
+from pycline.workspace.mentions import expand_mentions, find_mentions
+
+
+def background_of(services: TaskServices) -> BackgroundProcesses | None:
+    registry = services.extra.get("background")
+    return registry if isinstance(registry, BackgroundProcesses) else None
+
+
+def terminal_text(services: TaskServices) -> str:
+    """Recent output of the task's background processes, for `@terminal`."""
+    registry = background_of(services)
+    if registry is None or not len(registry):
+        return "No terminal output: no command is running in the background."
+    parts = []
+    for info in registry.list():
+        state = "running" if info.running else f"exited with code {info.exit_code}"
+        output = registry.new_output(info.id).strip() or "(no new output)"
+        parts.append(f"$ {info.command}  ({state})\n{output}")
+    return "\n\n".join(parts)
+
+
+async def expand(text: str, root: Path, services: TaskServices) -> str:
+    """`text` with its mentions expanded; unchanged when it mentions nothing."""
+    if not find_mentions(text):
+        return text
+
+    async def fetch(url: str) -> str:
+        from pycline.tools.web_fetch import fetch_markdown
+
+        return await fetch_markdown(url)
+
+    return await expand_mentions(
+        text,
+        root,
+        ignore=services.access,
+        fetch_url=fetch,
+        terminal=lambda: terminal_text(services),
+    )

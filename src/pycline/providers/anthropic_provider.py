@@ -1,0 +1,187 @@
+"""Anthropic's Messages API through the official SDK, streaming, with prompt caching.
+
+The SDK is imported inside the methods so that importing this module stays cheap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from pycline.errors import ProviderError, ProviderErrorKind
+from pycline.messages import Message
+from pycline.providers import errors
+from pycline.providers.base import ModelInfo, ReasoningChunk, StreamChunk, TextChunk, UsageChunk
+from pycline.providers.convert import to_anthropic, to_anthropic_system
+
+if TYPE_CHECKING:
+    from anthropic import AsyncAnthropic
+
+DEFAULT_BASE_URL: Final = "https://api.anthropic.com"
+_LABEL: Final = "Anthropic"
+
+
+class AnthropicProvider:
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        model: ModelInfo,
+        base_url: str | None = None,
+        read_timeout: float = 300.0,
+        connect_timeout: float = 10.0,
+    ) -> None:
+        self._api_key = api_key
+        self._model = model
+        self._base_url = base_url or None  # an empty setting means the default
+        self._read_timeout = read_timeout
+        self._connect_timeout = connect_timeout
+        self._display_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
+        self._label = _LABEL if base_url is None else self._display_url
+        self._client: AsyncAnthropic | None = None
+        self._client_loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def name(self) -> str:
+        return "anthropic"
+
+    @property
+    def model(self) -> ModelInfo:
+        return self._model
+
+    async def aclose(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            await client.close()
+
+    async def stream(self, system: str, messages: Sequence[Message]) -> AsyncIterator[StreamChunk]:
+        import anthropic
+        import httpx2
+
+        client = self._get_client()
+        cache = self._model.supports_prompt_cache
+        # No `temperature`: the SDK we depend on (anthropic 2.x) no longer offers sampling
+        # parameters, so the API default applies.
+        try:
+            response = await client.messages.create(
+                model=self._model.id,
+                max_tokens=self._model.max_output_tokens,
+                system=cast("Any", to_anthropic_system(system, cache=cache)),
+                messages=cast("Any", to_anthropic(messages, cache=cache)),
+                stream=True,
+            )
+        except (anthropic.APIError, httpx2.TransportError) as exc:
+            raise self._translate(exc, streaming=False) from exc
+
+        state = _StreamState()
+        try:
+            async for event in response:
+                for out in state.feed(event):
+                    yield out
+        except (anthropic.APIError, httpx2.TransportError) as exc:
+            if state.usage is not None:
+                yield state.usage  # the input was billed even though the reply broke off
+            raise self._translate(exc, streaming=True) from exc
+        finally:
+            await response.close()
+        if state.usage is not None:
+            yield state.usage
+        if not state.stopped:
+            raise errors.cut_off(self._label, "the stream ended before message_stop")
+        if state.stop_reason == "max_tokens":
+            raise errors.cut_off(self._label, "the reply reached the maximum output length")
+        if state.stop_reason == "model_context_window_exceeded":
+            raise ProviderError(
+                ProviderErrorKind.CONTEXT_OVERFLOW,
+                f"The conversation filled {self._model.id}'s context window before the reply "
+                "was finished.",
+            )
+
+    def _get_client(self) -> AsyncAnthropic:
+        from anthropic import AsyncAnthropic, Timeout
+
+        # The SDK's connection pool belongs to one event loop; a new loop needs a new client.
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._client_loop is not loop:
+            self._client = AsyncAnthropic(
+                api_key=self._api_key,
+                base_url=self._base_url or DEFAULT_BASE_URL,
+                # The task loop owns retries (it honours retry-after and asks the user).
+                max_retries=0,
+                timeout=Timeout(self._read_timeout, connect=self._connect_timeout),
+            )
+            self._client_loop = loop
+        return self._client
+
+    def _translate(self, exc: Exception, *, streaming: bool) -> ProviderError:
+        import anthropic
+
+        if isinstance(exc, anthropic.APIStatusError):
+            # An `error` event inside a 200 stream arrives with the stream's status.
+            status = exc.status_code if exc.status_code >= 400 else None
+            return errors.status_error(
+                errors.classify(status, error_type=exc.type, error_code=exc.error_code),
+                label=self._label,
+                model_id=self._model.id,
+                base_url=self._display_url,
+                detail=exc.api_message or "",
+                status=status,
+                retry_after=errors.parse_retry_after(exc.response.headers) if status else None,
+                secret=self._api_key,
+            )
+        if streaming:
+            # The server accepted the request and the connection broke mid-reply.
+            return errors.cut_off(self._label, f"the connection broke ({errors.root_reason(exc)})")
+        return errors.connection_error(self._display_url, exc, secret=self._api_key)
+
+
+@dataclass
+class _StreamState:
+    stopped: bool = False
+    stop_reason: str | None = None
+    usage: UsageChunk | None = None
+
+    def feed(self, event: Any) -> Iterator[StreamChunk]:
+        match event.type:
+            case "message_start":
+                self.usage = _merge_usage(UsageChunk(), event.message.usage)
+            case "content_block_start":
+                block = event.content_block
+                if block.type == "text" and block.text:
+                    yield TextChunk(block.text)
+                elif block.type == "thinking" and block.thinking:
+                    yield ReasoningChunk(block.thinking)
+            case "content_block_delta":
+                delta = event.delta
+                if delta.type == "text_delta" and delta.text:
+                    yield TextChunk(delta.text)
+                elif delta.type == "thinking_delta" and delta.thinking:
+                    yield ReasoningChunk(delta.thinking)
+            case "message_delta":
+                self.stop_reason = event.delta.stop_reason
+                self.usage = _merge_usage(self.usage or UsageChunk(), event.usage)
+            case "message_stop":
+                self.stopped = True
+            case _:
+                pass  # content_block_stop, and event types newer than this adapter
+
+
+def _merge_usage(current: UsageChunk, raw: Any) -> UsageChunk:
+    """Anthropic's input_tokens exclude cache reads and writes, like ours.
+
+    message_start carries the input counts; message_delta carries the final output count and,
+    on newer API versions, cumulative input counts: a field present in the later event wins.
+    """
+
+    def pick(name: str, old: int) -> int:
+        value = getattr(raw, name, None)
+        return value if isinstance(value, int) else old
+
+    return UsageChunk(
+        input_tokens=pick("input_tokens", current.input_tokens),
+        output_tokens=pick("output_tokens", current.output_tokens),
+        cache_write_tokens=pick("cache_creation_input_tokens", current.cache_write_tokens),
+        cache_read_tokens=pick("cache_read_input_tokens", current.cache_read_tokens),
+    )

@@ -1,0 +1,149 @@
+"""Model facts as data: context window, output limit, prices and capabilities per model id.
+
+`lookup` finds an entry by exact id or by the longest known id the given one starts with (so a
+dated id such as "claude-sonnet-4-5-20250929" finds "claude-sonnet-4-5"). A vendor prefix
+("openai/gpt-4o", as OpenRouter spells ids) is ignored, and dots may stand for dashes
+("claude-sonnet-4.5"). Unknown models get conservative defaults and a zero price.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+from typing import Final, TypeAlias
+
+from pycline.providers.base import ModelInfo
+
+# One row per model: id, context window, max output tokens, then USD per million tokens for
+# input, output, cache write and cache read, then capability flags:
+#   images, cache (prompt caching), reasoning (streams thinking), no-temperature (rejects it).
+# Prices are the vendors' standard tier. OpenAI and DeepSeek cache automatically: writes are free
+# and cached input is billed at the cache-read price.
+_Row: TypeAlias = tuple[str, int, int, float, float, float, float, str]
+_TABLE: Final[tuple[_Row, ...]] = (
+    # Anthropic
+    ("claude-opus-4-5", 200_000, 64_000, 5.0, 25.0, 6.25, 0.5, "images cache reasoning"),
+    ("claude-opus-4-1", 200_000, 32_000, 15.0, 75.0, 18.75, 1.5, "images cache reasoning"),
+    ("claude-opus-4", 200_000, 32_000, 15.0, 75.0, 18.75, 1.5, "images cache reasoning"),
+    ("claude-sonnet-4-5", 200_000, 64_000, 3.0, 15.0, 3.75, 0.3, "images cache reasoning"),
+    ("claude-sonnet-4", 200_000, 64_000, 3.0, 15.0, 3.75, 0.3, "images cache reasoning"),
+    ("claude-haiku-4-5", 200_000, 64_000, 1.0, 5.0, 1.25, 0.1, "images cache reasoning"),
+    ("claude-3-7-sonnet", 200_000, 8_192, 3.0, 15.0, 3.75, 0.3, "images cache reasoning"),
+    ("claude-3-5-sonnet", 200_000, 8_192, 3.0, 15.0, 3.75, 0.3, "images cache"),
+    ("claude-3-5-haiku", 200_000, 8_192, 0.8, 4.0, 1.0, 0.08, "cache"),
+    # OpenAI
+    ("gpt-4o", 128_000, 16_384, 2.5, 10.0, 0.0, 1.25, "images cache"),
+    ("gpt-4o-mini", 128_000, 16_384, 0.15, 0.6, 0.0, 0.075, "images cache"),
+    ("gpt-4.1", 1_047_576, 32_768, 2.0, 8.0, 0.0, 0.5, "images cache"),
+    ("gpt-4.1-mini", 1_047_576, 32_768, 0.4, 1.6, 0.0, 0.1, "images cache"),
+    ("gpt-4.1-nano", 1_047_576, 32_768, 0.1, 0.4, 0.0, 0.025, "images cache"),
+    ("o1", 200_000, 100_000, 15.0, 60.0, 0.0, 7.5, "images cache reasoning no-temperature"),
+    ("o3", 200_000, 100_000, 2.0, 8.0, 0.0, 0.5, "images cache reasoning no-temperature"),
+    ("o3-mini", 200_000, 100_000, 1.1, 4.4, 0.0, 0.55, "cache reasoning no-temperature"),
+    ("o4-mini", 200_000, 100_000, 1.1, 4.4, 0.0, 0.275, "images cache reasoning no-temperature"),
+    ("gpt-5", 400_000, 128_000, 1.25, 10.0, 0.0, 0.125, "images cache reasoning no-temperature"),
+    ("gpt-5.1", 400_000, 128_000, 1.25, 10.0, 0.0, 0.125, "images cache reasoning no-temperature"),
+    (
+        "gpt-5-mini",
+        400_000,
+        128_000,
+        0.25,
+        2.0,
+        0.0,
+        0.025,
+        "images cache reasoning no-temperature",
+    ),
+    (
+        "gpt-5-nano",
+        400_000,
+        128_000,
+        0.05,
+        0.4,
+        0.0,
+        0.005,
+        "images cache reasoning no-temperature",
+    ),
+    # DeepSeek
+    ("deepseek-chat", 128_000, 8_192, 0.28, 0.42, 0.0, 0.028, "cache"),
+    (
+        "deepseek-reasoner",
+        128_000,
+        64_000,
+        0.28,
+        0.42,
+        0.0,
+        0.028,
+        "cache reasoning no-temperature",
+    ),
+)
+_FLAGS: Final = frozenset({"images", "cache", "reasoning", "no-temperature"})
+
+# What `lookup` answers when no model id is configured.
+DEFAULT_MODELS: Final[dict[str, str]] = {
+    "anthropic": "claude-sonnet-4-5",
+    "openai": "gpt-4.1",
+}
+
+# Characters that may follow a known id in a longer variant: dates, tags, versions.
+_VARIANT_SEPARATORS: Final = ("-", ":", "@", "_", ".")
+
+
+def lookup(provider: str, model_id: str) -> ModelInfo:
+    """The facts for `model_id` (or the provider's default model when it is empty)."""
+    wanted = model_id.strip() or DEFAULT_MODELS.get(provider, "")
+    known = _find(wanted)
+    if known is None:
+        return _unknown(provider, wanted)
+    return replace(known, id=wanted)
+
+
+def known_models() -> tuple[str, ...]:
+    return tuple(_models())
+
+
+@cache
+def _models() -> dict[str, ModelInfo]:
+    """The table as `ModelInfo`s, built on first use (no work at import time)."""
+    models: dict[str, ModelInfo] = {}
+    for model_id, window, max_out, price_in, price_out, cache_write, cache_read, flags in _TABLE:
+        flag_set = frozenset(flags.split())
+        unknown = flag_set - _FLAGS
+        if unknown:
+            raise ValueError(f"catalog row {model_id!r} has unknown flags {sorted(unknown)}")
+        models[model_id] = ModelInfo(
+            id=model_id,
+            context_window=window,
+            max_output_tokens=max_out,
+            input_price=price_in,
+            output_price=price_out,
+            cache_write_price=cache_write,
+            cache_read_price=cache_read,
+            supports_images="images" in flag_set,
+            supports_prompt_cache="cache" in flag_set,
+            supports_reasoning="reasoning" in flag_set,
+            supports_temperature="no-temperature" not in flag_set,
+        )
+    return models
+
+
+def _find(model_id: str) -> ModelInfo | None:
+    models = _models()
+    base = model_id.lower().rsplit("/", 1)[-1]
+    for candidate in dict.fromkeys((base, base.replace(".", "-"))):
+        if candidate in models:
+            return models[candidate]
+        matches = [
+            key
+            for key in models
+            if candidate.startswith(key) and candidate[len(key)] in _VARIANT_SEPARATORS
+        ]
+        if matches:
+            return models[max(matches, key=len)]
+    return None
+
+
+def _unknown(provider: str, model_id: str) -> ModelInfo:
+    if provider == "anthropic":
+        # Every model behind Anthropic's API takes images and cache_control blocks.
+        return ModelInfo(id=model_id, supports_images=True, supports_prompt_cache=True)
+    return ModelInfo(id=model_id)

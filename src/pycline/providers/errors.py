@@ -1,0 +1,192 @@
+"""Turn what a provider answered into a `ProviderError`: classified by HTTP status and by the
+structured error type/code of the body, never by the wording of the message.
+
+Shared by the adapters; it imports no SDK. The adapters pull status, type, code, message and
+headers out of their SDK's exception and hand them here.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from email.utils import parsedate_to_datetime
+from typing import Final
+
+from pycline.errors import ProviderError, ProviderErrorKind
+
+Kind = ProviderErrorKind
+
+# Structured markers (error `code`, Anthropic `details.error_code`, or error `type`).
+QUOTA_MARKERS: Final = frozenset({"insufficient_quota", "billing_error"})
+# OpenAI: code `context_length_exceeded`. Anthropic sends no structured marker for an over-long
+# prompt today (400 invalid_request_error); these codes are honoured should it add one.
+OVERFLOW_MARKERS: Final = frozenset(
+    {"context_length_exceeded", "prompt_too_long", "context_window_exceeded", "request_too_large"}
+)
+# Errors that arrive inside a 200 stream carry no status: their type decides.
+_KIND_BY_TYPE: Final[dict[str, ProviderErrorKind]] = {
+    "authentication_error": Kind.AUTH,
+    "permission_error": Kind.AUTH,
+    "not_found_error": Kind.NOT_FOUND,
+    "rate_limit_error": Kind.RATE_LIMIT,
+    "rate_limit_exceeded": Kind.RATE_LIMIT,
+    "tokens": Kind.RATE_LIMIT,
+    "requests": Kind.RATE_LIMIT,
+    "overloaded_error": Kind.SERVER,
+    "api_error": Kind.SERVER,
+    "server_error": Kind.SERVER,
+    "timeout_error": Kind.SERVER,
+    "invalid_request_error": Kind.BAD_REQUEST,
+}
+
+_MAX_DETAIL = 300
+
+
+def classify(
+    status: int | None, *, error_type: str | None = None, error_code: str | None = None
+) -> ProviderErrorKind:
+    """The kind of a failure from its HTTP status (None or 200 for an error inside a stream)."""
+    markers = {m.lower() for m in (error_type, error_code) if m}
+    if markers & QUOTA_MARKERS:
+        return Kind.QUOTA
+    if markers & OVERFLOW_MARKERS:
+        return Kind.CONTEXT_OVERFLOW
+    if status is not None and status >= 400:
+        return kind_for_status(status)
+    for marker in (error_type, error_code):
+        if marker and marker.lower() in _KIND_BY_TYPE:
+            return _KIND_BY_TYPE[marker.lower()]
+    # Some OpenAI-compatible hosts (OpenRouter) put an HTTP status in `code` of a stream error.
+    if error_code and error_code.isdigit() and int(error_code) >= 400:
+        return kind_for_status(int(error_code))
+    # The request was accepted and the server failed while answering: worth a retry.
+    return Kind.SERVER
+
+
+def kind_for_status(status: int) -> ProviderErrorKind:
+    if status in (401, 403):
+        return Kind.AUTH
+    if status == 402:
+        return Kind.QUOTA
+    if status == 404:
+        return Kind.NOT_FOUND
+    if status == 413:
+        # The request body is too large (mostly images and long history): trimming helps.
+        return Kind.CONTEXT_OVERFLOW
+    if status == 429:
+        return Kind.RATE_LIMIT
+    if status == 408 or status >= 500:
+        return Kind.SERVER
+    if 400 <= status < 500:
+        return Kind.BAD_REQUEST
+    return Kind.OTHER
+
+
+def parse_retry_after(
+    headers: Mapping[str, str] | None, *, now: float | None = None
+) -> float | None:
+    """Seconds to wait, from `retry-after-ms` or `retry-after` (seconds or an HTTP date)."""
+    if not headers:
+        return None
+    millis = _number(headers.get("retry-after-ms"))
+    if millis is not None:
+        return millis / 1000
+    raw = headers.get("retry-after")
+    if raw is None:
+        return None
+    seconds = _number(raw)
+    if seconds is not None:
+        return seconds
+    try:
+        when = parsedate_to_datetime(raw.strip())
+    except (TypeError, ValueError, IndexError):
+        return None
+    current = time.time() if now is None else now
+    return max(0.0, when.timestamp() - current)
+
+
+def _number(raw: str | None) -> float | None:
+    if raw is None:
+        return None
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value >= 0 else None
+
+
+def one_line(text: str, *, secret: str | None = None, limit: int = _MAX_DETAIL) -> str:
+    """A server message made safe to show: one line, bounded, without the API key."""
+    if secret and len(secret) >= 6:
+        text = text.replace(secret, "***")
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def status_error(
+    kind: ProviderErrorKind,
+    *,
+    label: str,
+    model_id: str,
+    base_url: str,
+    detail: str,
+    status: int | None,
+    retry_after: float | None = None,
+    secret: str | None = None,
+) -> ProviderError:
+    """An error the server reported, with a message that says what to do about it."""
+    said = one_line(detail, secret=secret)
+    suffix = f": {said}" if said else ""
+    match kind:
+        case Kind.AUTH:
+            message = f"The API key was refused by {label}{suffix}"
+        case Kind.NOT_FOUND:
+            message = f"Model or endpoint not found: model {model_id!r} at {base_url}{suffix}"
+        case Kind.RATE_LIMIT:
+            message = f"Rate limit reached at {label}{suffix}"
+        case Kind.QUOTA:
+            message = f"Out of credit or quota at {label}{suffix}"
+        case Kind.SERVER:
+            message = f"Server error at {label}{suffix}"
+        case Kind.CONTEXT_OVERFLOW:
+            message = f"The conversation is too long for {model_id}{suffix}"
+        case Kind.BAD_REQUEST:
+            message = f"The request was rejected by {label}{suffix}"
+        case _:
+            message = f"The request to {label} failed{suffix}"
+    return ProviderError(kind, message, status=status, retry_after=retry_after)
+
+
+def connection_error(
+    base_url: str, exc: BaseException, *, secret: str | None = None
+) -> ProviderError:
+    """The server could not be reached (refused, reset, DNS, timed out)."""
+    reason = one_line(root_reason(exc), secret=secret, limit=160)
+    return ProviderError(
+        Kind.CONNECTION,
+        f"Cannot reach {base_url} ({reason}). Check the base URL, the network, and that the "
+        "server is running.",
+    )
+
+
+def cut_off(label: str, why: str) -> ProviderError:
+    return ProviderError(Kind.CUT_OFF, f"The reply from {label} was cut off: {why}.")
+
+
+def root_reason(exc: BaseException) -> str:
+    """The most specific description in the exception chain (SDKs wrap the socket error)."""
+    seen: set[int] = set()
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    if any(isinstance(e, TimeoutError) or "Timeout" in type(e).__name__ for e in chain):
+        return "timed out"
+    for error in reversed(chain):
+        text = str(error).strip()
+        if text:
+            return text
+    return type(exc).__name__

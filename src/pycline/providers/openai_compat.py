@@ -1,0 +1,192 @@
+"""OpenAI and every OpenAI-compatible host (OpenRouter, DeepSeek, vLLM, Ollama, LM Studio, …)
+through the official SDK's streaming chat completions.
+
+The SDK is imported inside the methods so that importing this module stays cheap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from pycline.errors import ProviderError, ProviderErrorKind
+from pycline.messages import Message
+from pycline.providers import errors
+from pycline.providers.base import ModelInfo, ReasoningChunk, StreamChunk, TextChunk, UsageChunk
+from pycline.providers.convert import to_openai
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
+
+DEFAULT_BASE_URL: Final = "https://api.openai.com/v1"
+# Delta fields in which hosts stream reasoning text (DeepSeek, vLLM, llama.cpp: the first;
+# OpenRouter, Ollama: the second).
+_REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
+
+
+class OpenAIProvider:
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        model: ModelInfo,
+        base_url: str | None = None,
+        read_timeout: float = 300.0,
+        connect_timeout: float = 10.0,
+    ) -> None:
+        self._api_key = api_key
+        self._model = model
+        self._base_url = base_url or None  # an empty setting means the default
+        self._read_timeout = read_timeout
+        self._connect_timeout = connect_timeout
+        self._display_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
+        self._label = "OpenAI" if base_url is None else self._display_url
+        self._client: AsyncOpenAI | None = None
+        self._client_loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def name(self) -> str:
+        return "openai"
+
+    @property
+    def model(self) -> ModelInfo:
+        return self._model
+
+    async def aclose(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            await client.close()
+
+    async def stream(self, system: str, messages: Sequence[Message]) -> AsyncIterator[StreamChunk]:
+        import httpx2
+        import openai
+
+        client = self._get_client()
+        temperature: float | openai.Omit = 0.0 if self._model.supports_temperature else openai.omit
+        try:
+            response = await client.chat.completions.create(
+                model=self._model.id,
+                messages=cast("Any", to_openai(system, messages)),
+                stream=True,
+                stream_options={"include_usage": True},
+                temperature=temperature,
+            )
+        except (openai.APIError, httpx2.TransportError) as exc:
+            raise self._translate(exc, streaming=False) from exc
+
+        state = _StreamState()
+        try:
+            async for chunk in response:
+                for out in state.feed(chunk):
+                    yield out
+        except (openai.APIError, httpx2.TransportError) as exc:
+            raise self._translate(exc, streaming=True) from exc
+        finally:
+            await response.close()
+        if state.usage is not None:
+            yield state.usage
+        if state.finish_reason is None:
+            raise errors.cut_off(self._label, "the stream ended before the reply was finished")
+        if state.finish_reason == "length":
+            raise errors.cut_off(self._label, "the reply reached the maximum output length")
+        if state.finish_reason == "content_filter":
+            raise ProviderError(
+                ProviderErrorKind.OTHER,
+                f"The reply was stopped by the content filter of {self._label}.",
+            )
+
+    def _get_client(self) -> AsyncOpenAI:
+        from openai import AsyncOpenAI, Timeout
+
+        # The SDK's connection pool belongs to one event loop; a new loop needs a new client.
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._client_loop is not loop:
+            self._client = AsyncOpenAI(
+                api_key=self._api_key,
+                base_url=self._base_url or DEFAULT_BASE_URL,
+                # The task loop owns retries (it honours retry-after and asks the user).
+                max_retries=0,
+                timeout=Timeout(self._read_timeout, connect=self._connect_timeout),
+            )
+            self._client_loop = loop
+        return self._client
+
+    def _translate(self, exc: Exception, *, streaming: bool) -> ProviderError:
+        import openai
+
+        if isinstance(exc, openai.APIStatusError) and exc.status_code >= 400:
+            return self._status_error(exc, status=exc.status_code, headers=exc.response.headers)
+        if isinstance(exc, openai.APIConnectionError) or not isinstance(exc, openai.APIError):
+            if streaming:
+                # The server accepted the request and the connection broke mid-reply.
+                return errors.cut_off(
+                    self._label, f"the connection broke ({errors.root_reason(exc)})"
+                )
+            return errors.connection_error(self._display_url, exc, secret=self._api_key)
+        # An error object sent inside the stream (`data: {"error": …}`).
+        return self._status_error(exc, status=None, headers=None)
+
+    def _status_error(self, exc: Any, *, status: int | None, headers: Any) -> ProviderError:
+        body = exc.body if isinstance(exc.body, dict) else {}
+        error_type = body.get("type")
+        code = body.get("code")
+        detail = body.get("message")
+        kind = errors.classify(
+            status,
+            error_type=error_type if isinstance(error_type, str) else None,
+            error_code=str(code) if code is not None else None,
+        )
+        return errors.status_error(
+            kind,
+            label=self._label,
+            model_id=self._model.id,
+            base_url=self._display_url,
+            detail=detail if isinstance(detail, str) else "",
+            status=status,
+            retry_after=errors.parse_retry_after(headers),
+            secret=self._api_key,
+        )
+
+
+@dataclass
+class _StreamState:
+    finish_reason: str | None = None
+    usage: UsageChunk | None = None
+
+    def feed(self, chunk: Any) -> Iterator[StreamChunk]:
+        for choice in chunk.choices or ():
+            delta = choice.delta
+            if delta is not None:
+                extra = delta.model_extra or {}
+                for field in _REASONING_FIELDS:
+                    reasoning = extra.get(field)
+                    if isinstance(reasoning, str) and reasoning:
+                        yield ReasoningChunk(reasoning)
+                if delta.content:
+                    yield TextChunk(delta.content)
+            if choice.finish_reason:
+                self.finish_reason = choice.finish_reason
+        if chunk.usage is not None:
+            # Hosts that report usage on every chunk send running totals: the last one wins.
+            self.usage = _usage(chunk.usage)
+
+
+def _usage(raw: Any) -> UsageChunk:
+    """OpenAI's prompt_tokens include cached tokens; ours exclude them."""
+    extra = raw.model_extra or {}
+    prompt = raw.prompt_tokens or 0
+    details = raw.prompt_tokens_details
+    cached = (details.cached_tokens if details is not None else None) or 0
+    if not cached:
+        # DeepSeek reports cache hits in its own field.
+        hit = extra.get("prompt_cache_hit_tokens")
+        cached = hit if isinstance(hit, int) else 0
+    cost = extra.get("cost")  # OpenRouter reports what the request cost
+    return UsageChunk(
+        input_tokens=max(0, prompt - cached),
+        output_tokens=raw.completion_tokens or 0,
+        cache_read_tokens=cached,
+        cost=float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
+    )

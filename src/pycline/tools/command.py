@@ -1,0 +1,173 @@
+"""execute_command: run a shell command in the workspace, streaming its output to the user.
+
+Contract with the task (via `ToolContext.extra`):
+- `extra["background"]`: a `terminal.background.BackgroundProcesses` owned by the task. The task
+  calls `stop_all()` when it ends.
+- `extra["allow_background"] is True`: a command still running at its timeout is handed to that
+  registry instead of being killed, and the model is told it keeps running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+
+from pycline.errors import ToolError
+from pycline.events import ApprovalQuestion, ToolOutput
+from pycline.prompts.responses import DENIED, with_feedback
+from pycline.terminal.background import BackgroundProcesses
+from pycline.terminal.danger import is_dangerous
+from pycline.terminal.process import ShellProcess
+from pycline.tools.base import (
+    ApprovalCategory,
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
+
+EXECUTE_COMMAND_SPEC = ToolSpec(
+    name="execute_command",
+    description=(
+        "Run a CLI command in the current working directory. Tailor it to the user's system and "
+        "shell; chain steps with the shell's syntax rather than creating scripts. Output streams "
+        "to the user; you get the exit code and the output (long output is shortened in the "
+        "middle). Commands cannot read input, so pass flags such as --yes. Long-running commands "
+        "(dev servers, watchers) are stopped at the timeout."
+    ),
+    params=(
+        ParamSpec("command", "The command line to run."),
+        ParamSpec(
+            "requires_approval",
+            "true for impactful operations (installing or removing packages, deleting or "
+            "overwriting files, system changes, network actions); false for safe ones (reading "
+            "files, running builds and tests, starting dev servers).",
+        ),
+        ParamSpec(
+            "timeout",
+            "Seconds to wait before stopping the command (default: the user's setting).",
+            required=False,
+        ),
+    ),
+    example=(
+        "<execute_command>\n<command>npm run build</command>\n"
+        "<requires_approval>false</requires_approval>\n</execute_command>"
+    ),
+)
+
+# How long a command may take to stop after SIGTERM before it is killed.
+TERMINATE_GRACE = 2.0
+
+
+def parse_requires_approval(raw: str) -> bool:
+    value = raw.strip().lower()
+    if value not in ("true", "false"):
+        raise ToolError(f"requires_approval must be 'true' or 'false', not {raw.strip()!r}.")
+    return value == "true"
+
+
+def parse_timeout(raw: str | None, default: float) -> float:
+    if raw is None:
+        return default
+    try:
+        value = float(raw.strip().removesuffix("s"))
+    except ValueError:
+        raise ToolError(f"timeout must be a number of seconds, not {raw.strip()!r}.") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ToolError(f"timeout must be a positive number of seconds, not {raw.strip()!r}.")
+    return value
+
+
+class ExecuteCommandTool:
+    spec = EXECUTE_COMMAND_SPEC
+
+    def summary(self, call: ToolCall) -> str:
+        return describe(self.spec.name, call.get("command"))
+
+    async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        command = call.require("command").strip()
+        requires_approval = parse_requires_approval(call.require("requires_approval"))
+        timeout = parse_timeout(call.get("timeout"), ctx.command_timeout)
+        refusal = ctx.access.command_refusal(command)
+        if refusal:
+            raise ToolError(refusal)
+        danger = is_dangerous(command)
+        category: ApprovalCategory = (
+            "command" if requires_approval or danger is not None else "safe_command"
+        )
+        summary = self.summary(call)
+        if danger is not None:
+            summary = f"{summary} (needs approval: {danger})"
+        approval = await ctx.approve(
+            ApprovalQuestion(self.spec.name, summary, preview=command),
+            category,
+            outside_workspace=False,
+        )
+        if not approval.approved:
+            return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+        return await self._execute(command, timeout, ctx)
+
+    async def _execute(self, command: str, timeout: float, ctx: ToolContext) -> ToolResult:
+        try:
+            process = await ShellProcess.start(
+                command, ctx.cwd, on_output=lambda text: ctx.say(ToolOutput(text))
+            )
+        except OSError as exc:
+            raise ToolError(f"Could not start the command: {exc}") from exc
+        try:
+            code = await process.wait(timeout)
+        except asyncio.CancelledError:
+            await process.terminate(TERMINATE_GRACE)
+            raise
+        registry = ctx.extra.get("background")
+        if code is None or process.is_running():
+            if (
+                isinstance(registry, BackgroundProcesses)
+                and ctx.extra.get("allow_background") is True
+            ):
+                process.show_end()
+                process_id = registry.adopt(process)
+                return ToolResult(_still_running(process, code, timeout, process_id))
+            await process.terminate(TERMINATE_GRACE)
+        process.close()
+        process.show_end()
+        if code is None:
+            return ToolResult(_timed_out(process, timeout))
+        return ToolResult(_finished(process, code))
+
+
+def _output_section(process: ShellProcess) -> str:
+    text = process.output.text().strip("\n")
+    return f"Output:\n{text}" if text.strip() else "Output: (none)"
+
+
+def _finished(process: ShellProcess, code: int) -> str:
+    # A negative code means the shell died from a signal.
+    status = f"exit code {code}" if code >= 0 else f"killed by signal {-code}"
+    return (
+        f"Command executed in {process.cwd} ({status}, {process.duration:.1f}s).\n"
+        f"{_output_section(process)}"
+    )
+
+
+def _timed_out(process: ShellProcess, timeout: float) -> str:
+    return (
+        f"Command timed out after {timeout:g}s in {process.cwd} and was stopped "
+        "(with everything it started). If it is a server or watcher, it cannot be run this way; "
+        "if it is just slow, retry with a larger timeout.\n"
+        f"{_output_section(process)}"
+    )
+
+
+def _still_running(process: ShellProcess, code: int | None, timeout: float, process_id: int) -> str:
+    if code is None:
+        reason = f"Command is still running after {timeout:g}s"
+    else:
+        reason = f"The shell exited (code {code}) but processes it started are still running"
+    return (
+        f"{reason} in {process.cwd}; it continues in the background (process {process_id}) and "
+        "its new output will be reported later. Continue with the task.\n"
+        f"{_output_section(process)}"
+    )

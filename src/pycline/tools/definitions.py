@@ -1,0 +1,42 @@
+"""`list_code_definition_names`: classes, functions and methods of the files in a folder."""
+
+from __future__ import annotations
+
+import asyncio
+
+from pycline.errors import ToolError
+from pycline.prompts.responses import with_feedback
+from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.listing import approve_read
+from pycline.workspace.definitions import list_definitions
+from pycline.workspace.ignore import blocked_message
+
+LIST_DEFINITIONS_SPEC = ToolSpec(
+    name="list_code_definition_names",
+    description=(
+        "List the definition names (classes, functions, methods, types…) in the source files "
+        "directly inside a directory, to understand its structure without reading every file. "
+        "Subdirectories are not included; call it on them separately."
+    ),
+    params=(ParamSpec("path", "The directory, relative to the working directory."),),
+    example=("<list_code_definition_names>\n<path>src</path>\n</list_code_definition_names>"),
+)
+
+
+class ListCodeDefinitionNamesTool:
+    spec = LIST_DEFINITIONS_SPEC
+
+    def summary(self, call: ToolCall) -> str:
+        return describe(self.spec.name, call.get("path"))
+
+    async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        target = ctx.resolve(call.require("path"))
+        if ctx.access.blocked(target.path):
+            raise ToolError(blocked_message(target.display))
+        if not target.path.exists():
+            raise ToolError(f"The directory {target.display} does not exist.")
+        text = await asyncio.to_thread(list_definitions, target.path, access=ctx.access)
+        verdict = await approve_read(ctx, self.spec.name, self.summary(call), target, text)
+        if isinstance(verdict, ToolResult):
+            return verdict
+        return ToolResult(with_feedback(text, verdict))

@@ -1,0 +1,251 @@
+"""write_to_file and replace_in_file: propose a change, ask, write it, report what happened.
+
+Contract with the task (via `ToolContext.extra`):
+- `extra["linters"]`: optional mapping glob -> command list, e.g.
+  {"*.py": ["ruff", "check", "--output-format=concise", "{file}"]}; their new findings are
+  reported with the tree-sitter syntax errors the edit introduced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+
+from pycline.editing import textfile
+from pycline.editing.cleanup import (
+    clean_write_content,
+    model_text,
+    omission_placeholders,
+    truncation_warning,
+)
+from pycline.editing.diffs import unified_diff
+from pycline.editing.linters import parse_linters
+from pycline.editing.problems import ProblemCheck, render_problems
+from pycline.editing.search_replace import SearchReplaceError, apply_search_replace
+from pycline.editing.textfile import TextFile
+from pycline.errors import ToolError
+from pycline.events import ApprovalQuestion
+from pycline.prompts.responses import DENIED, with_feedback
+from pycline.tools.base import (
+    Approval,
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
+from pycline.workspace.paths import ResolvedPath
+
+# Beyond these sizes the model gets the changed parts with line numbers, not the whole file.
+FULL_CONTENT_MAX_LINES = 400
+FULL_CONTENT_MAX_CHARS = 40_000
+ERROR_CONTENT_MAX_LINES = 300
+
+WRITE_TO_FILE_SPEC = ToolSpec(
+    name="write_to_file",
+    description=(
+        "Write a file: create it (and any missing folders) or replace all of its content. Use it "
+        "for new files and for rewrites; for changes to part of an existing file prefer "
+        "replace_in_file. Always send the complete content: no placeholders such as "
+        "'// rest of code unchanged', because whatever they stand for would be lost."
+    ),
+    params=(
+        ParamSpec("path", "The file's path, relative to the working directory."),
+        ParamSpec("content", "The complete new content of the file."),
+    ),
+    example=(
+        "<write_to_file>\n<path>src/config.json</path>\n<content>\n"
+        '{\n  "port": 8080\n}\n</content>\n</write_to_file>'
+    ),
+)
+
+REPLACE_IN_FILE_SPEC = ToolSpec(
+    name="replace_in_file",
+    description=(
+        "Change parts of an existing file with SEARCH/REPLACE blocks:\n"
+        "------- SEARCH\n[exact lines from the file]\n=======\n[new lines]\n+++++++ REPLACE\n"
+        "The SEARCH lines must match the file's current lines exactly (whole lines, with their "
+        "indentation); include just enough lines to be unique. Several blocks may be sent in "
+        "one call, in the order they appear in the file; either all apply or none does. To "
+        "delete code, leave the REPLACE part empty. To move code, use one block to delete it "
+        "and one to insert it."
+    ),
+    params=(
+        ParamSpec("path", "The file's path, relative to the working directory."),
+        ParamSpec("diff", "One or more SEARCH/REPLACE blocks."),
+    ),
+    example=(
+        "<replace_in_file>\n<path>src/app.py</path>\n<diff>\n------- SEARCH\n"
+        "    port = 8000\n=======\n    port = 8080\n+++++++ REPLACE\n</diff>\n</replace_in_file>"
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    resolved: ResolvedPath
+    existing: TextFile | None  # None: a new file
+
+
+def _target(ctx: ToolContext, path: str, *, must_exist: bool) -> _Target:
+    resolved = ctx.resolve(path)
+    if ctx.access.blocked(resolved.path):
+        raise ToolError(
+            f"Access to {resolved.display} is blocked by the .clineignore file settings. "
+            "Continue without this file, or ask the user to change the ignore rules."
+        )
+    if resolved.path.is_dir():
+        raise ToolError(f"{resolved.display} is a directory, not a file.")
+    if not resolved.path.exists():
+        if must_exist:
+            raise ToolError(
+                f"The file {resolved.display} does not exist. Check the path (list_files can "
+                "help), or create the file with write_to_file."
+            )
+        return _Target(resolved, None)
+    try:
+        return _Target(resolved, textfile.read(resolved.path))
+    except textfile.BinaryFile:
+        if must_exist:
+            raise
+        return _Target(resolved, None)  # write_to_file may replace a binary file entirely
+
+
+class WriteToFileTool:
+    spec = WRITE_TO_FILE_SPEC
+
+    def summary(self, call: ToolCall) -> str:
+        return describe(self.spec.name, call.get("path"))
+
+    async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        path = call.require("path")
+        content = call.require("content")
+        target = _target(ctx, path, must_exist=False)
+        cleaned = clean_write_content(content, path, ctx.model_family)
+        base = target.existing or TextFile("")
+        proposed = base.conform(cleaned)
+        warning = truncation_warning(omission_placeholders(proposed, base.text))
+        return await _propose_and_save(
+            ctx, self.summary(call), self.spec.name, target, proposed, warning
+        )
+
+
+class ReplaceInFileTool:
+    spec = REPLACE_IN_FILE_SPEC
+
+    def summary(self, call: ToolCall) -> str:
+        return describe(self.spec.name, call.get("path"))
+
+    async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        path = call.require("path")
+        diff = call.require("diff")
+        target = _target(ctx, path, must_exist=True)
+        existing = target.existing
+        if existing is None:  # _target raises first; this keeps the type checker informed
+            raise ToolError(f"The file {target.resolved.display} cannot be edited.")
+        diff = model_text(diff.strip(), path, ctx.model_family)
+        try:
+            outcome = apply_search_replace(existing.text, diff)
+        except SearchReplaceError as exc:
+            return ToolResult(
+                _edit_failed(str(exc), target.resolved.display, existing), is_error=True
+            )
+        proposed = existing.conform(outcome.content)
+        if proposed == existing.text:
+            return ToolResult(
+                f"The edit leaves {target.resolved.display} unchanged (each REPLACE equals its "
+                "SEARCH); nothing was written."
+            )
+        return await _propose_and_save(
+            ctx, self.summary(call), self.spec.name, target, proposed, ""
+        )
+
+
+async def _propose_and_save(
+    ctx: ToolContext, summary: str, tool: str, target: _Target, proposed: str, warning: str
+) -> ToolResult:
+    resolved = target.resolved
+    old_text = target.existing.text if target.existing else ""
+    check = ProblemCheck(
+        resolved.path, resolved.display, ctx.cwd, parse_linters(ctx.extra.get("linters"))
+    )
+    # The old file's lint runs while the user looks at the proposal.
+    before = asyncio.create_task(check.before(target.existing.text if target.existing else None))
+    approval: Approval | None = None
+    try:
+        approval = await ctx.approve(
+            ApprovalQuestion(
+                tool,
+                summary,
+                preview=unified_diff(old_text, proposed, resolved.display),
+                outside_workspace=resolved.outside,
+            ),
+            "edit",
+            outside_workspace=resolved.outside,
+        )
+    finally:
+        if approval is None or not approval.approved:  # denied, failed or cancelled
+            before.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await before
+    if not approval.approved:
+        return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+
+    final = proposed
+    user_changes = ""
+    if approval.edited_content is not None:
+        final = approval.edited_content.replace("\r\n", "\n")
+        if final != proposed:
+            user_changes = unified_diff(proposed, final, resolved.display)
+    await before
+    file = target.existing or TextFile("")
+    textfile.write(resolved.path, file.encode(final), mode=file.mode)
+    problems = await check.after(final)
+
+    parts = [f"The content was saved to {resolved.display}."]
+    if user_changes:
+        parts.append(
+            "The user edited your proposal before saving it. Their changes (from your version "
+            f"to the saved one):\n```diff\n{user_changes.rstrip()}\n```"
+        )
+    parts.append(_saved_content(resolved.display, old_text, final))
+    if problems:
+        parts.append(render_problems(resolved.display, problems))
+    if warning:
+        parts.append(warning)
+    return ToolResult(with_feedback("\n\n".join(parts), approval.feedback))
+
+
+def _saved_content(display: str, old: str, final: str) -> str:
+    lines = final.count("\n") + (0 if final.endswith("\n") else 1)
+    if lines <= FULL_CONTENT_MAX_LINES and len(final) <= FULL_CONTENT_MAX_CHARS:
+        return (
+            f"The file as saved (use this as the reference for further edits):\n"
+            f'<final_file_content path="{display}">\n{final.rstrip(chr(10))}\n</final_file_content>'
+        )
+    changes = unified_diff(old, final, display).rstrip()
+    return (
+        f"The file has {lines} lines, so only the changed parts are shown (unified diff, line "
+        f"numbers in the @@ headers); read_file shows the rest:\n```diff\n{changes}\n```"
+    )
+
+
+def _edit_failed(message: str, display: str, file: TextFile) -> str:
+    lines = file.text.split("\n")
+    if len(lines) <= ERROR_CONTENT_MAX_LINES:
+        content = (
+            f'The file was not changed. Its current content:\n<file_content path="{display}">\n'
+            f"{file.text.rstrip(chr(10))}\n</file_content>"
+        )
+    else:
+        content = (
+            f"The file was not changed. It has {len(lines)} lines; read the part you want to "
+            "edit with read_file before retrying."
+        )
+    return (
+        f"{message}\n\n{content}\n\nRetry with fewer SEARCH/REPLACE blocks whose SEARCH copies "
+        "the current lines exactly. After three failures in a row, write the whole file with "
+        "write_to_file instead."
+    )

@@ -1,0 +1,85 @@
+"""`list_files`: the entries of a folder, optionally recursive (SPEC §2)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from pycline.errors import ToolError
+from pycline.events import ApprovalQuestion
+from pycline.prompts.responses import DENIED, with_feedback
+from pycline.tools.base import (
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
+from pycline.workspace.ignore import blocked_message
+from pycline.workspace.listing import format_listing, list_workspace
+from pycline.workspace.paths import ResolvedPath
+
+LIST_FILES_SPEC = ToolSpec(
+    name="list_files",
+    description=(
+        "List the files and folders in a directory. With recursive true, the listing goes down "
+        "the tree breadth-first (about 200 entries at most; it says when it is truncated). "
+        "Files ignored by .gitignore are left out; entries hidden by .clineignore carry a lock. "
+        "Do not use it to check that a file you created exists: the tool result already says so."
+    ),
+    params=(
+        ParamSpec("path", "The directory to list, relative to the working directory."),
+        ParamSpec(
+            "recursive",
+            "true to list the whole tree, false (default) for the top level only.",
+            required=False,
+        ),
+    ),
+    example="<list_files>\n<path>src</path>\n<recursive>true</recursive>\n</list_files>",
+)
+
+_PREVIEW_CHARS = 4000
+
+
+def directory_target(ctx: ToolContext, raw: str) -> ResolvedPath:
+    """Resolve a directory parameter, refusing hidden, missing or non-directory paths."""
+    target = ctx.resolve(raw)
+    if ctx.access.blocked(target.path):
+        raise ToolError(blocked_message(target.display))
+    if not target.path.exists():
+        raise ToolError(f"The directory {target.display} does not exist.")
+    if not target.path.is_dir():
+        raise ToolError(f"{target.display} is a file, not a directory.")
+    return target
+
+
+async def approve_read(
+    ctx: ToolContext, tool: str, summary: str, target: ResolvedPath, preview: str
+) -> ToolResult | str:
+    """Ask (or auto-approve) a read. Returns the denial result, or the user's feedback text."""
+    if len(preview) > _PREVIEW_CHARS:
+        preview = preview[:_PREVIEW_CHARS] + "\n…"
+    question = ApprovalQuestion(tool, summary, preview, outside_workspace=target.outside)
+    approval = await ctx.approve(question, "read", outside_workspace=target.outside)
+    if not approval.approved:
+        return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+    return approval.feedback
+
+
+class ListFilesTool:
+    spec = LIST_FILES_SPEC
+
+    def summary(self, call: ToolCall) -> str:
+        return describe(self.spec.name, call.get("path"))
+
+    async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        target = directory_target(ctx, call.require("path"))
+        recursive = (call.get("recursive") or "").strip().lower() == "true"
+        entries, truncated = await asyncio.to_thread(
+            list_workspace, target.path, recursive=recursive, ignore=ctx.access
+        )
+        text = format_listing(entries, truncated) if entries else "No files found."
+        verdict = await approve_read(ctx, self.spec.name, self.summary(call), target, text)
+        if isinstance(verdict, ToolResult):
+            return verdict
+        return ToolResult(with_feedback(text, verdict))

@@ -1,0 +1,153 @@
+"""`use_mcp_tool` and `access_mcp_resource`: the model's way to MCP servers (SPEC §2, §13).
+
+The tools find the hub in `ToolContext.extra["mcp_hub"]` (an `McpHub`, see `pycline.mcp.hub`);
+the task's wiring puts it there. Approval category "mcp"; a tool listed in its server's
+`autoApprove` runs without asking.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pycline.errors import ToolError
+from pycline.events import ApprovalQuestion
+from pycline.mcp.hub import HUB_KEY, McpHub
+from pycline.mcp.model import BinaryPart, ImagePart, McpOutput, TextPart
+from pycline.mcp.schema import parse_arguments
+from pycline.messages import ImageContent
+from pycline.prompts.responses import DENIED, with_feedback
+from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+
+USE_MCP_TOOL_SPEC = ToolSpec(
+    name="use_mcp_tool",
+    description=(
+        "Call a tool of a connected MCP server. The servers, their tools and each tool's input "
+        "schema are listed in the MCP SERVERS section."
+    ),
+    params=(
+        ParamSpec("server_name", "The name of the MCP server providing the tool."),
+        ParamSpec("tool_name", "The name of the tool to call."),
+        ParamSpec(
+            "arguments", "A JSON object with the tool's arguments, matching its input schema."
+        ),
+    ),
+    example=(
+        "<use_mcp_tool>\n<server_name>weather</server_name>\n<tool_name>forecast</tool_name>\n"
+        '<arguments>\n{"city": "Lisbon", "days": 3}\n</arguments>\n</use_mcp_tool>'
+    ),
+)
+
+ACCESS_MCP_RESOURCE_SPEC = ToolSpec(
+    name="access_mcp_resource",
+    description=(
+        "Read a resource of a connected MCP server: a listed resource URI, or a URI built from "
+        "one of its resource templates."
+    ),
+    params=(
+        ParamSpec("server_name", "The name of the MCP server providing the resource."),
+        ParamSpec("uri", "The URI of the resource."),
+    ),
+    example=(
+        "<access_mcp_resource>\n<server_name>docs</server_name>\n"
+        "<uri>docs://guide/install</uri>\n</access_mcp_resource>"
+    ),
+)
+
+NO_CONTENT = "(The MCP server returned no content.)"
+
+
+def hub_of(ctx: ToolContext) -> McpHub:
+    hub = ctx.extra.get(HUB_KEY)
+    if not isinstance(hub, McpHub):
+        raise ToolError("MCP servers are not available in this session.")
+    return hub
+
+
+def render(output: McpOutput, *, supports_images: bool) -> tuple[str, tuple[ImageContent, ...]]:
+    """The text for the model (text parts joined) and the images it may see."""
+    texts: list[str] = []
+    images: list[ImageContent] = []
+    for part in output.parts:
+        match part:
+            case TextPart():
+                texts.append(part.text)
+            case ImagePart():
+                if supports_images:
+                    images.append(ImageContent(part.mime_type, part.data_b64))
+                else:
+                    texts.append(
+                        f"[An image ({part.mime_type}) was returned, but the current model "
+                        "cannot view images.]"
+                    )
+            case BinaryPart():
+                texts.append(part.description)
+    text = "\n\n".join(t for t in texts if t.strip())
+    if images:
+        count = "an image" if len(images) == 1 else f"{len(images)} images"
+        text = f"{text}\n\n[The result includes {count}, attached.]".strip()
+    return text, tuple(images)
+
+
+class UseMcpToolTool:
+    spec = USE_MCP_TOOL_SPEC
+
+    def summary(self, call: ToolCall) -> str:
+        server, tool = call.get("server_name"), call.get("tool_name")
+        return describe(self.spec.name, f"{server}/{tool}" if server and tool else server)
+
+    async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        server = call.require("server_name").strip()
+        tool = call.require("tool_name").strip()
+        arguments = parse_arguments(call.get("arguments"))
+        hub = hub_of(ctx)
+        # Check before asking: the user should not approve a call that cannot work.
+        hub.check_tool_call(server, tool, arguments)
+        feedback = ""
+        if not hub.is_auto_approved(server, tool):
+            approval = await ctx.approve(
+                ApprovalQuestion(
+                    self.spec.name,
+                    f"Use tool '{tool}' of MCP server '{server}'",
+                    preview=json.dumps(arguments, ensure_ascii=False, indent=2),
+                ),
+                "mcp",
+                outside_workspace=False,
+            )
+            if not approval.approved:
+                return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+            feedback = approval.feedback
+        output = await hub.call_tool(server, tool, arguments)
+        text, images = render(output, supports_images=ctx.supports_images)
+        if output.is_error:
+            return ToolResult(
+                f"The MCP tool '{tool}' reported an error:\n{text or NO_CONTENT}",
+                images=images,
+                is_error=True,
+            )
+        return ToolResult(with_feedback(text or NO_CONTENT, feedback), images=images)
+
+
+class AccessMcpResourceTool:
+    spec = ACCESS_MCP_RESOURCE_SPEC
+
+    def summary(self, call: ToolCall) -> str:
+        server, uri = call.get("server_name"), call.get("uri")
+        return describe(self.spec.name, f"{server} {uri}" if server and uri else server)
+
+    async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        server = call.require("server_name").strip()
+        uri = call.require("uri").strip()
+        hub = hub_of(ctx)
+        hub.check_server(server)
+        approval = await ctx.approve(
+            ApprovalQuestion(
+                self.spec.name, f"Read resource {uri} of MCP server '{server}'", preview=uri
+            ),
+            "mcp",
+            outside_workspace=False,
+        )
+        if not approval.approved:
+            return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+        output = await hub.read_resource(server, uri)
+        text, images = render(output, supports_images=ctx.supports_images)
+        return ToolResult(with_feedback(text or NO_CONTENT, approval.feedback), images=images)

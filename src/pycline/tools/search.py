@@ -1,0 +1,61 @@
+"""`search_files`: a regex search with context, grouped per file (SPEC §2)."""
+
+from __future__ import annotations
+
+from pycline.errors import ToolError
+from pycline.prompts.responses import with_feedback
+from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.listing import approve_read
+from pycline.workspace.ignore import blocked_message
+from pycline.workspace.search import MAX_RESULTS, format_results, run_search
+
+SEARCH_FILES_SPEC = ToolSpec(
+    name="search_files",
+    description=(
+        "Search the files in a directory (recursively) for a regular expression, showing each "
+        "match with its line number and one line of context around it. Uses Rust regex syntax. "
+        f"At most {MAX_RESULTS} results. Files ignored by .gitignore are not searched."
+    ),
+    params=(
+        ParamSpec("path", "The directory (or file) to search, relative to the working directory."),
+        ParamSpec("regex", "The regular expression to look for (Rust regex syntax)."),
+        ParamSpec(
+            "file_pattern",
+            "A glob limiting which files are searched, e.g. '*.ts'. Default: all files.",
+            required=False,
+        ),
+    ),
+    example=(
+        "<search_files>\n<path>src</path>\n<regex>def \\w+_handler</regex>\n"
+        "<file_pattern>*.py</file_pattern>\n</search_files>"
+    ),
+)
+
+
+class SearchFilesTool:
+    spec = SEARCH_FILES_SPEC
+
+    def summary(self, call: ToolCall) -> str:
+        return describe(self.spec.name, call.get("regex"))
+
+    async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        raw_path = call.require("path")
+        regex = call.require("regex")
+        file_pattern = call.get("file_pattern")
+        target = ctx.resolve(raw_path)
+        if ctx.access.blocked(target.path):
+            raise ToolError(blocked_message(target.display))
+        if not target.path.exists():
+            raise ToolError(f"The path {target.display} does not exist.")
+        outcome = await run_search(
+            ctx.cwd,
+            target.path,
+            regex,
+            file_pattern=file_pattern.strip() if file_pattern else None,
+            access=ctx.access,
+        )
+        text = format_results(outcome)
+        verdict = await approve_read(ctx, self.spec.name, self.summary(call), target, text)
+        if isinstance(verdict, ToolResult):
+            return verdict
+        return ToolResult(with_feedback(text, verdict))

@@ -1,0 +1,96 @@
+"""The interactive session in a real pseudo-terminal, answered as a user would."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pexpect
+
+WRITE = "<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>"
+WRITE2 = "<write_to_file>\n<path>bye.txt</path>\n<content>\nbye\n</content>\n</write_to_file>"
+COMPLETE = "<attempt_completion>\n<result>Wrote the file.</result>\n</attempt_completion>"
+
+
+def spawn(args: list[str], home: Path, cwd: Path) -> pexpect.spawn:
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env.update({"PYCLINE_HOME": str(home), "NO_COLOR": "1", "TERM": "dumb"})
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "pycline.cli.main", *args],
+        cwd=str(cwd),
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 200),
+    )
+
+
+def test_user_types_task_rejects_with_feedback_approves_and_accepts(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps([WRITE, WRITE2, COMPLETE, COMPLETE]), encoding="utf-8")
+    child = spawn(["--provider", "scripted", "--script", str(script)], isolated_home, workspace)
+    child.expect("Task> ")
+    child.sendline("write greetings")
+    child.expect(r"\+hello")  # the diff is shown before approval
+    child.expect(r"Allow write_to_file for 'hello.txt'\? ")
+    child.sendline("y")
+    child.expect(r"Allow write_to_file for 'bye.txt'\? ")
+    child.sendline("no goodbyes please")
+    child.expect("Press Enter to accept, or type feedback")
+    child.sendline("are you sure?")
+    child.expect("Press Enter to accept, or type feedback")
+    child.sendline("")
+    child.expect("Task> ")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert (workspace / "hello.txt").read_text(encoding="utf-8") == "hello\n"
+    assert not (workspace / "bye.txt").exists()
+    task_dir = next((isolated_home / "tasks").iterdir())
+    history = json.loads((task_dir / "api_conversation_history.json").read_text(encoding="utf-8"))
+    texts = [b["text"] for m in history for b in m["content"] if m["role"] == "user"]
+    assert any("no goodbyes please" in t for t in texts)
+    assert any("are you sure?" in t for t in texts)
+
+
+def test_first_run_walks_through_setup_and_saves_it(isolated_home: Path, workspace: Path) -> None:
+    child = spawn([], isolated_home, workspace)
+    child.expect("No model is configured yet")
+    child.expect("Choose 1-3: ")
+    child.sendline("1")
+    child.expect(r"Server URL \[")
+    child.sendline("http://127.0.0.1:9/v1")
+    child.expect("Model name: ")
+    child.sendline("tiny")
+    child.expect("Saved.")
+    child.expect("Task> ")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    settings = json.loads(
+        (isolated_home / "settings" / "settings.json").read_text(encoding="utf-8")
+    )
+    assert settings == {"provider": "openai", "model": "tiny", "baseUrl": "http://127.0.0.1:9/v1"}
+
+
+def test_ctrl_c_cancels_and_keeps_the_task(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps([WRITE]), encoding="utf-8")
+    child = spawn(
+        ["--provider", "scripted", "--script", str(script), "make hello"], isolated_home, workspace
+    )
+    child.expect(r"Allow write_to_file")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 or child.signalstatus is not None
+    task_dir = next((isolated_home / "tasks").iterdir())
+    meta = json.loads((task_dir / "task_metadata.json").read_text(encoding="utf-8"))
+    assert meta["record"]["status"] == "cancelled"

@@ -1,0 +1,86 @@
+"""What the model is told when a block fails: which block, where, and how it differs."""
+
+from __future__ import annotations
+
+import pytest
+
+from pycline.editing.search_replace import SearchReplaceError, apply_search_replace
+from tests.editing.helpers import block
+
+SOURCE = "".join(f"line {i}\n" for i in range(1, 41)).replace(
+    "line 20\n", "def compute(a, b):\n    return a + b\n"
+)
+
+
+def _error(original: str, diff: str) -> SearchReplaceError:
+    with pytest.raises(SearchReplaceError) as caught:
+        apply_search_replace(original, diff)
+    return caught.value
+
+
+def test_no_match_names_the_block_and_shows_the_closest_region_numbered() -> None:
+    error = _error(
+        SOURCE,
+        block("line 2", "LINE 2")
+        + "\n"
+        + block("def compute(a, c):\n    return a - b", "def compute(a, c):\n    return a * b"),
+    )
+    message = str(error)
+    assert error.block_index == 1
+    assert message.startswith("The SEARCH block:\ndef compute(a, c):")
+    assert "block 2 of 2" in message
+    assert "20 | def compute(a, b):" in message
+    assert "21 |     return a + b" in message
+    assert "- def compute(a, c):" in message
+    assert "+ def compute(a, b):" in message
+    assert "-     return a - b" in message
+    assert "-     return a - b" in message
+
+
+def test_no_match_says_when_only_whitespace_differs() -> None:
+    original = "if x:\n\tdo()\n\tdone()\n"
+    message = str(_error(original, block("if x:\n\tdo( )\n\tdone()", "if x:\n\tdo(1)\n\tdone()")))
+    assert "lines 1-3" in message
+
+
+def test_no_match_with_nothing_similar_says_so() -> None:
+    message = str(_error(SOURCE, block("class Completely:\n    unrelated = True", "x")))
+    assert "No region of the file resembles it" in message
+
+
+def test_conflict_explains_that_the_file_changed_under_the_edit() -> None:
+    original = "def f():\n    a = 1\n    b = 2\n    c = 3\n    return a + b + c\n"
+    search = "def f():\n    a = 1\n    b = 20\n    c = 3\n    return a + b + c"
+    replace = "def f():\n    a = 1\n    b = 21\n    c = 3\n    return a + b + c"
+    message = str(_error(original, block(search, replace)))
+    assert "approximately" in message or "does not match" in message
+    assert "b = 2" in message
+
+
+def test_malformed_block_keeps_clines_text_and_points_at_the_bad_marker() -> None:
+    message = str(_error("a\nb\n", "------- SEARCH\nb\n======= \nB\n+++++++ REPLACE"))
+    assert message.startswith("The SEARCH block:\nb\n======= \nB\n...is malformatted.")
+    assert "'======= '" in message
+
+
+def test_bad_search_marker_is_pointed_out() -> None:
+    message = str(_error("a\nb\n", "<<-- SEARCH\nb\n=======\nB\n+++++++ REPLACE"))
+    assert message.startswith("Empty SEARCH block detected with non-empty file.")
+    assert "<<-- SEARCH" in message
+
+
+def test_search_without_separator_is_an_error_not_a_silent_no_op() -> None:
+    # Cline returns the file unchanged here, and the model believes the edit happened.
+    message = str(_error("a\nb\n", "------- SEARCH\nb"))
+    assert "incomplete" in message
+
+
+def test_diff_without_blocks_is_an_error() -> None:
+    message = str(_error("a\n", "just some text"))
+    assert "No SEARCH/REPLACE block" in message
+
+
+def test_block_overlapping_an_earlier_one_is_reported() -> None:
+    original = "a\nb\nc\n"
+    message = str(_error(original, block("a\nb", "A\nB") + "\n" + block("b\nc", "B\nC")))
+    assert "block 1" in message

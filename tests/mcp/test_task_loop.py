@@ -1,0 +1,66 @@
+"""End to end: a scripted model calls an MCP tool through the real task loop."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from pycline.app import wiring
+from pycline.core.approval import AutoApprove
+from pycline.core.task import Task, TaskSettings
+from pycline.mcp.hub import HUB_KEY, McpHub
+from pycline.mcp.prompt import mcp_prompt_section
+from pycline.providers.scripted import ScriptedProvider
+from pycline.storage.records import TaskRecord
+from pycline.storage.task_store import TaskStore
+from pycline.tools.mcp_tools import AccessMcpResourceTool, UseMcpToolTool
+from pycline.workspace.paths import Workspace
+from tests.core.harness import RecordingHost, complete
+from tests.mcp.conftest import everything_stdio, write_settings
+
+CALL = """I will echo.
+<use_mcp_tool>
+<server_name>everything</server_name>
+<tool_name>echo</tool_name>
+<arguments>
+{"message": "from the loop"}
+</arguments>
+</use_mcp_tool>"""
+
+
+async def _instant(_: float) -> None:
+    return None
+
+
+async def test_scripted_model_uses_an_mcp_tool(
+    isolated_home: Path, workspace: Path, make_hub: Callable[..., McpHub]
+) -> None:
+    write_settings({"everything": everything_stdio()})
+    hub = make_hub()
+    await hub.start()
+    tools = [*wiring.default_tools(), UseMcpToolTool(), AccessMcpResourceTool()]
+    ws = Workspace.at(workspace)
+    services = wiring.task_services(ws.root)
+    services.extra[HUB_KEY] = hub
+    folder = TaskStore(isolated_home).create()
+    provider = ScriptedProvider.of(CALL, complete(), chunk_size=7)
+    host = RecordingHost()
+    task = Task(
+        provider=provider,
+        tools=tools,
+        host=host,
+        folder=folder,
+        workspace=ws,
+        system_prompt=wiring.system_prompt(tools, ws.root)
+        + "\n\n"
+        + mcp_prompt_section(hub.servers()),
+        record=TaskRecord(id=folder.id, ts=0.0, task="echo", workspace=str(ws.root)),
+        settings=TaskSettings(auto_approve=AutoApprove(), max_retries=3),
+        services=services,
+        sleep=_instant,
+    )
+    assert (await task.start("echo")).completed
+    assert "## everything" in provider.requests[0].system
+    result = provider.requests[1].messages[-1].text
+    assert result.startswith("[use_mcp_tool for 'everything/echo'] Result:\nEcho: from the loop")
+    assert [q.kind for q in host.questions] == ["completion"]  # MCP auto-approved (SPEC §7)
