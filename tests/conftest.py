@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,3 +34,40 @@ def workspace(tmp_path: Path) -> Path:
     ws = tmp_path / "project"
     ws.mkdir()
     return ws
+
+
+# --- no orphan processes -----------------------------------------------------------------------
+# Every process the tests start inherits this mark; when the run ends, none may still be alive
+# (zombies are dead: this machine's init does not reap them, so they are not counted).
+_MARK = f"PYCLINE_TEST_RUN={os.getpid()}-{uuid.uuid4().hex}"
+os.environ["PYCLINE_TEST_RUN"] = _MARK.split("=", 1)[1]
+
+
+def _marked_live_processes() -> list[str]:
+    found: list[str] = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if _MARK.encode() not in (entry / "environ").read_bytes().split(b"\0"):
+                continue
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # the process ended while we looked, or is not ours to read
+            continue
+        if state != "Z":
+            found.append(f"{entry.name}: {cmdline.strip()[:200]}")
+    return found
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if not Path("/proc").is_dir():
+        return
+    deadline = time.monotonic() + 10
+    leftovers = _marked_live_processes()
+    while leftovers and time.monotonic() < deadline:
+        time.sleep(0.2)  # give processes that are already being killed a moment to exit
+        leftovers = _marked_live_processes()
+    if leftovers:
+        print("\nOrphan processes left by the tests:\n  " + "\n  ".join(leftovers))
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -34,11 +34,17 @@ _TERMINAL_ROWS, _TERMINAL_COLUMNS = 50, 200
 
 
 def shell_argv(command: str) -> list[str]:
-    """The user's shell running `command` (POSIX): `$SHELL -c`, falling back to /bin/sh."""
+    """The user's shell running `command` (POSIX), as a login shell where it supports one so the
+    PATH from their profile (nvm, pyenv, Homebrew) applies; /bin/sh when $SHELL is unusable."""
     shell = os.environ.get("SHELL", "")
     if not shell or not os.path.isabs(shell) or not os.access(shell, os.X_OK):
-        shell = "/bin/sh"
+        return ["/bin/sh", "-c", command]
+    if os.path.basename(shell) in _LOGIN_SHELLS:
+        return [shell, "-l", "-c", command]
     return [shell, "-c", command]
+
+
+_LOGIN_SHELLS = frozenset({"bash", "zsh", "fish", "ksh"})
 
 
 def command_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -34,8 +34,10 @@ EXECUTE_COMMAND_SPEC = ToolSpec(
         "Run a CLI command in the current working directory. Tailor it to the user's system and "
         "shell; chain steps with the shell's syntax rather than creating scripts. Output streams "
         "to the user; you get the exit code and the output (long output is shortened in the "
-        "middle). Commands cannot read input, so pass flags such as --yes. Long-running commands "
-        "(dev servers, watchers) are stopped at the timeout."
+        "middle). Commands cannot read input, so pass flags such as --yes. For a long-running "
+        "command (dev server, watcher) set a short timeout, e.g. 10: once it passes, the command "
+        "keeps running in the background and its later output appears in the environment "
+        "details; it is stopped when the task ends."
     ),
     params=(
         ParamSpec("command", "The command line to run."),
@@ -47,7 +49,8 @@ EXECUTE_COMMAND_SPEC = ToolSpec(
         ),
         ParamSpec(
             "timeout",
-            "Seconds to wait before stopping the command (default: the user's setting).",
+            "Seconds to wait for the command (default: the user's setting); a command still "
+            "running then continues in the background.",
             required=False,
         ),
     ),
