@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pycline.app.config import DEFAULT_MODELS, ModelConfig, save
-from pycline.cli.common import flags_config, workspace_dir
+from pycline.cli.common import flags_config, plan_config, workspace_dir
 from pycline.cli.lines import LineReader
 from pycline.cli.style import colour_diff, style
 from pycline.errors import ConfigError, PyclineError
@@ -43,8 +43,9 @@ from pycline.events import (
 
 
 class InteractiveHost:
-    def __init__(self, reader: LineReader) -> None:
+    def __init__(self, reader: LineReader, *, notify: bool = False) -> None:
         self.reader = reader
+        self.notify = notify  # settings.notifications: a desktop popup when a question waits
         self._mid_line = False
         self._in_reasoning = False
 
@@ -118,6 +119,10 @@ class InteractiveHost:
 
     async def ask(self, question: Question) -> Answer:
         sys.stdout.write("\a")  # the terminal bell: the task waits for the user
+        if self.notify:
+            from pycline.cli.notify import describe_wait, notify
+
+            notify("pycline", describe_wait(question))
         match question:
             case ApprovalQuestion(summary=summary, preview=preview, outside_workspace=outside):
                 if preview:
@@ -210,12 +215,13 @@ async def session(ns: argparse.Namespace) -> int:
 
     cwd = workspace_dir(ns)
     home = pycline_home()
-    reader = LineReader()
+    reader = LineReader(complete_root=cwd)
     flags = flags_config(ns)
-    config = resolve(flags, home)
+    config = resolve(flags, home, workspace=cwd, profile=ns.profile)
     if config.provider is None:
-        config = resolve(flags.merged_over(await first_run_wizard(reader, home)), home)
-    controller = Controller(home, config)
+        wizard = await first_run_wizard(reader, home)
+        config = resolve(flags.merged_over(wizard), home, workspace=cwd, profile=ns.profile)
+    controller = Controller(home, config, plan_config(ns, home, config))
     print(style(f"pycline · {config.provider}/{config.model} · {cwd}", "dim"))
     from pycline.app.wiring import browser_status
 
@@ -233,9 +239,10 @@ async def session(ns: argparse.Namespace) -> int:
 async def _tasks(
     ns: argparse.Namespace, controller: Controller, reader: LineReader, home: Path, cwd: Path
 ) -> int:
+    from pycline.app.config import load
     from pycline.app.task_settings import task_settings
 
-    host = InteractiveHost(reader)
+    host = InteractiveHost(reader, notify=load(home, cwd).notifications)
     text = " ".join(ns.task).strip()
     mode = "plan" if ns.plan else "act"
     while True:
@@ -248,7 +255,7 @@ async def _tasks(
                 mode = text[1:]
                 print(style(f"{mode.upper()} MODE", "cyan"))
                 text = ""
-        settings = task_settings(home, headless=False, mode=mode)
+        settings = task_settings(home, headless=False, mode=mode, workspace=cwd)
         task = controller.new_task(text, host, cwd, settings)
         outcome = await task.start(text)
         mode = task.mode

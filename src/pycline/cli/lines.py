@@ -9,16 +9,35 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from pathlib import Path
+from typing import Any
+
+from pycline.cli import completion
 
 
 class LineReader:
-    def __init__(self, fd: int | None = None) -> None:
+    def __init__(self, fd: int | None = None, *, complete_root: Path | None = None) -> None:
         self.fd = sys.stdin.fileno() if fd is None else fd
         self._buffer = b""
         self._eof = False
+        self._session: Any = None
+        if complete_root is not None and completion.usable():
+            from prompt_toolkit import PromptSession
+            from prompt_toolkit.formatted_text import ANSI
+
+            self._ansi = ANSI
+            self._session = PromptSession(
+                completer=completion.make_completer(complete_root), complete_while_typing=False
+            )
 
     async def readline(self, prompt: str = "") -> str | None:
         """One line without its newline; None at end of input."""
+        if self._session is not None:
+            try:
+                typed: str = await self._session.prompt_async(self._ansi(prompt))
+            except EOFError:
+                return None
+            return typed
         if prompt:
             sys.stdout.write(prompt)
             sys.stdout.flush()
