@@ -163,6 +163,10 @@ class ApprovalQuestion:
     summary: str
     preview: str = ""
     outside_workspace: bool = False
+    content: str | None = (
+        None  # a proposed file's full content: front ends may let the user edit it
+    )
+    path: str = ""  # the file a write targets (for the editor's file type)
     kind: Literal["approval"] = "approval"
 
 

@@ -14,9 +14,11 @@ WRITE2 = "<write_to_file>\n<path>bye.txt</path>\n<content>\nbye\n</content>\n</w
 COMPLETE = "<attempt_completion>\n<result>Wrote the file.</result>\n</attempt_completion>"
 
 
-def spawn(args: list[str], home: Path, cwd: Path) -> pexpect.spawn:
+def spawn(
+    args: list[str], home: Path, cwd: Path, extra_env: dict[str, str] | None = None
+) -> pexpect.spawn:
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    env.update({"PYCLINE_HOME": str(home), "NO_COLOR": "1", "TERM": "dumb"})
+    env.update({"PYCLINE_HOME": str(home), "NO_COLOR": "1", "TERM": "dumb", **(extra_env or {})})
     return pexpect.spawn(
         sys.executable,
         ["-m", "pycline.cli.main", *args],
@@ -94,3 +96,35 @@ def test_ctrl_c_cancels_and_keeps_the_task(
     task_dir = next((isolated_home / "tasks").iterdir())
     meta = json.loads((task_dir / "task_metadata.json").read_text(encoding="utf-8"))
     assert meta["record"]["status"] == "cancelled"
+
+
+def test_user_edits_the_proposal_in_their_editor_and_the_model_sees_the_diff(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    editor = tmp_path / "editor.py"
+    editor.write_text(
+        "import sys, pathlib\np = pathlib.Path(sys.argv[1])\n"
+        "p.write_text(p.read_text().replace('hello', 'hello from the user'))\n",
+        encoding="utf-8",
+    )
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps([WRITE, COMPLETE]), encoding="utf-8")
+    child = spawn(
+        ["--provider", "scripted", "--script", str(script), "greet"],
+        isolated_home,
+        workspace,
+        {"EDITOR": f"{sys.executable} {editor}", "VISUAL": ""},
+    )
+    child.expect(r"\[e\]dit first")
+    child.sendline("e")
+    child.expect("Press Enter to accept")
+    child.sendline("")
+    child.expect("Task> ")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    assert (workspace / "hello.txt").read_text(encoding="utf-8") == "hello from the user\n"
+    task_dir = next((isolated_home / "tasks").iterdir())
+    history = json.loads((task_dir / "api_conversation_history.json").read_text(encoding="utf-8"))
+    result = history[2]["content"][0]["text"]
+    assert "The user edited your proposal" in result
+    assert "+hello from the user" in result

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from pycline.app.config import DEFAULT_MODELS, ModelConfig, save
 from pycline.cli.common import flags_config, plan_config, workspace_dir
+from pycline.cli.editor import edit_text
 from pycline.cli.lines import LineReader
 from pycline.cli.style import colour_diff, style
 from pycline.errors import ConfigError, PyclineError
@@ -130,15 +131,26 @@ class InteractiveHost:
                         colour_diff(preview) if preview.startswith(("---", "@@")) else preview
                     )
                 where = style(" (OUTSIDE the workspace)", "red", "bold") if outside else ""
-                reply = await self._read(
-                    style(f"Allow {summary}{where}? [y]es / [n]o / or type feedback: ", "bold")
+                choices = (
+                    "[y]es / [n]o / [e]dit first / or type feedback"
+                    if question.content is not None
+                    else "[y]es / [n]o / or type feedback"
                 )
-                word = reply.strip()
-                if word.lower() in ("y", "yes"):
-                    return Answer("yes")
-                if word.lower() in ("", "n", "no"):
-                    return Answer("no")
-                return Answer("no", word)
+                while True:
+                    reply = await self._read(style(f"Allow {summary}{where}? {choices}: ", "bold"))
+                    word = reply.strip()
+                    if word.lower() in ("y", "yes"):
+                        return Answer("yes")
+                    if word.lower() in ("", "n", "no"):
+                        return Answer("no")
+                    if word.lower() in ("e", "edit") and question.content is not None:
+                        edited = await edit_text(question.content, question.path)
+                        if edited is None:
+                            self._line(style("The editor failed; nothing was changed.", "red"))
+                            continue
+                        self._line(style("Saving your edited version.", "green"))
+                        return Answer("yes", edited_content=edited)
+                    return Answer("no", word)
             case FollowupQuestion(question=q, options=options):
                 self._line(style(f"? {q}", "bold"))
                 for i, option in enumerate(options, 1):

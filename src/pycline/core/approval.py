@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from pycline.events import Answer, ApprovalQuestion, Question
@@ -10,6 +11,14 @@ from pycline.tools.base import Approval, ApprovalCategory, AskFn
 
 @dataclass(frozen=True, slots=True)
 class AutoApprove:
+    """Cline's auto-approval actions; the settings key of each field is its camelCase name.
+
+    Defaults (SPEC §7): reads inside the workspace, safe commands and MCP run without asking.
+    `requires_approval=false` commands are "safe_command"; others need `execute_all_commands`.
+    MCP tools named in a server's `autoApprove` or the settings' `mcpAutoApprove` skip the
+    question even with `use_mcp` off (the MCP tool checks those lists before asking).
+    """
+
     read_files: bool = True
     read_files_externally: bool = False
     edit_files: bool = False
@@ -67,6 +76,4 @@ class ApprovalPolicy:
 def _with_outside(question: ApprovalQuestion, outside: bool) -> Question:
     if question.outside_workspace == outside:
         return question
-    return ApprovalQuestion(
-        question.tool, question.summary, question.preview, outside_workspace=outside
-    )
+    return dataclasses.replace(question, outside_workspace=outside)

@@ -181,6 +181,8 @@ async def _propose_and_save(
                 summary,
                 preview=unified_diff(old_text, proposed, resolved.display),
                 outside_workspace=resolved.outside,
+                content=proposed,
+                path=resolved.display,
             ),
             "edit",
             outside_workspace=resolved.outside,
