@@ -29,7 +29,9 @@ from corpus import PER_CATEGORY, Case, build  # noqa: E402
 
 from pycline.editing.search_replace import SearchReplaceError, apply_search_replace  # noqa: E402
 
-CONFORMANCE = Path("/work/shared/conformance/cline/diff_search_replace.json")
+CONFORMANCE = (
+    Path(__file__).resolve().parents[2] / "tests" / "conformance" / "diff_search_replace.json"
+)
 
 Engine = Callable[[str, str], str]
 

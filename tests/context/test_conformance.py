@@ -13,7 +13,7 @@ from pycline.context.dedupe import find_duplicate_reads
 from pycline.context.truncation import next_truncation_range, truncated
 from tests.context.cline_adapter import to_messages, total_tokens
 
-CASES_FILE = Path("/work/shared/conformance/cline/context_manager.json")
+CASES_FILE = Path(__file__).parents[1] / "conformance" / "context_manager.json"
 CASES: list[dict[str, Any]] = json.loads(CASES_FILE.read_text(encoding="utf-8"))
 
 

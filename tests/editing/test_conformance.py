@@ -18,7 +18,7 @@ import pytest
 
 from pycline.editing.search_replace import SearchReplaceError, apply_search_replace
 
-VECTORS = Path("/work/shared/conformance/cline")
+VECTORS = Path(__file__).parents[1] / "conformance"
 
 
 def _load(name: str) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from pycline.parsing.stream import StreamingParser, parse_assistant_message
 from tests.parsing.blocks_json import as_json
 from tests.parsing.reference import reference_parse
 
-DATA = Path(__file__).parent / "data" / "parse_assistant_message_v2.generated.json"
+DATA = Path(__file__).parents[1] / "conformance" / "parse_assistant_message_v2.generated.json"
 
 
 def _cases() -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from pycline.workspace.mentions import MENTION_RE, expand_mentions, find_mention
 
 from .helpers import write
 
-VECTORS = Path("/work/shared/conformance/cline/context_mentions_regex.json")
+VECTORS = Path(__file__).parents[1] / "conformance" / "context_mentions_regex.json"
 CASES: list[dict[str, Any]] = json.loads(VECTORS.read_text(encoding="utf-8"))
 
 

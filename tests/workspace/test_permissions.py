@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pycline.workspace.permissions import check_command, describe_refusal
 from pycline.workspace.shell import Operator, ShellSyntaxError, Subshell, Word, tokenize
 
-VECTORS = Path("/work/shared/conformance/cline/command_permissions.json")
+VECTORS = Path(__file__).parents[1] / "conformance" / "command_permissions.json"
 CASES: list[dict[str, Any]] = json.loads(VECTORS.read_text(encoding="utf-8"))
 
 
