@@ -29,11 +29,11 @@ async def test_dev_server_runs_in_background_is_reported_and_stopped(
     (workspace / "index.html").write_text("<h1>it works</h1>", encoding="utf-8")
     port = _free_port()
     fetch = (
-        f"{sys.executable} -c \"import time, urllib.request as u\n"
+        f'{sys.executable} -c "import time, urllib.request as u\n'
         "for _ in range(100):\n"
         "    try:\n"
         f"        print(u.urlopen('http://127.0.0.1:{port}/').read().decode()); break\n"
-        "    except OSError: time.sleep(0.1)\""
+        '    except OSError: time.sleep(0.1)"'
     )
     replies = [
         _command(f"{sys.executable} -m http.server {port} --bind 127.0.0.1", timeout=2),
