@@ -17,6 +17,9 @@ def isolated_home(
 ) -> Iterator[Path]:
     home = tmp_path_factory.mktemp("pycline-home")
     monkeypatch.setenv("PYCLINE_HOME", str(home))
+    # Keys saved by tests go to the home's secrets file, never to the developer's real keyring
+    # (subprocesses inherit this; tests of the keyring path install their own backend).
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     for var in (
         "OPENAI_API_KEY",
         "ANTHROPIC_API_KEY",

@@ -122,6 +122,15 @@ class PlanResponse:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckpointCreated:
+    """The workspace was snapshotted; `commit` restores it (`pycline restore`)."""
+
+    commit: str
+    label: str
+    kind: Literal["checkpoint_created"] = "checkpoint_created"
+
+
+@dataclass(frozen=True, slots=True)
 class TaskEnded:
     task_id: str
     completed: bool
@@ -144,6 +153,7 @@ Event: TypeAlias = (
     | CompletionResult
     | ModeChanged
     | PlanResponse
+    | CheckpointCreated
     | TaskEnded
 )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -263,3 +264,27 @@ async def test_usage_and_cost_are_recorded(isolated_home: Path, workspace: Path)
     ]
     assert (meta["tokens_in"], meta["tokens_out"], meta["cache_reads"]) == (1000, 50, 200)
     assert meta["status"] == "completed"
+
+
+async def test_a_file_changed_by_someone_else_is_reported_once(
+    isolated_home: Path, workspace: Path
+) -> None:
+    (workspace / "notes.md").write_text("one\n", encoding="utf-8")
+    edited = asyncio.Event()
+
+    def user_edits(question: object) -> Answer:
+        (workspace / "notes.md").write_text("two, by the user\n", encoding="utf-8")
+        os.utime(workspace / "notes.md", (1, 1))  # a clearly different mtime
+        edited.set()
+        return Answer("text", "go on")
+
+    host = RecordingHost(answers=[user_edits])
+    ask = "<ask_followup_question>\n<question>Ready?</question>\n</ask_followup_question>"
+    replies = ["<read_file>\n<path>notes.md</path>\n</read_file>", ask, ask, complete()]
+    task, provider = make_task(isolated_home, workspace, replies, host)
+    assert (await task.start("x")).completed
+    assert edited.is_set()
+    assert "# Recently Modified Files" not in provider.requests[1].messages[-1].text
+    assert "# Recently Modified Files\n" in provider.requests[2].messages[-1].text
+    assert "notes.md" in provider.requests[2].messages[-1].text.split("Recently Modified")[1]
+    assert "# Recently Modified Files" not in provider.requests[3].messages[-1].text

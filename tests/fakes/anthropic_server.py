@@ -112,11 +112,11 @@ class FakeAnthropic(FakeHTTPServer):
 
     @property
     def messages(self) -> list[RecordedRequest]:
-        return [r for r in self.requests if r.path.split("?", 1)[0] == "/v1/messages"]
+        return [r for r in self.requests if _is_messages_path(r.path.split("?", 1)[0])]
 
     def _respond(self, request: RecordedRequest) -> Planned:
         path = request.path.split("?", 1)[0]
-        if request.method != "POST" or path != "/v1/messages":
+        if request.method != "POST" or not _is_messages_path(path):
             error = AnthropicError(404, "not_found_error", "Not Found")
             return Planned(status=404, json_body=error.body())
         with self._script_lock:
@@ -139,6 +139,15 @@ class FakeAnthropic(FakeHTTPServer):
         if not body.get("stream"):
             return Planned(json_body=_message(reply, model, usage, reply.stop_reason))
         return _stream_plan(reply, model, usage)
+
+
+def _is_messages_path(path: str) -> bool:
+    """Anthropic's own endpoint, or Vertex AI's (…/publishers/anthropic/models/M:streamRawPredict),
+    which takes the same body (less `model`) and answers with the same SSE stream."""
+    return path == "/v1/messages" or (
+        "/publishers/anthropic/models/" in path
+        and path.endswith((":streamRawPredict", ":rawPredict"))
+    )
 
 
 def _message(

@@ -45,6 +45,7 @@ class Planned:
     stream: bytes | None = None
     drop_after: int | None = None  # with `stream`: send this many bytes, then close the socket
     stall: bool = False  # send nothing until the server is closed
+    content_type: str = "text/event-stream; charset=utf-8"  # of `stream`
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(payload)
             return
-        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Content-Type", plan.content_type)
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()

@@ -12,7 +12,18 @@ import pycline.providers.catalog
 import pycline.providers.convert
 import pycline.providers.errors
 import pycline.providers.openai_compat
-heavy = sorted(m for m in ("openai", "anthropic", "httpx2", "httpx") if m in sys.modules)
+import pycline.providers.presets
+import pycline.providers.model_info
+import pycline.providers.model_probe
+import pycline.providers.gemini_provider
+import pycline.providers.cloud
+import pycline.providers.factory
+import pycline.app.config
+heavy = sorted(
+    m
+    for m in ("openai", "anthropic", "httpx2", "httpx", "google.genai", "google.auth", "boto3", "botocore")
+    if m in sys.modules
+)
 print(",".join(heavy) or "none")
 """
 

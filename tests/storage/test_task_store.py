@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-import multiprocessing
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -58,20 +59,25 @@ def test_unknown_task_id_is_an_error(tmp_path: Path) -> None:
         TaskStore(tmp_path).open("../etc")
 
 
-def _write_records(home: str, start: int) -> None:
-    store = TaskStore(Path(home))
-    for i in range(start, start + 20):
-        store.index.upsert(TaskRecord(id=str(i), ts=float(i), task=f"task {i}", workspace="/w"))
+_WRITER = """
+import sys
+from pathlib import Path
+from pycline.storage.records import TaskRecord
+from pycline.storage.task_store import TaskStore
+store = TaskStore(Path(sys.argv[1]))
+start = int(sys.argv[2])
+for i in range(start, start + 20):
+    store.index.upsert(TaskRecord(id=str(i), ts=float(i), task=f"task {i}", workspace="/w"))
+"""
 
 
 def test_history_index_survives_concurrent_writers(tmp_path: Path) -> None:
-    ctx = multiprocessing.get_context("spawn")
-    procs = [ctx.Process(target=_write_records, args=(str(tmp_path), n * 100)) for n in range(3)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path), str(n * 100)])
+        for n in range(3)
+    ]
     for p in procs:
-        p.start()
-    for p in procs:
-        p.join(60)
-        assert p.exitcode == 0
+        assert p.wait(60) == 0
     records = TaskStore(tmp_path).index.list(limit=1000)
     assert len(records) == 60
     assert records[0].id == "219"  # newest first

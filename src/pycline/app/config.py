@@ -1,7 +1,9 @@
-"""Which model to talk to: from flags, then environment variables, then the settings files.
+"""Which model to talk to, and the settings files behind it.
 
-Settings live in `PYCLINE_HOME/settings/settings.json`; keys in `PYCLINE_HOME/secrets.json` (0600),
-never in settings or task history.
+Order, highest first: command-line flags, environment variables, the workspace's
+`.pycline/settings.json`, the global `PYCLINE_HOME/settings/settings.json` (a `--profile` or the
+`activeProfile` picks a named model choice there). API keys come from flags, the environment or
+the secret store (`pycline.app.secrets`), never from a settings file or task history.
 """
 
 from __future__ import annotations
@@ -12,18 +14,44 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from pycline.app.secrets import SecretStore, secrets_path
+from pycline.app.settings_model import (
+    PROVIDERS,
+    ModelChoice,
+    Settings,
+    check_workspace,
+    merge,
+    validate,
+    workspace_settings_path,
+)
 from pycline.errors import ConfigError
+from pycline.providers import presets
 from pycline.storage.atomic import atomic_write_json
 
-PROVIDERS = ("openai", "anthropic", "scripted")
+__all__ = [
+    "BASE_URL_ENV",
+    "DEFAULT_MODELS",
+    "KEY_ENV",
+    "PROVIDERS",
+    "ModelConfig",
+    "load",
+    "load_settings",
+    "resolve",
+    "resolve_plan",
+    "save",
+    "secrets_path",
+    "settings_path",
+    "write_settings",
+]
 
 DEFAULT_MODELS = {
     "openai": "gpt-4o",
     "anthropic": "claude-sonnet-4-5",
     "scripted": "scripted",
+    **presets.default_models(),  # openrouter, gemini, bedrock, … (local servers have none)
 }
 
-KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", **presets.key_envs()}
 BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
 
 
@@ -34,6 +62,10 @@ class ModelConfig:
     base_url: str | None = None
     api_key: str | None = None
     script: str | None = None  # scripted provider: the replies file
+    # Model options from the settings (issue 6): see ModelChoice in settings_model.
+    reasoning_effort: str | None = None
+    thinking_budget: int | None = None
+    model_info: dict[str, Any] | None = None  # `modelInfo`, camelCase keys
 
     def __repr__(self) -> str:  # never show the key
         return (
@@ -48,6 +80,9 @@ class ModelConfig:
             base_url=self.base_url or lower.base_url,
             api_key=self.api_key or lower.api_key,
             script=self.script or lower.script,
+            reasoning_effort=self.reasoning_effort or lower.reasoning_effort,
+            thinking_budget=self.thinking_budget or lower.thinking_budget,
+            model_info=self.model_info or lower.model_info,
         )
 
 
@@ -55,47 +90,76 @@ def settings_path(home: Path) -> Path:
     return home / "settings" / "settings.json"
 
 
-def secrets_path(home: Path) -> Path:
-    return home / "secrets.json"
-
-
 def _read_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"Cannot read {path}: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}).") from None
+    except OSError as exc:
+        raise ConfigError(f"Cannot read {path}: {exc.strerror or exc}.") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path} must hold a JSON object.")
     return data
 
 
 def load_settings(home: Path) -> dict[str, Any]:
+    """The global settings file as written (not validated, no defaults)."""
     return _read_json(settings_path(home))
 
 
-def from_settings(home: Path) -> ModelConfig:
+def load_workspace_settings(workspace: Path) -> dict[str, Any]:
+    return _read_json(workspace_settings_path(workspace))
+
+
+def load(home: Path, workspace: Path | None = None) -> Settings:
+    """The validated settings in force: defaults, then the global file, then the workspace's."""
+    path = settings_path(home)
     data = load_settings(home)
-    provider = data.get("provider")
-    secrets = _read_json(secrets_path(home))
-    key = secrets.get(f"{provider}.apiKey") if provider else None
+    settings = validate(data, source=str(path))
+    if workspace is None:
+        return settings
+    local_path = workspace_settings_path(workspace)
+    local = load_workspace_settings(workspace)
+    if not local:
+        return settings
+    check_workspace(local, source=str(local_path))
+    return validate(merge(data, local), source=str(local_path))
+
+
+def write_settings(path: Path, data: dict[str, Any], *, home: Path, workspace: bool) -> None:
+    """Validate, then write atomically: a bad value never reaches the file."""
+    if workspace:
+        check_workspace(data, source=str(path))
+        validate(merge(load_settings(home), data), source=str(path))
+    else:
+        validate(data, source=str(path))
+    atomic_write_json(path, data)
+
+
+def from_settings(home: Path) -> ModelConfig:
+    """The saved model choice (the active profile's, if any) with its stored key."""
+    choice = load(home).choice()
+    key = SecretStore(home).get(choice.provider) if choice.provider else None
     return ModelConfig(
-        provider=provider if isinstance(provider, str) else None,
-        model=data.get("model") if isinstance(data.get("model"), str) else None,
-        base_url=data.get("baseUrl") if isinstance(data.get("baseUrl"), str) else None,
-        api_key=key if isinstance(key, str) else None,
+        provider=choice.provider, model=choice.model, base_url=choice.base_url, api_key=key
     )
 
 
-def from_environment(provider: str | None) -> ModelConfig:
+def _environment_provider() -> str | None:
     env = os.environ
-    chosen = provider or env.get("PYCLINE_PROVIDER") or None
-    if chosen is None:
-        if env.get("ANTHROPIC_API_KEY"):
-            chosen = "anthropic"
-        elif env.get("OPENAI_API_KEY") or env.get("OPENAI_BASE_URL"):
-            chosen = "openai"
+    if env.get("ANTHROPIC_API_KEY"):
+        return "anthropic"
+    if env.get("OPENAI_API_KEY") or env.get("OPENAI_BASE_URL"):
+        return "openai"
+    return None
+
+
+def from_environment(provider: str | None) -> ModelConfig:
+    """The environment's say, for `provider` (else PYCLINE_PROVIDER, else whichever key is set)."""
+    env = os.environ
+    chosen = provider or env.get("PYCLINE_PROVIDER") or _environment_provider()
     if chosen is None:
         return ModelConfig(model=env.get("PYCLINE_MODEL") or None)
     return ModelConfig(
@@ -106,33 +170,102 @@ def from_environment(provider: str | None) -> ModelConfig:
     )
 
 
-def resolve(flags: ModelConfig, home: Path) -> ModelConfig:
-    """Flags win over the environment, which wins over saved settings."""
-    saved = from_settings(home)
-    env = from_environment(flags.provider or saved.provider)
-    config = flags.merged_over(env)
+def _model_options(choice: ModelChoice) -> dict[str, Any]:
+    """reasoningEffort, thinkingBudget and modelInfo of a model choice, for ModelConfig."""
+    info = choice.model_info
+    return {
+        "reasoning_effort": choice.reasoning_effort,
+        "thinking_budget": choice.thinking_budget,
+        "model_info": info.model_dump(by_alias=True, exclude_none=True) if info else None,
+    }
+
+
+def _check_provider(provider: str | None) -> None:
+    if provider is not None and provider not in PROVIDERS:
+        raise ConfigError(f"Unknown provider {provider!r}. Choose one of: {', '.join(PROVIDERS)}.")
+
+
+def resolve(
+    flags: ModelConfig,
+    home: Path,
+    *,
+    workspace: Path | None = None,
+    profile: str | None = None,
+) -> ModelConfig:
+    """Flags win over the environment, which wins over saved settings and the stored key."""
+    choice = load(home, workspace).choice(profile)
+    provider = flags.provider or os.environ.get("PYCLINE_PROVIDER") or choice.provider
+    config = flags.merged_over(from_environment(provider))
     # Saved values only apply to the provider they were saved for.
-    if saved.provider and config.provider in (None, saved.provider):
-        config = config.merged_over(saved)
-    if config.provider is not None and config.provider not in PROVIDERS:
-        raise ConfigError(
-            f"Unknown provider {config.provider!r}. Choose one of: {', '.join(PROVIDERS)}."
+    if choice.provider and config.provider in (None, choice.provider):
+        saved = ModelConfig(
+            provider=choice.provider,
+            model=choice.model,
+            base_url=choice.base_url,
+            **_model_options(choice),
         )
-    if config.provider is not None and not config.model:
-        config = replace(config, model=DEFAULT_MODELS[config.provider])
+        config = config.merged_over(saved)
+    provider = config.provider
+    _check_provider(provider)
+    if provider is None:
+        return config
+    if not config.api_key and provider in KEY_ENV:
+        config = replace(config, api_key=SecretStore(home).get(provider))
+    if not config.model:
+        config = replace(config, model=DEFAULT_MODELS.get(provider))
     return config
 
 
+def resolve_plan(
+    flags: ModelConfig,
+    home: Path,
+    act: ModelConfig,
+    *,
+    workspace: Path | None = None,
+    profile: str | None = None,
+) -> ModelConfig | None:
+    """Plan mode's own model from `planMode` in the settings; None means "the same as Act".
+
+    A model chosen on the command line (--provider/--model/--base-url) is used for both modes.
+    """
+    if flags.provider or flags.model or flags.base_url or act.provider is None:
+        return None
+    plan = load(home, workspace).choice(profile).plan_mode
+    if plan is None or not (plan.provider or plan.model or plan.base_url):
+        return None
+    provider = plan.provider or act.provider
+    _check_provider(provider)
+    if provider == act.provider:
+        own = ModelConfig(
+            provider=provider,
+            model=plan.model or act.model,
+            base_url=plan.base_url or act.base_url,
+            api_key=act.api_key,
+            script=act.script,
+        )
+        # Plan's own model options, else Act's.
+        config = own.merged_over(ModelConfig(**_model_options(plan))).merged_over(act)
+        return None if config == act else config
+    env = from_environment(provider)
+    key = env.api_key or (SecretStore(home).get(provider) if provider in KEY_ENV else None)
+    return ModelConfig(
+        provider=provider,
+        model=plan.model or DEFAULT_MODELS.get(provider),
+        base_url=plan.base_url or env.base_url,
+        api_key=key,
+        script=act.script,
+        **_model_options(plan),
+    )
+
+
 def save(home: Path, config: ModelConfig) -> None:
-    """Remember a provider choice; the key goes to the 0600 secrets file only."""
+    """Remember a provider choice; the key goes to the secret store only."""
     settings = load_settings(home)
     settings.update({"provider": config.provider, "model": config.model})
     if config.base_url:
         settings["baseUrl"] = config.base_url
     else:
         settings.pop("baseUrl", None)
-    atomic_write_json(settings_path(home), settings)
+    write_settings(settings_path(home), settings, home=home, workspace=False)
     if config.api_key and config.provider:
-        secrets = _read_json(secrets_path(home))
-        secrets[f"{config.provider}.apiKey"] = config.api_key
-        atomic_write_json(secrets_path(home), secrets, mode=0o600)
+        SecretStore(home).set(config.provider, config.api_key)

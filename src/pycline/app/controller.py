@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from pycline.app import wiring
 from pycline.app.config import ModelConfig
+from pycline.app.task_settings import checkpoint_settings, workspace_tool_extras
 from pycline.context.manager import ContextManager
 from pycline.core import resumption
+from pycline.core.checkpointing import TaskCheckpoints
 from pycline.core.modes import as_mode
 from pycline.core.task import Task, TaskOutcome, TaskSettings
 from pycline.core.ui_log import UiLog
@@ -76,6 +78,9 @@ class Controller:
         root = Path(record.workspace)
         profiles = wiring.mode_profiles(act, plan, tools, root)
         current = profiles[as_mode(settings.mode)]
+        services = wiring.task_services(root, hub=self.mcp)
+        # Settings the tools read from ToolContext.extra: mcpAutoApprove lists, linters.
+        services.extra.update(workspace_tool_extras(self.home, root))
         return Task(
             provider=current.provider,
             tools=current.tools,
@@ -87,11 +92,21 @@ class Controller:
             settings=settings,
             history=history,
             ui=ui,
-            services=wiring.task_services(root, hub=self.mcp),
+            services=services,
             prompt_extras=wiring.prompt_extras(root, self.mcp),
             context=ContextManager.from_json(folder.load_context()) if history else None,
             profiles=profiles,
+            checkpoints=self._checkpoints(root),
         )
+
+    def _checkpoints(self, root: Path) -> TaskCheckpoints:
+        """The workspace's shadow-git checkpoints, unless `enableCheckpoints` is false."""
+        enabled, retention = checkpoint_settings(self.home, root)
+        if not enabled:
+            return TaskCheckpoints()
+        from pycline.checkpoints import ShadowGit
+
+        return TaskCheckpoints(ShadowGit(root, self.home), retention=retention)
 
     def new_task(
         self,
@@ -130,10 +145,9 @@ class Controller:
         """Reopen a saved task (the latest in `cwd` when no id is given) ready to continue."""
         workspace = Workspace.at(cwd)
         if task_id is None:
-            latest = self.store.index.list(workspace=str(workspace.root), limit=1)
-            if not latest:
+            task_id = self.store.latest(str(workspace.root))
+            if task_id is None:
                 raise StorageError(f"No task to resume in {workspace.root}.")
-            task_id = latest[0].id
         folder = self.store.open(task_id)
         record = folder.load_record()
         history, pending = resumption.prepare(folder.load_api_history())

@@ -1,59 +1,54 @@
-"""Task behaviour from `settings.json`: auto-approval, retries, limits."""
+"""Task behaviour from the settings files: auto-approval, retries, limits, tool extras."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from pycline.app.config import load_settings
-from pycline.core.approval import AutoApprove
+from pycline.app.config import load
+from pycline.app.settings_model import Settings
 from pycline.core.task import TaskSettings
-from pycline.errors import ConfigError
-
-# settings.json keys (Cline's names) → AutoApprove fields
-_AUTO_APPROVE_KEYS = {
-    "readFiles": "read_files",
-    "readFilesExternally": "read_files_externally",
-    "editFiles": "edit_files",
-    "editFilesExternally": "edit_files_externally",
-    "executeSafeCommands": "execute_safe_commands",
-    "executeAllCommands": "execute_all_commands",
-    "useBrowser": "use_browser",
-    "useMcp": "use_mcp",
-    "yolo": "yolo",
-}
-
-
-def _number(data: dict[str, Any], key: str, default: float, *, minimum: float = 0) -> float:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
-        raise ConfigError(f"Setting {key!r} must be a number ≥ {minimum}, not {value!r}.")
-    return float(value)
 
 
 def task_settings(
-    home: Path, *, headless: bool, approve_all_inside: bool = False, mode: str = "act"
+    home: Path,
+    *,
+    headless: bool,
+    approve_all_inside: bool = False,
+    mode: str = "act",
+    workspace: Path | None = None,
 ) -> TaskSettings:
-    data = load_settings(home)
-    raw = data.get("autoApprove", {})
-    if not isinstance(raw, dict):
-        raise ConfigError("Setting 'autoApprove' must be an object.")
-    flags: dict[str, bool] = {}
-    for key, value in raw.items():
-        if key not in _AUTO_APPROVE_KEYS:
-            raise ConfigError(
-                f"Unknown autoApprove setting {key!r}; known: {', '.join(_AUTO_APPROVE_KEYS)}."
-            )
-        if not isinstance(value, bool):
-            raise ConfigError(f"autoApprove.{key} must be true or false.")
-        flags[_AUTO_APPROVE_KEYS[key]] = value
+    """`workspace` adds that folder's `.pycline/settings.json` over the global settings."""
+    settings = load(home, workspace)
     return TaskSettings(
-        auto_approve=AutoApprove(**flags),
+        auto_approve=settings.auto_approve.policy(),
         approve_all_inside=approve_all_inside,
         headless=headless,
-        max_mistakes=int(_number(data, "maxConsecutiveMistakes", 3, minimum=1)),
-        max_retries=int(_number(data, "maxRetries", 3)),
-        retry_base_delay=_number(data, "retryBaseDelay", 1.0),
-        command_timeout=_number(data, "commandTimeout", 600.0, minimum=1),
+        max_mistakes=settings.max_consecutive_mistakes,
+        max_retries=settings.max_retries,
+        retry_base_delay=settings.retry_base_delay,
+        command_timeout=settings.command_timeout,
         mode=mode,
+        auto_condense=settings.auto_condense_threshold,
     )
+
+
+def tool_extras(settings: Settings) -> dict[str, object]:
+    """What tools read from `ToolContext.extra`: per-MCP-tool auto-approval lists, linters."""
+    from pycline.tools.mcp_tools import MCP_AUTO_APPROVE_KEY
+
+    return {
+        MCP_AUTO_APPROVE_KEY: {
+            server: frozenset(tools) for server, tools in settings.mcp_auto_approve.items()
+        },
+        "linters": {glob: tuple(command) for glob, command in settings.linters.items()},
+    }
+
+
+def workspace_tool_extras(home: Path, workspace: Path) -> dict[str, object]:
+    return tool_extras(load(home, workspace))
+
+
+def checkpoint_settings(home: Path, workspace: Path | None = None) -> tuple[bool, int]:
+    """`enableCheckpoints` and `checkpointRetention` (0: keep every checkpoint)."""
+    settings = load(home, workspace)
+    return settings.enable_checkpoints, settings.checkpoint_retention or 0

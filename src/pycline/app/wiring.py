@@ -24,7 +24,8 @@ def build_provider(config: ModelConfig) -> Provider:
     if config.provider is None:
         raise ConfigError(
             "No model is configured. Run `pycline` once to set one up, or pass --provider "
-            "(openai, anthropic) with --api-key / --base-url, or set OPENAI_API_KEY or ANTHROPIC_API_KEY."
+            "(openai, anthropic, openrouter, ollama, gemini, …) with --api-key / --base-url, or "
+            "set OPENAI_API_KEY or ANTHROPIC_API_KEY."
         )
     model_id = config.model or ""
     if config.provider == "scripted":
@@ -33,28 +34,20 @@ def build_provider(config: ModelConfig) -> Provider:
         if not config.script:
             raise ConfigError("The scripted provider needs --script FILE (a JSON list of replies).")
         return ScriptedProvider.from_file(config.script)
-    from pycline.providers.catalog import lookup
+    from pycline.providers.factory import ProviderSettings, make_provider
 
-    info = lookup(config.provider, model_id)
-    if config.provider == "openai":
-        from pycline.providers.openai_compat import OpenAIProvider
-
-        if not config.api_key and not config.base_url:
-            raise ConfigError(
-                "No OpenAI API key: pass --api-key, set OPENAI_API_KEY, or point --base-url at a "
-                "local OpenAI-compatible server."
-            )
-        # Local servers (Ollama, LM Studio, vLLM, llama.cpp) accept any key, but the SDK needs one.
-        return OpenAIProvider(
-            api_key=config.api_key or "not-needed", model=info, base_url=config.base_url
+    # Every other provider (OpenAI-compatible presets, Anthropic, Gemini, Bedrock, Vertex).
+    return make_provider(
+        ProviderSettings(
+            provider=config.provider,
+            model=model_id,
+            base_url=config.base_url,
+            api_key=config.api_key,
+            reasoning_effort=config.reasoning_effort,
+            thinking_budget=config.thinking_budget,
+            model_info=config.model_info or {},
         )
-    if config.provider == "anthropic":
-        from pycline.providers.anthropic_provider import AnthropicProvider
-
-        if not config.api_key:
-            raise ConfigError("No Anthropic API key: pass --api-key or set ANTHROPIC_API_KEY.")
-        return AnthropicProvider(api_key=config.api_key, model=info, base_url=config.base_url)
-    raise ConfigError(f"Unknown provider {config.provider!r}.")
+    )
 
 
 def browser_status() -> str | None:

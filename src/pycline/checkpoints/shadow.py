@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import builtins
+import contextlib
 import hashlib
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 from pycline.checkpoints.diffing import file_changes, parse_raw
 from pycline.checkpoints.excludes import ATTRIBUTES, DEFAULT_EXCLUDES, literal_pattern
+from pycline.checkpoints.proclock import process_lock
 from pycline.checkpoints.restore import restore_index_and_tree
 from pycline.checkpoints.runner import DEFAULT_TIMEOUT, GitRunner
 from pycline.checkpoints.staging import Stager, write_atomic
@@ -102,12 +104,12 @@ class ShadowGit:
 
     async def init(self) -> None:
         """Create or open the shadow repository. Idempotent and cheap once done."""
-        async with self._lock:
+        async with self._exclusive():
             await self._ensure_ready()
 
     async def commit(self, message: str) -> str:
         """Snapshot the workspace; returns the commit id (a new one even if nothing changed)."""
-        async with self._lock:
+        async with self._exclusive():
             await self._ensure_ready()
             await self._stager.stage()
             tree = (await self._git.run("write-tree")).text
@@ -118,7 +120,7 @@ class ShadowGit:
 
     async def restore(self, commit: str) -> RestoreResult:
         """Put the workspace's tracked files back to `commit` (see `restore.py` for the rules)."""
-        async with self._lock:
+        async with self._exclusive():
             await self._ensure_ready()
             target = await self._resolve(commit)
             # Staging first saves every file we might delete or overwrite into the object store,
@@ -130,7 +132,7 @@ class ShadowGit:
         self, from_commit: str, to_commit: str | None = None
     ) -> builtins.list[FileChange]:
         """Changes from `from_commit` to `to_commit`, or to the working tree now if None."""
-        async with self._lock:
+        async with self._exclusive():
             await self._ensure_ready()
             a = await self._resolve(from_commit)
             if to_commit is None:
@@ -145,7 +147,7 @@ class ShadowGit:
 
     async def list(self) -> builtins.list[Checkpoint]:
         """All checkpoints of this workspace, oldest first."""
-        async with self._lock:
+        async with self._exclusive():
             await self._ensure_ready()
             return await self._list()
 
@@ -155,7 +157,7 @@ class ShadowGit:
 
     async def gc(self) -> None:
         """Repack and drop objects no checkpoint (or the index) refers to."""
-        async with self._lock:
+        async with self._exclusive():
             await self._ensure_ready()
             await self._git.run("gc", "--quiet", "--prune=now", timeout=self._git.timeout * 5)
 
@@ -163,7 +165,7 @@ class ShadowGit:
         """Forget all but the newest `keep_last` checkpoints and reclaim their space."""
         if keep_last < 0:
             raise ValueError("keep_last must be >= 0")
-        async with self._lock:
+        async with self._exclusive():
             await self._ensure_ready()
             checkpoints = await self._list()
             drop = checkpoints[: max(0, len(checkpoints) - keep_last)]
@@ -173,7 +175,25 @@ class ShadowGit:
             await self._git.run("gc", "--quiet", "--prune=now", timeout=self._git.timeout * 5)
             return len(drop)
 
+    async def forget(self, commits: Collection[str]) -> int:
+        """Delete exactly these checkpoints (others stay valid) and reclaim what only they used."""
+        async with self._exclusive():
+            await self._ensure_ready()
+            wanted = set(commits)
+            drop = [c for c in await self._list() if c.commit in wanted]
+            if drop:
+                script = "".join(f"delete {REF_PREFIX}{c.seq:010d} {c.commit}\n" for c in drop)
+                await self._git.run("update-ref", "--stdin", stdin=script.encode())
+                await self._git.run("gc", "--quiet", "--prune=now", timeout=self._git.timeout * 5)
+            return len(drop)
+
     # -- internals ----------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _exclusive(self) -> AsyncIterator[None]:
+        # One operation at a time: within this process (asyncio) and across processes (flock).
+        async with self._lock, process_lock(self.git_dir, timeout=self._git.timeout):
+            yield
 
     async def _ensure_ready(self) -> None:
         if self._ready:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from pycline.app.config import ModelConfig, resolve
+from pycline.app.config import ModelConfig, resolve, resolve_plan
 from pycline.storage.paths import pycline_home
 
 
@@ -22,7 +22,14 @@ def flags_config(ns: argparse.Namespace) -> ModelConfig:
 
 def resolved_config(ns: argparse.Namespace) -> tuple[Path, ModelConfig]:
     home = pycline_home()
-    return home, resolve(flags_config(ns), home)
+    cwd = Path(ns.cwd).expanduser().resolve()
+    return home, resolve(flags_config(ns), home, workspace=cwd, profile=ns.profile)
+
+
+def plan_config(ns: argparse.Namespace, home: Path, act: ModelConfig) -> ModelConfig | None:
+    """Plan mode's own model (`planMode` in the settings); None: the same as Act."""
+    cwd = Path(ns.cwd).expanduser().resolve()
+    return resolve_plan(flags_config(ns), home, act, workspace=cwd, profile=ns.profile)
 
 
 def workspace_dir(ns: argparse.Namespace) -> Path:

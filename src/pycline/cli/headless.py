@@ -9,7 +9,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from pycline.cli.common import fail, resolved_config, workspace_dir
+from pycline.cli.common import fail, plan_config, resolved_config, workspace_dir
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
@@ -131,8 +131,11 @@ class HeadlessHost:
             case ErrorEvent(text=text):
                 self._line(f"error: {text}")
             case Usage() as u:
+                cache = ""
+                if u.cache_read_tokens or u.cache_write_tokens:
+                    cache = f" (cache {u.cache_read_tokens} read / {u.cache_write_tokens} write)"
                 self._line(
-                    f"  tokens {u.input_tokens} in / {u.output_tokens} out"
+                    f"  tokens {u.input_tokens} in / {u.output_tokens} out{cache}"
                     f" · ${u.cost:.4f} (task ${u.task_cost:.4f})"
                 )
             case _:
@@ -146,9 +149,13 @@ def run_headless(ns: argparse.Namespace) -> int:
     cwd = workspace_dir(ns)
     try:
         home, config = resolved_config(ns)
-        controller = Controller(home, config)
+        controller = Controller(home, config, plan_config(ns, home, config))
         settings = task_settings(
-            home, headless=True, approve_all_inside=ns.yes, mode="plan" if ns.plan else "act"
+            home,
+            headless=True,
+            approve_all_inside=ns.yes,
+            mode="plan" if ns.plan else "act",
+            workspace=cwd,
         )
     except PyclineError as exc:
         fail(str(exc))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,6 +50,8 @@ class InteractiveHost:
         self.notify = notify  # settings.notifications: a desktop popup when a question waits
         self._mid_line = False
         self._in_reasoning = False
+        # `/compact` at the completion prompt condenses the running task's history (issue 6).
+        self.compact: Callable[[], Awaitable[bool]] | None = None
 
     def _write(self, text: str) -> None:
         sys.stdout.write(text)
@@ -168,9 +171,20 @@ class InteractiveHost:
                     return Answer("yes", word[len("/act") :].strip())
                 return Answer("text", word) if word else Answer("no")
             case CompletionQuestion():
-                reply = await self._read(
-                    style("Press Enter to accept, or type feedback to continue: ", "bold")
-                )
+                while True:
+                    reply = await self._read(
+                        style(
+                            "Press Enter to accept, or type feedback to continue "
+                            "(/compact condenses the history): ",
+                            "bold",
+                        )
+                    )
+                    if reply.strip() != "/compact":
+                        break
+                    if self.compact is None:
+                        self._line(style("Nothing to condense here.", "yellow"))
+                    else:
+                        await self.compact()
                 return Answer("yes") if not reply.strip() else Answer("text", reply.strip())
             case MistakeLimitQuestion(count=count):
                 self._line(style(f"The model has made {count} mistakes in a row.", "yellow"))
@@ -240,7 +254,13 @@ async def session(ns: argparse.Namespace) -> int:
     unavailable = browser_status()
     if unavailable:
         print(style(f"browser tool off: {unavailable}", "dim"))
-    print(style("Type a task. /plan or /act switches mode; Ctrl-D quits.", "dim"))
+    print(
+        style(
+            "Type a task. /plan or /act switches mode; /resume [ID] continues a task; "
+            "Ctrl-D quits.",
+            "dim",
+        )
+    )
     await controller.start_mcp(cwd)
     try:
         return await _tasks(ns, controller, reader, home, cwd)
@@ -268,12 +288,30 @@ async def _tasks(
                 print(style(f"{mode.upper()} MODE", "cyan"))
                 text = ""
         settings = task_settings(home, headless=False, mode=mode, workspace=cwd)
-        task = controller.new_task(text, host, cwd, settings)
-        outcome = await task.start(text)
+        resume_id = _resume_arg(text)
+        if resume_id is not None:  # `/resume [ID]`: continue a saved task (issue 5)
+            try:
+                task, run = controller.resume_task(resume_id or None, host, cwd, settings)
+            except PyclineError as exc:  # no such task, or its history cannot be read
+                print(style(str(exc), "yellow"))
+                text = ""
+                continue
+            host.compact = task.compact  # `/compact` (issue 6)
+            outcome = await run()
+        else:
+            task = controller.new_task(text, host, cwd, settings)
+            host.compact = task.compact  # `/compact` (issue 6)
+            outcome = await task.start(text)
         mode = task.mode
         if not outcome.completed:
             print(style(f"Task stopped: {outcome.reason} (task {task.id} saved)", "yellow"))
         text = ""
+
+
+def _resume_arg(text: str) -> str | None:
+    """For `/resume [ID]`: the id ("" for the latest task here); None for anything else."""
+    word, _, rest = text.partition(" ")
+    return rest.strip() if word == "/resume" else None
 
 
 def run_interactive(ns: argparse.Namespace) -> int:

@@ -6,13 +6,31 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("run", "history", "resume", "mcp")
+COMMANDS = (
+    "run",
+    "history",
+    "resume",
+    "mcp",
+    "config",
+    "auth",
+    # saved tasks and their checkpoints (cli/tasks_cmd.py, cli/checkpoints_cmd.py)
+    "show",
+    "export",
+    "delete",
+    "favorite",
+    "checkpoints",
+    "restore",
+    "diff",
+)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cwd", default=".", help="the project folder (default: current folder)")
     parser.add_argument(
-        "--provider", help="openai (any OpenAI-compatible server), anthropic, scripted"
+        "--provider",
+        help="openai (any OpenAI-compatible server), anthropic, openrouter, deepseek, groq, "
+        "together, xai, mistral, ollama, lmstudio, vllm, llamacpp, gemini, bedrock, vertex, "
+        "scripted",
     )
     parser.add_argument("--model", help="model id, e.g. gpt-4o, claude-sonnet-4-5, llama3.1")
     parser.add_argument(
@@ -20,6 +38,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--api-key", help="API key (else from environment or saved settings)")
     parser.add_argument("--script", help="scripted provider: JSON file of replies")
+    parser.add_argument("--profile", help="use a model profile from the settings (`profiles`)")
     parser.add_argument(
         "--plan", action="store_true", help="start in Plan mode (explore and plan; no edits)"
     )
@@ -30,7 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pycline",
         description=(
             "An autonomous coding agent in your terminal. `pycline [TASK]` starts an interactive "
-            "session; `pycline run TASK` runs headless; `pycline history` lists past tasks."
+            "session; `pycline run TASK` runs headless; `pycline history` lists past tasks "
+            "(`show`, `export`, `delete`, `favorite`, `resume` take a task id; `checkpoints`, "
+            "`diff`, `restore` work with its checkpoints); "
+            "`pycline config` shows or changes settings; `pycline auth PROVIDER` stores a key."
         ),
     )
     _common(parser)
@@ -68,14 +90,6 @@ def build_resume_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def build_history_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pycline history", description="List past tasks.")
-    parser.add_argument("--json", action="store_true", help="JSON output")
-    parser.add_argument("--search", default="", help="only tasks whose text contains this")
-    parser.add_argument("--limit", type=int, default=50)
-    return parser
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     command = args[0] if args and args[0] in COMMANDS else None
@@ -87,10 +101,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pycline.cli.mcp_cmd import run_mcp
 
         return run_mcp(args[1:])
-    if command == "history":
-        from pycline.cli.history import show_history
+    if command in ("config", "auth"):
+        from pycline.cli.config_cmd import run_auth, run_config
 
-        return show_history(build_history_parser().parse_args(args[1:]))
+        return run_config(args[1:]) if command == "config" else run_auth(args[1:])
+    if command in ("history", "show", "export", "delete", "favorite"):
+        from pycline.cli.tasks_cmd import run_tasks_command
+
+        return run_tasks_command(command, args[1:])
+    if command in ("checkpoints", "restore", "diff"):
+        from pycline.cli.checkpoints_cmd import run_checkpoints_command
+
+        return run_checkpoints_command(command, args[1:])
     if command == "resume":
         from pycline.cli.resume import resume
 

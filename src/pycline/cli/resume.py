@@ -6,11 +6,12 @@ import argparse
 import asyncio
 import sys
 
-from pycline.cli.common import fail, resolved_config, workspace_dir
+from pycline.cli.common import fail, plan_config, resolved_config, workspace_dir
 from pycline.errors import PyclineError
 
 
 def resume(ns: argparse.Namespace) -> int:
+    from pycline.app.config import load
     from pycline.app.controller import Controller
     from pycline.app.task_settings import task_settings
     from pycline.cli.headless import HeadlessHost
@@ -20,11 +21,14 @@ def resume(ns: argparse.Namespace) -> int:
 
     headless = ns.headless or ns.yes or ns.json
     cwd = workspace_dir(ns)
-    host: Host = HeadlessHost(json_mode=ns.json) if headless else InteractiveHost(LineReader())
+    host: Host = HeadlessHost(json_mode=ns.json)
     try:
         home, config = resolved_config(ns)
-        settings = task_settings(home, headless=headless, approve_all_inside=ns.yes)
-        task, run = Controller(home, config).resume_task(ns.id, host, cwd, settings)
+        settings = task_settings(home, headless=headless, approve_all_inside=ns.yes, workspace=cwd)
+        if not headless:
+            host = InteractiveHost(LineReader(), notify=load(home, cwd).notifications)
+        controller = Controller(home, config, plan_config(ns, home, config))
+        task, run = controller.resume_task(ns.id, host, cwd, settings)
     except PyclineError as exc:
         fail(str(exc))
         return 2

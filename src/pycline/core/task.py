@@ -11,10 +11,13 @@ import dataclasses
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pycline.context.manager import ContextManager, Prepared
+from pycline.context.tokens import estimate_messages, estimate_text
 from pycline.core import modes, turn, user_input
 from pycline.core.approval import ApprovalPolicy, AutoApprove
+from pycline.core.checkpointing import TaskCheckpoints
 from pycline.core.services import TaskServices
 from pycline.core.streaming import Reply, StreamFailed, stream_reply
 from pycline.core.ui_log import UiLog
@@ -56,6 +59,7 @@ class TaskSettings:
     command_timeout: float = 600.0
     mode: str = "act"
     custom_instructions: str = ""
+    auto_condense: float | None = None  # autoCondenseThreshold: condense at this share (issue 6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +86,7 @@ class Task:
         history: list[Message] | None = None,
         ui: UiLog | None = None,
         services: TaskServices | None = None,
+        checkpoints: TaskCheckpoints | None = None,  # checkpoint hook (issue 5)
         context: ContextManager | None = None,
         prompt_extras: Callable[[Sequence[str]], str] | None = None,
         profiles: Mapping[modes.Mode, modes.ModeProfile] | None = None,
@@ -99,15 +104,17 @@ class Task:
         self.history: list[Message] = history if history is not None else []
         self.ui = ui or UiLog()
         self.services = services or TaskServices()
+        self.checkpoints = checkpoints or TaskCheckpoints()  # checkpoint hook (issue 5)
         self.context = context or ContextManager()
         self.prompt_extras = prompt_extras
         self._in_play: list[str] = []
-        self._modified: list[str] = []
+        self._seen: dict[str, float | None] = {}
         self._sleep = sleep
         self._mistakes = 0
         self._requests = 0
         self._context_tokens = 0
         self._last_error: str | None = None
+        self._auto_condensed = False  # condensing (issue 6): never twice in a row
         self.approver = ApprovalPolicy(
             self.settings.auto_approve,
             self.ask,
@@ -183,6 +190,7 @@ class Task:
         self.record.status = "running"
         outcome = TaskOutcome(False, "The task was cancelled.")
         try:
+            await self.checkpoints.at_start(self)  # checkpoint hook (issue 5)
             outcome = await self._loop(user_content)
         except (asyncio.CancelledError, TaskCancelled):
             self.record.status = "cancelled"
@@ -193,6 +201,7 @@ class Task:
                 self.record.status = "completed" if outcome.completed else "failed"
             self._save()
             await self.services.close()
+            await self.checkpoints.at_end(self)  # checkpoint hook (issue 5)
             self.say(TaskEnded(self.id, outcome.completed, outcome.reason))
         return outcome
 
@@ -209,6 +218,7 @@ class Task:
             self.history.append(Message.assistant(turn.history_text(reply), ts=time.time()))
             self._save()
             step = await turn.run_first_tool(self, reply)
+            await self.checkpoints.after_turn(self, reply)  # checkpoint hook (issue 5)
             if step.completed:
                 return TaskOutcome(True, "completed")
             if step.next_mode is not None:
@@ -239,8 +249,18 @@ class Task:
             self.history,
             window=self.provider.model.context_window,
             last_total_tokens=self._context_tokens or None,
+            auto_condense=self.settings.auto_condense,
             system=self._system(),
         )
+        # --- auto-condense (issue 6, core/condensing.py) ---
+        wants = prepared.action == "condense" and not self._auto_condensed
+        self._auto_condensed = wants and await self.compact()
+        if self._auto_condensed:
+            window = self.provider.model.context_window
+            prepared = self.context.prepare(
+                self.history, window=window, last_total_tokens=None, system=self._system()
+            )
+        # --- end auto-condense ---
         self._context_changed(prepared)
         messages = prepared.messages
         while True:
@@ -263,7 +283,8 @@ class Task:
                 if failed.partial.strip():
                     self.say(
                         Notice(
-                            f"The reply was interrupted after {len(failed.partial)} characters; it is discarded and the request is sent again."
+                            f"The reply was interrupted after {len(failed.partial)} characters; "
+                            "that partial reply is discarded (no tool in it was run)."
                         )
                     )
                 if error.retryable and attempt < self.settings.max_retries:
@@ -283,8 +304,44 @@ class Task:
                     attempt = 0
                     continue
                 return None
-            self._account(reply.usage, reply.text)
+            self._account(reply.usage, reply.text, messages)
             return reply
+
+    # --- condensing (issue 6, core/condensing.py) --------------------------------------------
+
+    async def compact(self) -> bool:
+        """Replace the history by a summary the model writes (`/compact`, auto-condense).
+
+        False when it could not be done (the request failed, the summary was empty); the history
+        is then unchanged.
+        """
+        from pycline.core import condensing
+
+        self.say(Notice("Condensing the conversation into a summary…"))
+        try:
+            done = await condensing.condense(
+                provider=self.provider,
+                system=self._system(),
+                history=self.history,
+                context=self.context,
+                workspace=self.workspace,
+                access=self.services.access,
+            )
+        except (StreamFailed, condensing.CondenseFailed) as exc:
+            self.say(Notice(f"The conversation was not condensed: {exc}"))
+            return False
+        self._account(done.usage, done.reply, self.history)
+        self.history[:] = done.history
+        self.context.reset()
+        self._context_tokens = estimate_text(self._system()) + estimate_messages(self.history)
+        self.folder.save_context(self.context.to_json())
+        self._save()
+        files = f"; re-read: {', '.join(done.reread)}" if done.reread else ""
+        size = len(done.summary)
+        self.say(Notice(f"History condensed into a {size:,}-character summary{files}."))
+        return True
+
+    # --- end condensing ---
 
     def _context_changed(self, prepared: Prepared) -> None:
         if prepared.changed:
@@ -292,10 +349,14 @@ class Task:
             if prepared.action == "truncate":
                 self.say(Notice("Older history was trimmed to fit the context window."))
 
-    def _account(self, usage: UsageChunk | None, text: str) -> None:
+    def _account(self, usage: UsageChunk | None, text: str, sent: Sequence[Message]) -> None:
         if usage is None:
             # The stream was cut short before usage arrived: estimate, so cost is never silently 0.
-            usage = UsageChunk(output_tokens=len(text) // 4)
+            usage = UsageChunk(output_tokens=estimate_text(text))
+        if not (usage.input_tokens or usage.cache_read_tokens or usage.cache_write_tokens):
+            # Some local servers report no prompt tokens; the context gauge still needs a figure.
+            estimate = estimate_text(self._system()) + estimate_messages(sent)
+            usage = dataclasses.replace(usage, input_tokens=estimate)
         model = self.provider.model
         cost = model.cost(usage)
         r = self.record
@@ -331,10 +392,9 @@ class Task:
             context_tokens=self._context_tokens,
             context_window=self.provider.model.context_window,
             first_request=first_request,
-            recently_modified=tuple(self._modified),
+            recently_modified=tuple(self._changed_by_others()),
             terminals=self._terminals(),
         )
-        self._modified.clear()
         return environment_details(self.workspace.root, info)
 
     def _terminals(self) -> str:
@@ -343,12 +403,21 @@ class Task:
             return ""
         return user_input.terminal_text(self.services)
 
-    def note_path(self, tool: str, path: str) -> None:
-        """Remember a file the task works with: conditional rules and environment details."""
+    def note_path(self, path: str) -> None:
+        """Remember a file the task worked with (for conditional rules) and its state now, so a
+        later change by someone else is reported in the environment details."""
         if path not in self._in_play:
             self._in_play.append(path)
-        if tool in ("write_to_file", "replace_in_file") and path not in self._modified:
-            self._modified.append(path)
+        self._seen[path] = _mtime(self.workspace.root / path)
+
+    def _changed_by_others(self) -> list[str]:
+        changed = []
+        for path, seen in self._seen.items():
+            now = _mtime(self.workspace.root / path)
+            if now != seen:
+                changed.append(path)
+                self._seen[path] = now
+        return changed
 
     def _system(self) -> str:
         if self.prompt_extras is None:
@@ -376,3 +445,10 @@ def _one_line(error: ProviderError) -> str:
     if error.kind is ProviderErrorKind.CUT_OFF and "cut" not in text.lower():
         text = f"The model's reply was cut off: {text}"
     return text
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:  # deleted, or never existed
+        return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -71,6 +72,12 @@ async def run_first_tool(task: Task, reply: Reply) -> Step:
     except ToolError as exc:
         result = ToolResult(responses.tool_error(call.name, str(exc)), is_error=True)
     task.say(ToolFinished(call.name, summary, not (result.is_error or result.denied), result.text))
+    path = call.get("path")
+    if path is not None and not (result.is_error or result.denied):
+        with contextlib.suppress(ToolError):  # the tool accepted the path; this is bookkeeping
+            resolved = task.workspace.resolve(path)
+            if not resolved.outside and resolved.path.is_file():
+                task.note_path(resolved.display)
     body = f"{responses.tool_header(summary)}\n{result.text}"
     if reply.cut_after_tool:
         body += "\n\n" + responses.ONE_TOOL_PER_MESSAGE

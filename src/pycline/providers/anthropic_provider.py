@@ -1,12 +1,16 @@
-"""Anthropic's Messages API through the official SDK, streaming, with prompt caching.
+"""Anthropic's Messages API through the official SDK, streaming, with prompt caching and
+extended thinking.
 
-The SDK is imported inside the methods so that importing this module stays cheap.
+The same adapter serves Claude on Amazon Bedrock and Google Vertex: their SDK clients
+(`AsyncAnthropicBedrock`, `AsyncAnthropicVertex`) speak the Messages API over their own transport,
+so only the client differs (see `cloud.py`). The SDK is imported inside the methods so that
+importing this module stays cheap.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -17,10 +21,16 @@ from pycline.providers.base import ModelInfo, ReasoningChunk, StreamChunk, TextC
 from pycline.providers.convert import to_anthropic, to_anthropic_system
 
 if TYPE_CHECKING:
-    from anthropic import AsyncAnthropic
+    from anthropic import Timeout
 
 DEFAULT_BASE_URL: Final = "https://api.anthropic.com"
 _LABEL: Final = "Anthropic"
+# Anthropic's smallest thinking budget.
+MIN_THINKING_BUDGET: Final = 1_024
+
+# Builds an SDK client (AsyncAnthropic or a cloud variant) for the running event loop. The
+# clients share no base class, only the `messages` resource, so it is typed loosely.
+ClientFactory = Callable[["Timeout"], Any]
 
 
 class AnthropicProvider:
@@ -30,22 +40,32 @@ class AnthropicProvider:
         api_key: str,
         model: ModelInfo,
         base_url: str | None = None,
+        thinking_budget: int | None = None,
         read_timeout: float = 300.0,
         connect_timeout: float = 10.0,
+        name: str = "anthropic",
+        label: str | None = None,
+        client_factory: ClientFactory | None = None,
+        credential_errors: tuple[type[Exception], ...] = (),
     ) -> None:
         self._api_key = api_key
         self._model = model
         self._base_url = base_url or None  # an empty setting means the default
+        self._thinking_budget = thinking_budget
         self._read_timeout = read_timeout
         self._connect_timeout = connect_timeout
+        self._name = name
         self._display_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
-        self._label = _LABEL if base_url is None else self._display_url
-        self._client: AsyncAnthropic | None = None
+        self._label = label or (_LABEL if base_url is None else self._display_url)
+        self._factory = client_factory or self._direct_client
+        # What a cloud client raises when it cannot sign a request (no AWS/Google credentials).
+        self._credential_errors = credential_errors
+        self._client: Any = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def name(self) -> str:
-        return "anthropic"
+        return self._name
 
     @property
     def model(self) -> ModelInfo:
@@ -64,15 +84,26 @@ class AnthropicProvider:
         cache = self._model.supports_prompt_cache
         # No `temperature`: the SDK we depend on (anthropic 2.x) no longer offers sampling
         # parameters, so the API default applies.
+        catch: tuple[type[Exception], ...] = (
+            anthropic.APIError,
+            httpx2.TransportError,
+            *self._credential_errors,
+        )
+        max_tokens = self._model.max_output_tokens
+        thinking: Any = anthropic.omit
+        budget = self._thinking()
+        if budget is not None:
+            thinking = {"type": "enabled", "budget_tokens": budget}
         try:
             response = await client.messages.create(
                 model=self._model.id,
-                max_tokens=self._model.max_output_tokens,
+                max_tokens=max_tokens,
                 system=cast("Any", to_anthropic_system(system, cache=cache)),
                 messages=cast("Any", to_anthropic(messages, cache=cache)),
                 stream=True,
+                thinking=thinking,
             )
-        except (anthropic.APIError, httpx2.TransportError) as exc:
+        except catch as exc:
             raise self._translate(exc, streaming=False) from exc
 
         state = _StreamState()
@@ -99,21 +130,36 @@ class AnthropicProvider:
                 "was finished.",
             )
 
-    def _get_client(self) -> AsyncAnthropic:
-        from anthropic import AsyncAnthropic, Timeout
+    def _thinking(self) -> int | None:
+        """The thinking budget to send: only for models that think, and below max_tokens."""
+        budget = self._thinking_budget
+        if not budget or not self._model.supports_reasoning:
+            return None
+        ceiling = self._model.max_output_tokens - 1
+        if ceiling < MIN_THINKING_BUDGET:
+            return None
+        return max(MIN_THINKING_BUDGET, min(budget, ceiling))
+
+    def _get_client(self) -> Any:
+        from anthropic import Timeout
 
         # The SDK's connection pool belongs to one event loop; a new loop needs a new client.
         loop = asyncio.get_running_loop()
         if self._client is None or self._client_loop is not loop:
-            self._client = AsyncAnthropic(
-                api_key=self._api_key,
-                base_url=self._base_url or DEFAULT_BASE_URL,
-                # The task loop owns retries (it honours retry-after and asks the user).
-                max_retries=0,
-                timeout=Timeout(self._read_timeout, connect=self._connect_timeout),
-            )
+            self._client = self._factory(Timeout(self._read_timeout, connect=self._connect_timeout))
             self._client_loop = loop
         return self._client
+
+    def _direct_client(self, timeout: Timeout) -> Any:
+        from anthropic import AsyncAnthropic
+
+        return AsyncAnthropic(
+            api_key=self._api_key,
+            base_url=self._base_url or DEFAULT_BASE_URL,
+            # The task loop owns retries (it honours retry-after and asks the user).
+            max_retries=0,
+            timeout=timeout,
+        )
 
     def _translate(self, exc: Exception, *, streaming: bool) -> ProviderError:
         import anthropic
@@ -121,20 +167,41 @@ class AnthropicProvider:
         if isinstance(exc, anthropic.APIStatusError):
             # An `error` event inside a 200 stream arrives with the stream's status.
             status = exc.status_code if exc.status_code >= 400 else None
+            # Bedrock names the error in a header and puts only `message` in the body.
+            error_type = exc.type or _amazon_error_type(exc.response.headers)
             return errors.status_error(
-                errors.classify(status, error_type=exc.type, error_code=exc.error_code),
+                errors.classify(status, error_type=error_type, error_code=exc.error_code),
                 label=self._label,
                 model_id=self._model.id,
                 base_url=self._display_url,
-                detail=exc.api_message or "",
+                detail=exc.api_message or _body_message(exc.body),
                 status=status,
                 retry_after=errors.parse_retry_after(exc.response.headers) if status else None,
                 secret=self._api_key,
+            )
+        if isinstance(exc, self._credential_errors):
+            reason = errors.one_line(errors.root_reason(exc), limit=200)
+            return ProviderError(
+                ProviderErrorKind.AUTH, f"No usable credentials for {self._label} ({reason})."
             )
         if streaming:
             # The server accepted the request and the connection broke mid-reply.
             return errors.cut_off(self._label, f"the connection broke ({errors.root_reason(exc)})")
         return errors.connection_error(self._display_url, exc, secret=self._api_key)
+
+
+def _amazon_error_type(headers: Any) -> str | None:
+    """`x-amzn-ErrorType: ThrottlingException:http://…` → "ThrottlingException"."""
+    raw = headers.get("x-amzn-errortype") if headers is not None else None
+    return raw.split(":", 1)[0] if isinstance(raw, str) and raw else None
+
+
+def _body_message(body: object) -> str:
+    if isinstance(body, dict):
+        message = body.get("message") or body.get("Message")
+        if isinstance(message, str):
+            return message
+    return ""
 
 
 @dataclass

@@ -63,6 +63,22 @@ _TABLE: Final[tuple[_Row, ...]] = (
         0.005,
         "images cache reasoning no-temperature",
     ),
+    # Google Gemini (prices up to 200k prompt tokens; cached input at the cache-read price)
+    ("gemini-3-pro-preview", 1_048_576, 65_536, 2.0, 12.0, 0.0, 0.2, "images cache reasoning"),
+    ("gemini-2.5-pro", 1_048_576, 65_536, 1.25, 10.0, 0.0, 0.125, "images cache reasoning"),
+    ("gemini-2.5-flash", 1_048_576, 65_536, 0.3, 2.5, 0.0, 0.03, "images cache reasoning"),
+    ("gemini-2.5-flash-lite", 1_048_576, 65_536, 0.1, 0.4, 0.0, 0.01, "images cache reasoning"),
+    ("gemini-2.0-flash", 1_048_576, 8_192, 0.1, 0.4, 0.0, 0.025, "images cache"),
+    # xAI (grok-4 thinks but neither streams its reasoning nor takes reasoning_effort)
+    ("grok-4", 256_000, 32_768, 3.0, 15.0, 0.0, 0.75, "images cache"),
+    ("grok-code-fast-1", 256_000, 10_000, 0.2, 1.5, 0.0, 0.02, "cache"),
+    ("grok-3-mini", 131_072, 8_192, 0.3, 0.5, 0.0, 0.075, "cache reasoning"),
+    # Mistral
+    ("devstral-medium", 128_000, 8_192, 0.4, 2.0, 0.0, 0.0, ""),
+    ("codestral", 256_000, 8_192, 0.3, 0.9, 0.0, 0.0, ""),
+    # Open-weight models at Groq and Together
+    ("llama-3.3-70b-versatile", 131_072, 32_768, 0.59, 0.79, 0.0, 0.0, ""),
+    ("llama-3.3-70b-instruct-turbo", 131_072, 8_192, 0.88, 0.88, 0.0, 0.0, ""),
     # DeepSeek
     ("deepseek-chat", 128_000, 8_192, 0.28, 0.42, 0.0, 0.028, "cache"),
     (
@@ -82,7 +98,13 @@ _FLAGS: Final = frozenset({"images", "cache", "reasoning", "no-temperature"})
 DEFAULT_MODELS: Final[dict[str, str]] = {
     "anthropic": "claude-sonnet-4-5",
     "openai": "gpt-4.1",
+    "gemini": "gemini-2.5-pro",
+    "bedrock": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    "vertex": "claude-sonnet-4-5@20250929",
 }
+# Routing prefixes in Bedrock ids ("us.anthropic.claude-…"): a region group, then the vendor.
+_ROUTING_PREFIXES: Final = ("us.", "eu.", "apac.", "jp.", "au.", "global.")
+_VENDOR_PREFIXES: Final = ("anthropic.", "meta.", "amazon.", "mistral.", "deepseek.")
 
 # Characters that may follow a known id in a longer variant: dates, tags, versions.
 _VARIANT_SEPARATORS: Final = ("-", ":", "@", "_", ".")
@@ -99,6 +121,11 @@ def lookup(provider: str, model_id: str) -> ModelInfo:
 
 def known_models() -> tuple[str, ...]:
     return tuple(_models())
+
+
+def is_known(model_id: str) -> bool:
+    """True when the catalogue has facts for this id (else `lookup` answers defaults)."""
+    return _find(model_id.strip()) is not None
 
 
 @cache
@@ -129,6 +156,8 @@ def _models() -> dict[str, ModelInfo]:
 def _find(model_id: str) -> ModelInfo | None:
     models = _models()
     base = model_id.lower().rsplit("/", 1)[-1]
+    for prefixes in (_ROUTING_PREFIXES, _VENDOR_PREFIXES):
+        base = next((base[len(p) :] for p in prefixes if base.startswith(p)), base)
     for candidate in dict.fromkeys((base, base.replace(".", "-"))):
         if candidate in models:
             return models[candidate]

@@ -19,6 +19,8 @@ Kind = ProviderErrorKind
 
 # Structured markers (error `code`, Anthropic `details.error_code`, or error `type`).
 QUOTA_MARKERS: Final = frozenset({"insufficient_quota", "billing_error"})
+# Google names a refused API key in an ErrorInfo `reason` of a 400 reply.
+AUTH_MARKERS: Final = frozenset({"api_key_invalid", "api_key_expired"})
 # OpenAI: code `context_length_exceeded`. Anthropic sends no structured marker for an over-long
 # prompt today (400 invalid_request_error); these codes are honoured should it add one.
 OVERFLOW_MARKERS: Final = frozenset(
@@ -38,6 +40,27 @@ _KIND_BY_TYPE: Final[dict[str, ProviderErrorKind]] = {
     "server_error": Kind.SERVER,
     "timeout_error": Kind.SERVER,
     "invalid_request_error": Kind.BAD_REQUEST,
+    # Amazon Bedrock exception names (header `x-amzn-ErrorType`, or a stream's exception frame).
+    "throttlingexception": Kind.RATE_LIMIT,
+    "servicequotaexceededexception": Kind.RATE_LIMIT,
+    "accessdeniedexception": Kind.AUTH,
+    "unrecognizedclientexception": Kind.AUTH,
+    "resourcenotfoundexception": Kind.NOT_FOUND,
+    "validationexception": Kind.BAD_REQUEST,
+    "modelstreamerrorexception": Kind.SERVER,
+    "modeltimeoutexception": Kind.SERVER,
+    "internalserverexception": Kind.SERVER,
+    "serviceunavailableexception": Kind.SERVER,
+    # Google RPC status names (Gemini, Vertex).
+    "resource_exhausted": Kind.RATE_LIMIT,
+    "unauthenticated": Kind.AUTH,
+    "permission_denied": Kind.AUTH,
+    "not_found": Kind.NOT_FOUND,
+    "invalid_argument": Kind.BAD_REQUEST,
+    "failed_precondition": Kind.BAD_REQUEST,
+    "unavailable": Kind.SERVER,
+    "internal": Kind.SERVER,
+    "deadline_exceeded": Kind.SERVER,
 }
 
 _MAX_DETAIL = 300
@@ -52,6 +75,8 @@ def classify(
         return Kind.QUOTA
     if markers & OVERFLOW_MARKERS:
         return Kind.CONTEXT_OVERFLOW
+    if markers & AUTH_MARKERS:
+        return Kind.AUTH
     if status is not None and status >= 400:
         return kind_for_status(status)
     for marker in (error_type, error_code):

@@ -16,11 +16,12 @@ from pycline.messages import Message
 from pycline.providers import errors
 from pycline.providers.base import ModelInfo, ReasoningChunk, StreamChunk, TextChunk, UsageChunk
 from pycline.providers.convert import to_openai
+from pycline.providers.presets import OPENAI, Preset
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
-DEFAULT_BASE_URL: Final = "https://api.openai.com/v1"
+DEFAULT_BASE_URL: Final = OPENAI.base_url
 # Delta fields in which hosts stream reasoning text (DeepSeek, vLLM, llama.cpp: the first;
 # OpenRouter, Ollama: the second).
 _REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
@@ -33,22 +34,26 @@ class OpenAIProvider:
         api_key: str,
         model: ModelInfo,
         base_url: str | None = None,
+        preset: Preset | None = None,
+        reasoning_effort: str | None = None,
         read_timeout: float = 300.0,
         connect_timeout: float = 10.0,
     ) -> None:
         self._api_key = api_key
         self._model = model
-        self._base_url = base_url or None  # an empty setting means the default
+        self._preset = preset or OPENAI
+        self._base_url = base_url or None  # an empty setting means the preset's URL
+        self._reasoning_effort = reasoning_effort or None
         self._read_timeout = read_timeout
         self._connect_timeout = connect_timeout
-        self._display_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
-        self._label = "OpenAI" if base_url is None else self._display_url
+        self._display_url = (base_url or self._preset.base_url).rstrip("/")
+        self._label = self._preset.label if base_url is None else self._display_url
         self._client: AsyncOpenAI | None = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def name(self) -> str:
-        return "openai"
+        return self._preset.name
 
     @property
     def model(self) -> ModelInfo:
@@ -65,13 +70,14 @@ class OpenAIProvider:
 
         client = self._get_client()
         temperature: float | openai.Omit = 0.0 if self._model.supports_temperature else openai.omit
+        options = self._request_options()
         try:
             response = await client.chat.completions.create(
                 model=self._model.id,
                 messages=cast("Any", to_openai(system, messages)),
                 stream=True,
-                stream_options={"include_usage": True},
                 temperature=temperature,
+                **options,
             )
         except (openai.APIError, httpx2.TransportError) as exc:
             raise self._translate(exc, streaming=False) from exc
@@ -97,6 +103,24 @@ class OpenAIProvider:
                 f"The reply was stopped by the content filter of {self._label}.",
             )
 
+    def _request_options(self) -> dict[str, Any]:
+        """The preset's quirks as request arguments (passed through the SDK unchanged)."""
+        preset = self._preset
+        options: dict[str, Any] = {}
+        if preset.stream_options:
+            options["stream_options"] = {"include_usage": True}
+        body = dict(preset.extra_body)
+        effort = self._reasoning_effort if self._model.supports_reasoning else None
+        if effort and preset.effort_style == "openai":
+            options["reasoning_effort"] = effort
+        elif effort and preset.effort_style == "openrouter":
+            body["reasoning"] = {"effort": effort}
+        if body:
+            options["extra_body"] = body
+        if preset.extra_headers:
+            options["extra_headers"] = dict(preset.extra_headers)
+        return options
+
     def _get_client(self) -> AsyncOpenAI:
         from openai import AsyncOpenAI, Timeout
 
@@ -105,7 +129,7 @@ class OpenAIProvider:
         if self._client is None or self._client_loop is not loop:
             self._client = AsyncOpenAI(
                 api_key=self._api_key,
-                base_url=self._base_url or DEFAULT_BASE_URL,
+                base_url=self._base_url or self._preset.base_url,
                 # The task loop owns retries (it honours retry-after and asks the user).
                 max_retries=0,
                 timeout=Timeout(self._read_timeout, connect=self._connect_timeout),
@@ -171,6 +195,11 @@ class _StreamState:
         if chunk.usage is not None:
             # Hosts that report usage on every chunk send running totals: the last one wins.
             self.usage = _usage(chunk.usage)
+        else:
+            # Groq reports usage in its own `x_groq` object on the last chunk.
+            groq = (chunk.model_extra or {}).get("x_groq")
+            if isinstance(groq, dict) and isinstance(groq.get("usage"), dict):
+                self.usage = _usage_from_dict(groq["usage"])
 
 
 def _usage(raw: Any) -> UsageChunk:
@@ -190,3 +219,11 @@ def _usage(raw: Any) -> UsageChunk:
         cache_read_tokens=cached,
         cost=float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
     )
+
+
+def _usage_from_dict(raw: dict[str, Any]) -> UsageChunk:
+    def count(name: str) -> int:
+        value = raw.get(name)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    return UsageChunk(input_tokens=count("prompt_tokens"), output_tokens=count("completion_tokens"))

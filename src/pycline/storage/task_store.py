@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,14 @@ API_HISTORY = "api_conversation_history.json"
 UI_MESSAGES = "ui_messages.json"
 CONTEXT_HISTORY = "context_history.json"
 METADATA = "task_metadata.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A task folder that could not be read: shown to the user, never fatal for the rest."""
+
+    task_id: str
+    message: str
 
 
 class TaskFolder:
@@ -39,10 +49,27 @@ class TaskFolder:
         atomic_write_json(self.path / UI_MESSAGES, [m.to_json() for m in messages])
 
     def save_record(self, record: TaskRecord) -> None:
+        # The folder first, then the index: the folder is the truth the index is rebuilt from,
+        # so a kill between the two leaves at worst a stale index row.
         record.size = self.disk_size()
-        atomic_write_json(self.path / METADATA, {"record": record.to_json()})
+        self._write_record(record)
         if self.index is not None:
-            self.index.upsert(record)
+            favorite = self.index.upsert(record)
+            if favorite != record.favorite:
+                # Starred or unstarred by `pycline favorite` while this task was running.
+                record.favorite = favorite
+                self._write_record(record)
+
+    def set_favorite(self, favorite: bool) -> TaskRecord:
+        record = self.load_record()
+        record.favorite = favorite
+        self._write_record(record)
+        if self.index is not None and not self.index.set_favorite(record.id, favorite):
+            self.index.restore(record)
+        return record
+
+    def _write_record(self, record: TaskRecord) -> None:
+        atomic_write_json(self.path / METADATA, {"record": record.to_json()})
 
     def save_context(self, state: dict[str, Any]) -> None:
         atomic_write_json(self.path / CONTEXT_HISTORY, state)
@@ -55,25 +82,37 @@ class TaskFolder:
             return None
 
     def load_api_history(self) -> list[Message]:
-        return [Message.from_json(m) for m in self._load_list(API_HISTORY)]
+        try:
+            return [Message.from_json(m) for m in self._load_list(API_HISTORY)]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise StorageError(f"{self.path / API_HISTORY} is corrupt: {exc!r}") from exc
 
     def load_ui_messages(self) -> list[UiMessage]:
-        return [UiMessage.from_json(m) for m in self._load_list(UI_MESSAGES)]
+        try:
+            return [UiMessage.from_json(m) for m in self._load_list(UI_MESSAGES)]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise StorageError(f"{self.path / UI_MESSAGES} is corrupt: {exc!r}") from exc
 
     def load_record(self) -> TaskRecord:
         data = self._load(METADATA)
         if not isinstance(data, dict) or not isinstance(data.get("record"), dict):
             raise StorageError(f"{self.path / METADATA} has no task record.")
         try:
-            return TaskRecord.from_json(data["record"])
+            record = TaskRecord.from_json(data["record"])
         except TypeError as exc:
             raise StorageError(f"{self.path / METADATA} is not a valid task record: {exc}") from exc
+        if not _well_typed(record):
+            raise StorageError(f"{self.path / METADATA} is not a valid task record.")
+        return record
 
     def disk_size(self) -> int:
         total = 0
         for entry in os.scandir(self.path):
-            if entry.is_file(follow_symlinks=False):
-                total += entry.stat().st_size
+            try:
+                if entry.is_file(follow_symlinks=False):
+                    total += entry.stat(follow_symlinks=False).st_size
+            except FileNotFoundError:  # a temp file renamed away by a concurrent atomic write
+                continue
         return total
 
     def _load(self, name: str) -> Any:
@@ -89,10 +128,16 @@ class TaskFolder:
         data = self._load(name)
         if not isinstance(data, list) or not all(isinstance(m, dict) for m in data):
             raise StorageError(f"{self.path / name} is not a list of messages.")
-        try:
-            return data
-        except (KeyError, ValueError) as exc:
-            raise StorageError(f"{self.path / name} is corrupt: {exc}") from exc
+        return data
+
+
+def _well_typed(r: TaskRecord) -> bool:
+    numbers = (r.tokens_in, r.tokens_out, r.cache_writes, r.cache_reads, r.total_cost, r.size, r.ts)
+    return (
+        all(isinstance(v, str) for v in (r.id, r.task, r.workspace, r.provider, r.model, r.status))
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in numbers)
+        and isinstance(r.favorite, bool)
+    )
 
 
 class TaskStore:
@@ -107,7 +152,19 @@ class TaskStore:
     def index(self) -> HistoryIndex:
         if self._index is None:
             self._index = HistoryIndex(self.home / "history.sqlite")
+            if self._index.recreated and self.tasks_dir.is_dir():
+                self.sync()
         return self._index
+
+    def sync(self) -> list[Problem]:
+        """Bring the index in line with the task folders; returns the folders that cannot be read.
+
+        Cheap when nothing is missing (one directory listing, one query), so every history view
+        runs it: a task whose index write was lost (killed process, damaged database) reappears.
+        """
+        from pycline.storage.integrity import sync_index
+
+        return sync_index(self)
 
     def create(self) -> TaskFolder:
         self.tasks_dir.mkdir(parents=True, exist_ok=True)
@@ -126,9 +183,32 @@ class TaskStore:
             return folder
 
     def open(self, task_id: str) -> TaskFolder:
-        if not task_id or "/" in task_id or task_id in (".", ".."):
+        if not _valid_id(task_id):
             raise StorageError(f"No task with id {task_id!r}.")
         path = self.tasks_dir / task_id
         if not path.is_dir():
             raise StorageError(f"No task with id {task_id!r}.")
         return TaskFolder(path, self.index)
+
+    def latest(self, workspace: str) -> str | None:
+        """The id of the most recent task in `workspace`, if any."""
+        self.sync()
+        found = self.index.list(workspace=workspace, limit=1)
+        return found[0].id if found else None
+
+    def delete(self, task_id: str) -> None:
+        """Remove a task's folder and its index row."""
+        folder = self.open(task_id)
+        # Renamed first (atomic), so a kill during the removal never leaves a half-deleted task
+        # that looks real; `sync` finishes such leftovers.
+        trash = self.tasks_dir / f"{TRASH_PREFIX}{task_id}"
+        os.replace(folder.path, trash)
+        self.index.delete(task_id)
+        shutil.rmtree(trash, ignore_errors=True)
+
+
+TRASH_PREFIX = ".deleted-"
+
+
+def _valid_id(task_id: str) -> bool:
+    return bool(task_id) and "/" not in task_id and "\\" not in task_id and task_id[0] != "."

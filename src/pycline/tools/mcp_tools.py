@@ -55,6 +55,16 @@ ACCESS_MCP_RESOURCE_SPEC = ToolSpec(
 
 NO_CONTENT = "(The MCP server returned no content.)"
 
+# {server: set of tool names} from the settings' `mcpAutoApprove`, added to each server's own
+# `autoApprove` list (the task's wiring puts it in `ToolContext.extra`).
+MCP_AUTO_APPROVE_KEY = "mcp_auto_approve"
+
+
+def auto_approved(ctx: ToolContext, hub: McpHub, server: str, tool: str) -> bool:
+    listed = ctx.extra.get(MCP_AUTO_APPROVE_KEY)
+    in_settings = isinstance(listed, dict) and tool in listed.get(server, ())
+    return in_settings or hub.is_auto_approved(server, tool)
+
 
 def hub_of(ctx: ToolContext) -> McpHub:
     hub = ctx.extra.get(HUB_KEY)
@@ -103,7 +113,7 @@ class UseMcpToolTool:
         # Check before asking: the user should not approve a call that cannot work.
         hub.check_tool_call(server, tool, arguments)
         feedback = ""
-        if not hub.is_auto_approved(server, tool):
+        if not auto_approved(ctx, hub, server, tool):
             approval = await ctx.approve(
                 ApprovalQuestion(
                     self.spec.name,

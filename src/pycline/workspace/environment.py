@@ -26,6 +26,7 @@ def environment_details(
     lines = ["<environment_details>"]
     if info.recently_modified:
         lines.append("# Recently Modified Files")
+        lines.append("Changed outside this task since you last used them; re-read before editing:")
         lines.extend(info.recently_modified)
         lines.append("")
     if info.terminals:
@@ -33,7 +34,8 @@ def environment_details(
         lines.append(info.terminals)
         lines.append("")
     lines.append("# Current Time")
-    lines.append(f"{now.strftime('%Y-%m-%d %H:%M:%S')} ({now.tzname() or 'local'}, UTC{offset})")
+    # To the minute: seconds tell the model nothing and only make every turn's text differ.
+    lines.append(f"{now.strftime('%Y-%m-%d %H:%M')} ({now.tzname() or 'local'}, UTC{offset})")
     lines.append("")
     if info.context_window:
         pct = round(100 * info.context_tokens / info.context_window)

@@ -1,0 +1,268 @@
+"""The shape of `settings.json`, validated: Cline-style camelCase keys, defaults, bounds.
+
+Global settings live in `PYCLINE_HOME/settings/settings.json`; a workspace may override some of
+them in `<workspace>/.pycline/settings.json`. Every validation failure becomes one `ConfigError`
+line naming the file and the dotted key, never a traceback.
+
+A workspace file comes with the code someone else wrote, so it may not widen what runs without
+asking (auto-approval, linters, a browser executable) nor redirect the saved API key to another
+server (`baseUrl`); those belong in the global file. API keys belong in neither (`pycline auth`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic.alias_generators import to_camel
+
+from pycline.core.approval import AutoApprove
+from pycline.errors import ConfigError
+from pycline.providers.presets import PRESET_NAMES
+
+# The OpenAI-compatible presets (openrouter, ollama, …) are data in pycline.providers.presets.
+PROVIDERS = ("openai", "anthropic", "scripted", *PRESET_NAMES, "gemini", "bedrock", "vertex")
+
+# Words that mark a key as a credential: such keys are refused in every settings file.
+_SECRET_WORDS = ("apikey", "api_key", "secret", "token", "password")
+
+# Keys a workspace file may not set (see the module docstring for why).
+WORKSPACE_FORBIDDEN = frozenset(
+    {"baseUrl", "profiles", "mcpAutoApprove", "linters", "browserExecutablePath"}
+)
+
+
+class _Strict(BaseModel):
+    # strict: "true" is not a boolean and "3" is not a number in a JSON settings file.
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        alias_generator=to_camel,
+        populate_by_name=True,
+    )
+
+
+class ModelInfoSettings(_Strict):
+    """`modelInfo`: facts about the model that win over the catalogue (issue 6)."""
+
+    context_window: int | None = Field(None, ge=1_024)
+    max_tokens: int | None = Field(None, ge=1)
+    input_price: float | None = Field(None, ge=0)  # USD per million tokens
+    output_price: float | None = Field(None, ge=0)
+    cache_writes_price: float | None = Field(None, ge=0)
+    cache_reads_price: float | None = Field(None, ge=0)
+    supports_images: bool | None = None
+    supports_prompt_cache: bool | None = None
+    supports_reasoning: bool | None = None
+    supports_temperature: bool | None = None
+
+
+class ModelChoice(_Strict):
+    provider: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    # Model options (issue 6): OpenAI-style reasoning effort, Anthropic/Gemini thinking budget.
+    reasoning_effort: Literal["minimal", "low", "medium", "high"] | None = None
+    thinking_budget: int | None = Field(None, ge=1_024)
+    model_info: ModelInfoSettings | None = None
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, value: str | None) -> str | None:
+        if value is not None and value not in PROVIDERS:
+            raise ValueError(f"unknown provider {value!r}; choose one of: {', '.join(PROVIDERS)}")
+        return value
+
+    @field_validator("model")
+    @classmethod
+    def _model_named(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError(f"must start with http:// or https://, not {value!r}")
+        return value
+
+
+class Profile(ModelChoice):
+    """A named model choice; `planMode` gives Plan mode its own model."""
+
+    plan_mode: ModelChoice | None = None
+
+
+class AutoApproveSettings(_Strict):
+    """Cline's auto-approval actions (SPEC §7); defaults: reads, safe commands and MCP."""
+
+    read_files: bool = True
+    read_files_externally: bool = False
+    edit_files: bool = False
+    edit_files_externally: bool = False
+    execute_safe_commands: bool = True
+    execute_all_commands: bool = False
+    use_browser: bool = False
+    use_mcp: bool = True
+    yolo: bool = False
+
+    def policy(self) -> AutoApprove:
+        return AutoApprove(**self.model_dump())
+
+
+class Settings(Profile):
+    profiles: dict[str, Profile] = Field(default_factory=dict)
+    active_profile: str | None = None
+    auto_approve: AutoApproveSettings = Field(default_factory=AutoApproveSettings)
+    # Per MCP server, tools that run without asking (added to the server's own autoApprove list).
+    mcp_auto_approve: dict[str, list[str]] = Field(default_factory=dict)
+    max_consecutive_mistakes: int = Field(3, ge=1)
+    max_retries: int = Field(3, ge=0, le=20)
+    retry_base_delay: float = Field(1.0, ge=0, le=600)
+    command_timeout: float = Field(600.0, ge=1)
+    enable_checkpoints: bool = True
+    checkpoint_retention: int | None = Field(None, ge=1)  # newest checkpoints kept; None: all
+    browser_executable_path: str | None = None
+    auto_condense_threshold: float | None = Field(None, gt=0, le=1)  # fraction of the window
+    notifications: bool = False
+    linters: dict[str, list[str]] = Field(default_factory=dict)
+
+    @field_validator("linters")
+    @classmethod
+    def _commands_not_empty(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        for glob, command in value.items():
+            if not command:
+                raise ValueError(f"the command for {glob!r} is empty")
+        return value
+
+    @model_validator(mode="after")
+    def _profile_exists(self) -> Settings:
+        if self.active_profile is not None and self.active_profile not in self.profiles:
+            raise ValueError(
+                f"activeProfile {self.active_profile!r} is not one of the profiles "
+                f"({', '.join(self.profiles) or 'none defined'})"
+            )
+        return self
+
+    def choice(self, profile: str | None = None) -> Profile:
+        """The model choice in force: the named profile, else the active one, else top level."""
+        name = profile or self.active_profile
+        if name is None:
+            return Profile(**{name: getattr(self, name) for name in Profile.model_fields})
+        if name not in self.profiles:
+            known = ", ".join(self.profiles) or "none defined"
+            raise ConfigError(f"Unknown profile {name!r} (profiles: {known}).")
+        return self.profiles[name]
+
+
+# ---- validation with one-line errors -------------------------------------------------------
+
+
+def _dotted(loc: tuple[int | str, ...]) -> str:
+    return ".".join(str(part) for part in loc if part != "[key]")
+
+
+def _is_secret_name(name: str) -> bool:
+    lowered = name.lower()
+    return lowered == "key" or any(word in lowered for word in _SECRET_WORDS)
+
+
+def _explain(error: Mapping[str, Any], source: str) -> str:
+    loc = tuple(error.get("loc", ()))
+    key = _dotted(loc) or "(top level)"
+    kind = error.get("type", "")
+    value = error.get("input")
+    if kind == "extra_forbidden":
+        if loc and _is_secret_name(str(loc[-1])):
+            return (
+                f"{source}: {key!r} looks like a credential; API keys are never kept in settings "
+                "files. Store it with `pycline auth PROVIDER`."
+            )
+        return f"{source}: unknown setting {key!r}."
+    if kind in ("bool_type", "bool_parsing"):
+        return f"{source}: setting {key!r} must be true or false, not {value!r}."
+    if kind in ("int_type", "int_from_float", "int_parsing"):
+        return f"{source}: setting {key!r} must be a whole number, not {value!r}."
+    if kind in ("float_type", "float_parsing"):
+        return f"{source}: setting {key!r} must be a number, not {value!r}."
+    if kind == "string_type":
+        return f"{source}: setting {key!r} must be a string, not {value!r}."
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return f"{source}: setting {key!r} must be an object, not {value!r}."
+    if kind == "list_type":
+        return f"{source}: setting {key!r} must be a list, not {value!r}."
+    message = str(error.get("msg", "is invalid")).removeprefix("Value error, ")
+    bounds = error.get("ctx") or {}
+    for name, sign in (("ge", "≥"), ("gt", ">"), ("le", "≤"), ("lt", "<")):
+        if kind.startswith(("greater_than", "less_than")) and name in bounds:
+            return f"{source}: setting {key!r} must be {sign} {bounds[name]}, not {value!r}."
+    if not loc:
+        return f"{source}: {message}."
+    return f"{source}: setting {key!r}: {message}."
+
+
+def validate(data: Mapping[str, Any], *, source: str) -> Settings:
+    """`data` as `Settings`, or a `ConfigError` naming `source` and the first bad key."""
+    try:
+        return Settings.model_validate(dict(data))
+    except ValidationError as exc:
+        raise ConfigError(_explain(exc.errors()[0], source)) from None
+
+
+def check_workspace(data: Mapping[str, Any], *, source: str) -> None:
+    """Refuse what a workspace file may not set; the rest is validated with the merged whole."""
+    for key in data:
+        if _is_secret_name(key):
+            raise ConfigError(
+                f"{source}: {key!r} looks like a credential; API keys are never kept in settings "
+                "files. Store it with `pycline auth PROVIDER`."
+            )
+        if key in WORKSPACE_FORBIDDEN:
+            raise ConfigError(
+                f"{source}: {key!r} can only be set in the global settings (a project's files "
+                f"must not change it); use `pycline config set {key} …` without --workspace."
+            )
+    plan = data.get("planMode")
+    if isinstance(plan, Mapping) and "baseUrl" in plan:
+        raise ConfigError(
+            f"{source}: 'planMode.baseUrl' can only be set in the global settings (a project's "
+            "files must not redirect your API key)."
+        )
+    approve = data.get("autoApprove")
+    if isinstance(approve, Mapping):
+        for name, value in approve.items():
+            if value is True:
+                raise ConfigError(
+                    f"{source}: 'autoApprove.{name}' can only be turned on in the global settings "
+                    "(a project's files may only ask for more approvals, not fewer)."
+                )
+
+
+def merge(lower: Mapping[str, Any], upper: Mapping[str, Any]) -> dict[str, Any]:
+    """`upper` over `lower`; objects merge key by key, anything else is replaced."""
+    out = dict(lower)
+    for key, value in upper.items():
+        below = out.get(key)
+        if isinstance(value, Mapping) and isinstance(below, Mapping):
+            out[key] = merge(below, value)
+        else:
+            out[key] = value
+    return out
+
+
+def flatten(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Dotted keys for nested objects (autoApprove.editFiles); maps of user names stay whole."""
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping) and key in ("autoApprove", "planMode"):
+            yield from flatten(value, dotted + ".")
+        else:
+            yield dotted, value
+
+
+def workspace_settings_path(workspace: Path) -> Path:
+    return workspace / ".pycline" / "settings.json"

@@ -1,0 +1,308 @@
+"""Checkpoints from the terminal: `checkpoints`, `restore`, `diff` (SPEC §10).
+
+A workspace has one shadow repository shared by all its tasks; a task's checkpoints are those
+whose message starts with its id (see `core.checkpointing.commit_message`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from pycline.checkpoints import Checkpoint, CheckpointError, FileChange, ShadowGit
+from pycline.cli.style import colour_diff, style
+from pycline.cli.tasks_cmd import human_size
+from pycline.core.checkpointing import commit_message, label_of, task_of
+from pycline.errors import PyclineError, StorageError
+from pycline.storage.paths import pycline_home
+from pycline.storage.records import TaskRecord
+from pycline.storage.task_store import TaskFolder, TaskStore
+
+CHECKPOINT_COMMANDS = ("checkpoints", "restore", "diff")
+
+
+def _parser(name: str) -> argparse.ArgumentParser:
+    if name == "checkpoints":
+        p = argparse.ArgumentParser(
+            prog="pycline checkpoints",
+            description="List a task's checkpoints, or (--disk) the space all checkpoints use.",
+        )
+        p.add_argument("id", nargs="?", help="task id; default: the latest task in this folder")
+        p.add_argument("--json", action="store_true", help="JSON output")
+        p.add_argument(
+            "--disk", action="store_true", help="disk use per workspace, then compact (git gc)"
+        )
+        p.add_argument(
+            "--remove-orphans",
+            action="store_true",
+            help="with --disk: delete the checkpoints of workspaces that no longer exist",
+        )
+        return p
+    if name == "restore":
+        p = argparse.ArgumentParser(
+            prog="pycline restore",
+            description="Restore the workspace files, the task's conversation, or both, to a "
+            "checkpoint.",
+        )
+        p.add_argument("id", help="task id")
+        p.add_argument("checkpoint", help="checkpoint number or commit (see `pycline checkpoints`)")
+        how = p.add_mutually_exclusive_group(required=True)
+        how.add_argument("--workspace", action="store_true", help="files back to the checkpoint")
+        how.add_argument(
+            "--task", action="store_true", help="conversation cut back to the checkpoint"
+        )
+        how.add_argument("--both", action="store_true", help="files and conversation")
+        return p
+    p = argparse.ArgumentParser(
+        prog="pycline diff",
+        description="Changes from a checkpoint to now, or between two checkpoints.",
+    )
+    p.add_argument("id", help="task id")
+    p.add_argument("checkpoint", help="checkpoint number or commit")
+    p.add_argument("checkpoint2", nargs="?", help="a later checkpoint (default: the files now)")
+    p.add_argument("--stat", action="store_true", help="only the list of changed files")
+    return p
+
+
+def run_checkpoints_command(name: str, argv: list[str]) -> int:
+    ns = _parser(name).parse_args(argv)
+    store = TaskStore(pycline_home())
+    try:
+        if name == "checkpoints":
+            if ns.disk:
+                return asyncio.run(_disk(store, remove_orphans=ns.remove_orphans))
+            return asyncio.run(_list(store, ns))
+        if name == "restore":
+            mode = "workspace" if ns.workspace else "task" if ns.task else "both"
+            return asyncio.run(_restore(store, ns.id, ns.checkpoint, mode))
+        return asyncio.run(_diff(store, ns))
+    except PyclineError as exc:
+        print(f"pycline: {exc}", file=sys.stderr)
+        return 2
+
+
+# --- finding a task's checkpoints ------------------------------------------------------------
+
+
+def _tracker(store: TaskStore, record: TaskRecord) -> ShadowGit:
+    return ShadowGit(Path(record.workspace), store.home)
+
+
+async def task_checkpoints(store: TaskStore, record: TaskRecord) -> list[Checkpoint]:
+    tracker = _tracker(store, record)
+    if not (tracker.git_dir / "HEAD").exists():
+        return []  # never checkpointed: do not create a store just to find it empty
+    return [c for c in await tracker.list() if task_of(c.message) == record.id]
+
+
+def pick(checkpoints: list[Checkpoint], ref: str) -> Checkpoint:
+    """A checkpoint by its number in the task's list (1 = oldest) or by a commit prefix."""
+    if ref.isdigit() and len(ref) < 4:
+        n = int(ref)
+        if 1 <= n <= len(checkpoints):
+            return checkpoints[n - 1]
+        raise CheckpointError(f"This task has {len(checkpoints)} checkpoints; there is no #{n}.")
+    found = [c for c in checkpoints if c.commit.startswith(ref.lower())] if len(ref) >= 4 else []
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise CheckpointError(f"{ref!r} matches several checkpoints; give more of the commit.")
+    raise CheckpointError(f"This task has no checkpoint {ref!r} (see `pycline checkpoints`).")
+
+
+def _open(store: TaskStore, task_id: str | None) -> tuple[TaskFolder, TaskRecord]:
+    if task_id is None:
+        cwd = str(Path.cwd().resolve())
+        task_id = store.latest(cwd)
+        if task_id is None:
+            raise StorageError(f"No task in {cwd}; give a task id (see `pycline history`).")
+    folder = store.open(task_id)
+    return folder, folder.load_record()
+
+
+async def _list(store: TaskStore, ns: argparse.Namespace) -> int:
+    _, record = _open(store, ns.id)
+    checkpoints = await task_checkpoints(store, record)
+    if ns.json:
+        rows = [
+            {
+                "number": i,
+                "commit": c.commit,
+                "time": c.created_at.isoformat(),
+                "label": label_of(c.message),
+            }
+            for i, c in enumerate(checkpoints, 1)
+        ]
+        print(json.dumps(rows, indent=1))
+        return 0
+    if not checkpoints:
+        print(f"Task {record.id} has no checkpoints.")
+        return 0
+    for i, c in enumerate(checkpoints, 1):
+        when = c.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        print(f"{i:>3}  {c.commit[:10]}  {when}  {label_of(c.message)}")
+    return 0
+
+
+# --- restore and diff ------------------------------------------------------------------------
+
+
+async def _restore(store: TaskStore, task_id: str, ref: str, mode: str) -> int:
+    from pycline.storage.rewind import check, rewind
+
+    folder, record = _open(store, task_id)
+    checkpoint = pick(await task_checkpoints(store, record), ref)
+    if mode in ("task", "both"):
+        check(folder, checkpoint.commit)  # first, so `--both` never does half its job
+    if mode in ("workspace", "both"):
+        tracker = _tracker(store, record)
+        # The files as they are now become a checkpoint too, so the restore can be undone.
+        undo = await tracker.commit(
+            commit_message(record.id, f"before restoring {checkpoint.commit[:10]}")
+        )
+        result = await tracker.restore(checkpoint.commit)
+        print(
+            f"Restored the workspace to {checkpoint.commit[:10]}: {result.written} files "
+            f"written, {result.deleted} deleted."
+        )
+        for path in result.skipped:
+            print(f"  left alone (ignored, untracked or a nested repository): {path}")
+        print(f"To undo: pycline restore {record.id} {undo[:10]} --workspace")
+    if mode in ("task", "both"):
+        done = rewind(folder, checkpoint.commit)
+        print(
+            f"Restored the conversation to {checkpoint.commit[:10]}: "
+            f"{done.api_messages_removed} messages removed (their cost stays on the record). "
+            f"Continue with: pycline resume {record.id}"
+        )
+    return 0
+
+
+def _print_change(change: FileChange) -> None:
+    diff = change.unified_diff
+    if not diff and change.mode_before != change.mode_after:
+        diff = f"mode {change.mode_before} -> {change.mode_after}: {change.path}\n"
+    elif change.mode_before and change.mode_after and change.mode_before != change.mode_after:
+        diff = f"mode {change.mode_before} -> {change.mode_after}: {change.path}\n{diff}"
+    sys.stdout.write((colour_diff(diff) + "\n") if sys.stdout.isatty() else diff)
+
+
+async def _diff(store: TaskStore, ns: argparse.Namespace) -> int:
+    _, record = _open(store, ns.id)
+    checkpoints = await task_checkpoints(store, record)
+    first = pick(checkpoints, ns.checkpoint)
+    second = pick(checkpoints, ns.checkpoint2) if ns.checkpoint2 else None
+    changes = await _tracker(store, record).diff(
+        first.commit, second.commit if second is not None else None
+    )
+    for change in changes:
+        if ns.stat:
+            print(f"{change.status:<9} {change.path}")
+        else:
+            _print_change(change)
+    target = second.commit[:10] if second is not None else "now"
+    files = "1 file" if len(changes) == 1 else f"{len(changes)} files"
+    print(style(f"{files} changed from {first.commit[:10]} to {target}.", "dim"))
+    return 0
+
+
+# --- disk use, and cleaning up after a deleted task ------------------------------------------
+
+
+def _shadow_workspace(git_dir: Path) -> Path | None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["GIT_CONFIG_NOSYSTEM"] = "1"
+    try:
+        done = subprocess.run(
+            ["git", "config", "--file", str(git_dir / "config"), "--get", "pycline.workspace"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    value = done.stdout.strip()
+    return Path(value) if done.returncode == 0 and value else None
+
+
+def _tree_size(root: Path) -> int:
+    total = 0
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
+            except FileNotFoundError:
+                continue
+    return total
+
+
+async def _disk(store: TaskStore, *, remove_orphans: bool) -> int:
+    base = store.home / "checkpoints"
+    dirs = sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+    if not dirs:
+        print("No checkpoints yet.")
+        return 0
+    total_before = total_after = 0
+    for git_dir in dirs:
+        workspace = _shadow_workspace(git_dir)
+        before = await asyncio.to_thread(_tree_size, git_dir)
+        total_before += before
+        if workspace is None or not workspace.is_dir():
+            where = str(workspace) if workspace else "unknown workspace"
+            if remove_orphans:
+                await asyncio.to_thread(shutil.rmtree, git_dir, True)
+                print(f"{human_size(before):>10}  {where} (folder gone): removed")
+                continue
+            total_after += before
+            print(f"{human_size(before):>10}  {where} (folder gone; --remove-orphans deletes)")
+            continue
+        tracker = ShadowGit(workspace, store.home)
+        try:
+            count = len(await tracker.list())
+            await tracker.gc()
+        except CheckpointError as exc:
+            total_after += before
+            print(f"{human_size(before):>10}  {workspace}: {exc}")
+            continue
+        after = await tracker.disk_usage()
+        total_after += after
+        tasks = len({task_of(c.message) for c in await tracker.list()} - {""})
+        print(
+            f"{human_size(after):>10}  {workspace}  ({count} checkpoints of {tasks} tasks;"
+            f" {human_size(before)} before gc)"
+        )
+    print(f"{human_size(total_after):>10}  total ({human_size(total_before)} before)")
+    return 0
+
+
+def forget_task_checkpoints(store: TaskStore, record: TaskRecord) -> str:
+    """Delete a deleted task's checkpoints; the whole store when no other task needs it."""
+    return asyncio.run(_forget(store, record))
+
+
+async def _forget(store: TaskStore, record: TaskRecord) -> str:
+    tracker = _tracker(store, record)
+    if not (tracker.git_dir / "HEAD").exists():
+        return ""
+    others = store.index.list(workspace=record.workspace, limit=1)
+    if not Path(record.workspace).is_dir():
+        if others:
+            return ""
+        await asyncio.to_thread(shutil.rmtree, tracker.git_dir, True)
+        return "Its workspace is gone, so its checkpoint store was removed."
+    try:
+        every = await tracker.list()
+        mine = [c.commit for c in every if task_of(c.message) == record.id]
+        removed = await tracker.forget(mine)
+    except CheckpointError as exc:
+        return f"Its checkpoints were kept: {exc}"
+    if removed == len(every) and not others:
+        await asyncio.to_thread(shutil.rmtree, tracker.git_dir, True)
+    return f"Removed its {removed} checkpoints." if removed else ""

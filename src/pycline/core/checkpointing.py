@@ -1,0 +1,135 @@
+"""Checkpoints during a task (SPEC §10): the hook object the task loop calls.
+
+A snapshot is taken when the task starts, after every turn whose tool may have changed files, and
+after `attempt_completion`. Each is recorded in the UI log the way Cline does: a `checkpoint_created`
+message carrying the commit (`lastCheckpointHash`) and the conversation position
+(`conversationHistoryIndex`, used by a *task* restore), and the same hash on the turn's tool
+message. A failing checkpoint never fails the task: the user gets a notice and the task goes on
+without checkpoints.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from pycline.checkpoints.types import Checkpoint, CheckpointError
+from pycline.events import CheckpointCreated, Notice
+from pycline.messages import UiMessage
+from pycline.parsing.blocks import ToolUseBlock
+from pycline.storage.rewind import CHECKPOINT_KIND, HASH_KEY, INDEX_KEY, INDEX_TS_KEY
+
+if TYPE_CHECKING:
+    from pycline.core.streaming import Reply
+    from pycline.core.task import Task
+
+log = logging.getLogger(__name__)
+
+# Tools that can change the workspace, and the completion (a natural point to come back to).
+CHECKPOINT_TOOLS = frozenset(
+    {
+        "write_to_file",
+        "replace_in_file",
+        "execute_command",
+        "use_mcp_tool",
+        "browser_action",
+        "attempt_completion",
+    }
+)
+# UI messages that stand for the turn's tool; the newest one gets the checkpoint's hash.
+_TOOL_KINDS = frozenset({"tool", "completion_result"})
+
+
+class Tracker(Protocol):
+    """What the hook needs from a checkpoint store (`ShadowGit` provides it)."""
+
+    async def commit(self, message: str) -> str: ...
+
+    async def list(self) -> Sequence[Checkpoint]: ...
+
+    async def prune(self, keep_last: int) -> int: ...
+
+
+def commit_message(task_id: str, label: str) -> str:
+    """Checkpoint messages start with the task id: one shadow repository serves every task of a
+    workspace, and this is how a task finds its own checkpoints."""
+    return f"{task_id}: {label}"
+
+
+def task_of(message: str) -> str:
+    return message.split(":", 1)[0] if ":" in message else ""
+
+
+def label_of(message: str) -> str:
+    return message.split(":", 1)[1].strip() if ":" in message else message
+
+
+class TaskCheckpoints:
+    """The task's checkpoint hook; with no tracker (checkpoints disabled) every call is a no-op."""
+
+    def __init__(self, tracker: Tracker | None = None, *, retention: int = 0) -> None:
+        self._tracker = tracker
+        self.retention = retention  # keep this many per workspace after a task; 0 keeps all
+        self._broken = False
+
+    @property
+    def enabled(self) -> bool:
+        return self._tracker is not None and not self._broken
+
+    async def at_start(self, task: Task) -> None:
+        await self._checkpoint(task, "resumed" if task.history else "task start", tool=False)
+
+    async def after_turn(self, task: Task, reply: Reply) -> None:
+        block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
+        if block is None or block.name not in CHECKPOINT_TOOLS:
+            return
+        target = block.params.get("path") or block.params.get("command") or ""
+        label = f"after {block.name}" + (f" {' '.join(target.split())[:80]}" if target else "")
+        await self._checkpoint(task, label, tool=True)
+
+    async def at_end(self, task: Task) -> None:
+        """Apply the retention setting once the task is over (not after a cancel: be quick)."""
+        if self._tracker is None or self._broken or self.retention <= 0:
+            return
+        if task.record.status == "cancelled":
+            return
+        try:
+            if len(await self._tracker.list()) > self.retention:
+                await self._tracker.prune(self.retention)
+        except (CheckpointError, OSError) as exc:
+            task.say(Notice(f"Old checkpoints could not be pruned: {exc}"))
+
+    async def _checkpoint(self, task: Task, label: str, *, tool: bool) -> None:
+        if self._tracker is None or self._broken:
+            return
+        try:
+            commit = await self._tracker.commit(commit_message(task.id, label))
+        except (CheckpointError, OSError) as exc:
+            self._broken = True
+            log.info("checkpoint failed for task %s: %s", task.id, exc)
+            task.say(Notice(f"Checkpoints are off for this task: {exc}"))
+            return
+        messages = task.ui.messages
+        if tool:
+            for m in reversed(messages):
+                if m.kind == "api_req_started":
+                    break  # the start of this turn: its tool message was not found
+                if m.type == "say" and m.kind in _TOOL_KINDS:
+                    m.extra[HASH_KEY] = commit
+                    break
+        messages.append(
+            UiMessage(
+                ts=time.time(),
+                type="say",
+                kind=CHECKPOINT_KIND,
+                extra={
+                    HASH_KEY: commit,
+                    INDEX_KEY: len(task.history) - 1,
+                    INDEX_TS_KEY: task.history[-1].ts if task.history else None,
+                },
+            )
+        )
+        task.folder.save_ui_messages(messages)
+        task.say(CheckpointCreated(commit, label))

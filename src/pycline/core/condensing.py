@@ -1,0 +1,123 @@
+"""Condensing (SPEC §8): the model summarises the task so far and history restarts from it.
+
+Triggered by the task loop when the context manager answers "condense" (the `autoCondenseThreshold`
+setting), or by the user (`/compact`). The summary request is one more model call; the new history
+is the original task (with the files the summary names, read fresh through the workspace with the
+user's ignore rules), then the summary, then whatever user turn was waiting to be sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from pycline.context.condense import (
+    CONDENSE_REQUEST,
+    files_to_reread,
+    history_from_summary,
+    parse_summary,
+)
+from pycline.context.manager import ContextManager
+from pycline.core.streaming import Reply, stream_reply
+from pycline.errors import ToolError
+from pycline.events import Event
+from pycline.messages import Message, TextContent
+from pycline.parsing.blocks import ToolUseBlock
+from pycline.providers.base import Provider, UsageChunk
+from pycline.tools.base import AccessRules
+from pycline.workspace.paths import Workspace
+
+# Bounds on what a summary may pull back in: it must stay far smaller than what it replaces.
+MAX_REREAD_FILES: Final = 8
+MAX_REREAD_CHARS: Final = 40_000
+
+
+class CondenseFailed(Exception):
+    """The model gave no usable summary; history is left as it was."""
+
+
+@dataclass(frozen=True, slots=True)
+class Condensed:
+    history: list[Message]  # the replacement history
+    usage: UsageChunk | None  # of the summary request, for accounting
+    reply: str  # the model's whole reply
+    summary: str
+    reread: tuple[str, ...]  # files attached with their current content
+
+
+async def condense(
+    *,
+    provider: Provider,
+    system: str,
+    history: Sequence[Message],
+    context: ContextManager,
+    workspace: Workspace,
+    access: AccessRules,
+) -> Condensed:
+    """Ask for a summary of `history` (as the context manager sends it) and build the new history.
+
+    Raises `StreamFailed` when the request fails and `CondenseFailed` when the reply is empty.
+    """
+    if not history:
+        raise CondenseFailed("There is no conversation to condense yet.")
+    sent = context.render(history)
+    pending: Message | None = None
+    if sent[-1].role == "user":
+        # A user turn is waiting (a tool result): ask in it, and send it again after the summary.
+        pending = history[-1]
+        last = sent[-1]
+        request = [
+            *sent[:-1],
+            Message("user", (*last.content, TextContent(CONDENSE_REQUEST)), last.ts),
+        ]
+    else:
+        request = [*sent, Message.user(CONDENSE_REQUEST)]
+    reply = await stream_reply(provider, system, request, _quiet)
+    summary = _summary(reply)
+    if not summary:
+        raise CondenseFailed("The model returned an empty summary.")
+    reread = read_files(files_to_reread(summary), workspace, access)
+    fresh = history_from_summary(history[0], summary, reread)
+    if pending is not None:
+        fresh.append(pending)
+    return Condensed(fresh, reply.usage, reply.text, summary, tuple(reread))
+
+
+def read_files(paths: Sequence[str], workspace: Workspace, access: AccessRules) -> dict[str, str]:
+    """The current text of the named files; anything outside the workspace, hidden by
+    `.clineignore`, missing, binary or unreadable is left out."""
+    out: dict[str, str] = {}
+    for raw in paths:
+        if len(out) >= MAX_REREAD_FILES:
+            break
+        try:
+            target = workspace.resolve(raw)
+        except ToolError:
+            continue
+        if target.outside or access.blocked(target.path) or not target.path.is_file():
+            continue
+        try:
+            data = target.path.read_bytes()
+        except OSError:
+            continue
+        if b"\x00" in data[:8_192]:
+            continue  # binary: nothing a summary can use
+        text = data.decode("utf-8", errors="replace")
+        if len(text) > MAX_REREAD_CHARS:
+            text = text[:MAX_REREAD_CHARS] + "\n[… truncated: read the file for the rest]"
+        out[target.display] = text
+    return out
+
+
+def _summary(reply: Reply) -> str:
+    tool = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
+    if tool is not None and tool.name == "summarize_task":
+        context = tool.params.get("context", "").strip()
+        if context:
+            return context
+    return parse_summary(reply.text)
+
+
+def _quiet(event: Event) -> None:
+    """The summary is not shown as it streams; the front end gets one notice when it is done."""

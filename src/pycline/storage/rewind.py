@@ -1,0 +1,103 @@
+"""Cut a saved task's conversation back to one of its checkpoints (SPEC §10, restore *task*).
+
+The `checkpoint_created` UI message records `conversationHistoryIndex`: the last API message at
+checkpoint time. The tool result that followed it is kept too (it belongs to that turn), and the
+UI log is cut right after the checkpoint message. Tokens and cost of the removed requests stay in
+the task's record and are summed into a `deleted_api_reqs` message, as Cline does.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+
+from pycline.errors import StorageError
+from pycline.messages import Message, UiMessage
+from pycline.storage.task_store import TaskFolder
+
+CHECKPOINT_KIND = "checkpoint_created"
+HASH_KEY = "lastCheckpointHash"
+INDEX_KEY = "conversationHistoryIndex"
+# The timestamp of that message: tells whether the history was since replaced (condensed).
+INDEX_TS_KEY = "conversationHistoryTs"
+_METRICS = ("tokensIn", "tokensOut", "cacheWrites", "cacheReads", "cost")
+
+
+@dataclass(frozen=True, slots=True)
+class Rewound:
+    api_messages_removed: int
+    ui_messages_removed: int
+
+
+def checkpoint_message(messages: list[UiMessage], commit: str) -> int | None:
+    """Index of the UI message that recorded checkpoint `commit` (a full commit id)."""
+    for i, m in enumerate(messages):
+        if m.kind == CHECKPOINT_KIND and m.extra.get(HASH_KEY) == commit:
+            return i
+    return None
+
+
+def _cut_point(ui: list[UiMessage], api: list[Message], commit: str) -> tuple[int, int]:
+    """(UI index of the checkpoint message, API index of its last message); StorageError when
+    the conversation cannot be cut back to `commit`."""
+    at = checkpoint_message(ui, commit)
+    if at is None:
+        raise StorageError(
+            f"Checkpoint {commit[:10]} has no place in the conversation (it was not made during "
+            "a turn of this task); only the workspace can be restored to it."
+        )
+    index = ui[at].extra.get(INDEX_KEY)
+    if not isinstance(index, int) or isinstance(index, bool) or index < -1:
+        raise StorageError(f"Checkpoint {commit[:10]} has no valid conversation position.")
+    recorded = ui[at].extra.get(INDEX_TS_KEY)
+    if index >= len(api) or (index >= 0 and recorded is not None and api[index].ts != recorded):
+        raise StorageError(
+            f"The conversation was condensed after checkpoint {commit[:10]}, so it cannot be cut "
+            "back to it; only the workspace can be restored."
+        )
+    return at, index
+
+
+def check(folder: TaskFolder, commit: str) -> None:
+    """Raise StorageError unless `rewind(folder, commit)` can be done (changes nothing)."""
+    _cut_point(folder.load_ui_messages(), folder.load_api_history(), commit)
+
+
+def rewind(folder: TaskFolder, commit: str) -> Rewound:
+    ui = folder.load_ui_messages()
+    api = folder.load_api_history()
+    at, index = _cut_point(ui, api, commit)
+    kept_api = api[: index + 2]
+    removed_ui = ui[at + 1 :]
+    totals = dict.fromkeys(_METRICS, 0.0)
+    for m in removed_ui:
+        if m.kind == "api_req_started":
+            try:
+                data = json.loads(m.text)
+            except json.JSONDecodeError:
+                continue
+            for key in _METRICS:
+                value = data.get(key) if isinstance(data, dict) else None
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    totals[key] += value
+    kept_ui = [
+        *ui[: at + 1],
+        UiMessage(
+            ts=time.time(),
+            type="say",
+            kind="deleted_api_reqs",
+            text=json.dumps({k: (v if k == "cost" else int(v)) for k, v in totals.items()}),
+        ),
+    ]
+    record = folder.load_record()
+    # API history first: if we are killed before the UI log is cut, the task still resumes from
+    # the right point (the UI log is only what the user reads).
+    folder.save_api_history(kept_api)
+    folder.save_ui_messages(kept_ui)
+    # Trimming state refers to message positions that may be gone now.
+    folder.save_context({})
+    record.status = "restored"
+    record.ts = time.time()
+    folder.save_record(record)  # tokens and cost are kept: they were spent
+    return Rewound(len(api) - len(kept_api), len(removed_ui))

@@ -1,0 +1,171 @@
+"""Condensing in the loop: auto-condense at the threshold, `/compact` at the completion prompt,
+the summary replacing history with the task and fresh copies of the files it names."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from pycline.cli.interactive import InteractiveHost
+from pycline.cli.lines import LineReader
+from pycline.context.condense import CONDENSE_REQUEST, REREAD_INTRO, SUMMARY_INTRO
+from pycline.core.approval import AutoApprove
+from pycline.core.task import Task, TaskSettings
+from pycline.errors import ProviderError, ProviderErrorKind
+from pycline.events import Answer, CompletionQuestion, Notice, Question
+from pycline.providers.base import UsageChunk
+from pycline.providers.scripted import ScriptedReply
+from tests.core.harness import RecordingHost, complete, make_task
+
+READ = "<read_file>\n<path>src/app.py</path>\n</read_file>"
+
+
+def summary_reply(files: str = "src/app.py\nsecret.env\n../outside.txt\nmissing.py") -> str:
+    return (
+        "<summarize_task>\n<context>\n1. Primary request and intent: fix the app.\n"
+        "3. Files and code sections:\n   - src/app.py: entry point\n"
+        f"   <files_to_reread>\n{files}\n   </files_to_reread>\n"
+        "6. Current work: reading src/app.py.\n</context>\n</summarize_task>"
+    )
+
+
+def settings(threshold: float | None) -> TaskSettings:
+    return TaskSettings(auto_approve=AutoApprove(), max_retries=3, auto_condense=threshold)
+
+
+def big_usage() -> UsageChunk:
+    # The scripted model has a 200k window: 150k used is past a 50% threshold.
+    return UsageChunk(input_tokens=150_000, output_tokens=100)
+
+
+def setup_files(workspace: Path) -> None:
+    (workspace / "src").mkdir()
+    (workspace / "src" / "app.py").write_text("print('v1')\n", encoding="utf-8")
+    (workspace / "secret.env").write_text("TOKEN=hunter2\n", encoding="utf-8")
+    (workspace / ".clineignore").write_text("secret.env\n", encoding="utf-8")
+
+
+async def test_auto_condense_replaces_history_at_the_threshold(
+    isolated_home: Path, workspace: Path
+) -> None:
+    setup_files(workspace)
+    host = RecordingHost()
+    replies = [
+        ScriptedReply(text=READ, usage=big_usage()),
+        ScriptedReply(
+            text=summary_reply(), usage=UsageChunk(input_tokens=150_000, output_tokens=300)
+        ),
+        complete(),
+    ]
+    task, provider = make_task(
+        isolated_home, workspace, replies, host, settings=settings(0.5), task_text="fix the app"
+    )
+    # The file changes after it was read: the summary must attach the current content.
+    (workspace / "src" / "app.py").write_text("print('v2')\n", encoding="utf-8")
+    assert (await task.start("fix the app")).completed
+
+    condense_request = provider.requests[1].messages
+    assert CONDENSE_REQUEST in condense_request[-1].text
+    assert condense_request[-1].text.startswith("[read_file for 'src/app.py'] Result:")
+
+    after = provider.requests[2].messages
+    assert [m.role for m in after] == ["user", "assistant", "user"]
+    first = after[0].text
+    assert first.startswith("<task>\nfix the app\n</task>")
+    assert "<environment_details>" not in first  # stale details are dropped
+    assert REREAD_INTRO in first and "print('v2')" in first
+    assert "hunter2" not in first  # .clineignore is respected
+    assert "outside.txt" not in first and "missing.py" not in first
+    assert after[1].text.startswith(SUMMARY_INTRO) and "fix the app" in after[1].text
+    assert after[2].text.startswith("[read_file for 'src/app.py'] Result:")  # the pending turn
+    assert CONDENSE_REQUEST not in after[2].text
+
+    notices = [e.text for e in host.events if isinstance(e, Notice)]
+    assert any("condensed" in n and "src/app.py" in n for n in notices)
+    saved = json.loads((task.folder.path / "api_conversation_history.json").read_text("utf-8"))
+    assert len(saved) == 4  # task, summary, pending tool result, completion
+    # The summary request is paid for like any other.
+    assert task.record.tokens_out >= 300
+
+
+async def test_without_a_threshold_nothing_is_condensed(
+    isolated_home: Path, workspace: Path
+) -> None:
+    setup_files(workspace)
+    replies = [ScriptedReply(text=READ, usage=big_usage()), complete()]
+    task, provider = make_task(
+        isolated_home, workspace, replies, RecordingHost(), settings=settings(None)
+    )
+    assert (await task.start("fix")).completed
+    assert all(CONDENSE_REQUEST not in r.messages[-1].text for r in provider.requests)
+
+
+async def test_a_failed_summary_request_leaves_history_alone(
+    isolated_home: Path, workspace: Path
+) -> None:
+    setup_files(workspace)
+    host = RecordingHost()
+    failure = ProviderError(ProviderErrorKind.BAD_REQUEST, "summary refused", status=400)
+    replies = [
+        ScriptedReply(text=READ, usage=big_usage()),
+        ScriptedReply(error=failure),
+        complete(),
+    ]
+    task, provider = make_task(isolated_home, workspace, replies, host, settings=settings(0.5))
+    assert (await task.start("fix")).completed
+    # The loop carried on with the full history.
+    assert len(provider.requests[2].messages) == 3
+    assert any(isinstance(e, Notice) and "not condensed" in e.text for e in host.events)
+
+
+class CompactingHost(RecordingHost):
+    """At the first completion prompt: condense, then give feedback; then accept."""
+
+    task: Task | None = None
+    compacted: bool | None = None
+
+    async def ask(self, question: Question) -> Answer:
+        self.questions.append(question)
+        if isinstance(question, CompletionQuestion) and self.compacted is None:
+            assert self.task is not None
+            self.compacted = await self.task.compact()
+            return Answer("text", "also add a test")
+        return Answer("yes")
+
+
+async def test_compact_at_the_completion_prompt_then_feedback_continues(
+    isolated_home: Path, workspace: Path
+) -> None:
+    setup_files(workspace)
+    host = CompactingHost()
+    replies = [READ, complete("first"), summary_reply("src/app.py"), complete("second")]
+    task, provider = make_task(isolated_home, workspace, replies, host, settings=settings(None))
+    host.task = task
+    assert (await task.start("fix the app")).completed
+    assert host.compacted is True
+    assert provider.requests[2].messages[-1].text == CONDENSE_REQUEST
+    after = provider.requests[3].messages
+    assert [m.role for m in after] == ["user", "assistant", "user"]
+    assert after[1].text.startswith(SUMMARY_INTRO)
+    assert "also add a test" in after[2].text
+
+
+async def test_interactive_compact_command_calls_the_task_then_asks_again() -> None:
+    read_fd, write_fd = os.pipe()
+    os.write(write_fd, b"/compact\nship it\n")
+    os.close(write_fd)
+    host = InteractiveHost(LineReader(read_fd))
+    calls: list[str] = []
+
+    async def compact() -> bool:
+        calls.append("compact")
+        return True
+
+    host.compact = compact
+    try:
+        answer = await host.ask(CompletionQuestion("done"))
+    finally:
+        os.close(read_fd)
+    assert calls == ["compact"]
+    assert answer == Answer("text", "ship it")
