@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from typing import TYPE_CHECKING
 
 from pycline.cli.common import fail, plan_config, resolved_config, workspace_dir
 from pycline.errors import PyclineError
+
+if TYPE_CHECKING:
+    from pycline.core.task import Task, TaskOutcome
 
 
 def resume(ns: argparse.Namespace) -> int:
@@ -28,18 +32,32 @@ def resume(ns: argparse.Namespace) -> int:
         if not headless:
             host = InteractiveHost(LineReader(), notify=load(home, cwd).notifications)
         controller = Controller(home, config, plan_config(ns, home, config))
-        task, run = controller.resume_task(ns.id, host, cwd, settings)
     except PyclineError as exc:
         fail(str(exc))
         return 2
+    started: list[Task] = []
+
+    async def run() -> TaskOutcome:
+        await controller.start_mcp(cwd)  # a resumed task may call the same MCP servers
+        try:
+            task, go = controller.resume_task(ns.id, host, cwd, settings)
+            started.append(task)
+            return await go()
+        finally:
+            await controller.close()
+
     try:
         outcome = asyncio.run(run())
     except KeyboardInterrupt:
-        print(f"pycline: cancelled; task {task.id} saved", file=sys.stderr)
+        saved = f"; task {started[0].id} saved" if started else ""
+        print(f"pycline: cancelled{saved}", file=sys.stderr)
         return 130
     except EOFError:
         return 0
+    except PyclineError as exc:
+        fail(str(exc))
+        return 2
     if outcome.completed:
         return 0
-    print(f"pycline: {outcome.reason} (task {task.id} saved)", file=sys.stderr)
+    print(f"pycline: {outcome.reason} (task {started[0].id} saved)", file=sys.stderr)
     return 1
