@@ -128,3 +128,33 @@ def test_user_edits_the_proposal_in_their_editor_and_the_model_sees_the_diff(
     result = history[2]["content"][0]["text"]
     assert "The user edited your proposal" in result
     assert "+hello from the user" in result
+
+
+def test_user_lists_and_stops_a_background_process_at_a_prompt(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    serve = (
+        f'<execute_command>\n<command>{sys.executable} -c "import time; time.sleep(300)"'
+        "</command>\n<requires_approval>false</requires_approval>\n<timeout>1</timeout>\n"
+        "</execute_command>"
+    )
+    ask = "<ask_followup_question>\n<question>Keep going?</question>\n</ask_followup_question>"
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps([serve, ask, COMPLETE]), encoding="utf-8")
+    child = spawn(
+        ["--provider", "scripted", "--script", str(script), "serve"], isolated_home, workspace
+    )
+    child.expect("Keep going")
+    child.expect("> ")
+    child.sendline("/ps")
+    child.expect(r"1\s+running\s+.*time\.sleep\(300\)")
+    child.sendline("/stop 1")
+    child.expect("Stopped process 1")
+    child.sendline("/ps")
+    child.expect("No background processes.")
+    child.sendline("yes")
+    child.expect("Press Enter to accept")
+    child.sendline("")
+    child.expect("Task> ")
+    child.sendeof()
+    child.expect(pexpect.EOF)

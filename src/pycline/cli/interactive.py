@@ -14,10 +14,12 @@ from pycline.cli.common import flags_config, plan_config, workspace_dir
 from pycline.cli.editor import edit_text
 from pycline.cli.lines import LineReader
 from pycline.cli.style import colour_diff, style
+from pycline.core import user_input
 from pycline.errors import ConfigError, PyclineError
 
 if TYPE_CHECKING:
     from pycline.app.controller import Controller
+    from pycline.terminal.background import BackgroundProcesses
 
 from pycline.events import (
     Answer,
@@ -52,6 +54,8 @@ class InteractiveHost:
         self._in_reasoning = False
         # `/compact` at the completion prompt condenses the running task's history (issue 6).
         self.compact: Callable[[], Awaitable[bool]] | None = None
+        # The running task's background processes: `/ps` lists them, `/stop N` stops one.
+        self.background: BackgroundProcesses | None = None
 
     def _write(self, text: str) -> None:
         sys.stdout.write(text)
@@ -115,11 +119,37 @@ class InteractiveHost:
                 pass
 
     async def _read(self, prompt: str) -> str:
-        line = await self.reader.readline(prompt)
-        self._mid_line = False
-        if line is None:
-            raise EOFError
-        return line
+        while True:
+            line = await self.reader.readline(prompt)
+            self._mid_line = False
+            if line is None:
+                raise EOFError
+            if not await self._process_command(line.strip()):
+                return line
+
+    async def _process_command(self, line: str) -> bool:
+        """`/ps` and `/stop N` work at any prompt while a task runs; True when handled."""
+        words = line.split()
+        if not words or words[0] not in ("/ps", "/stop") or self.background is None:
+            return False
+        if words[0] == "/ps":
+            infos = self.background.list()
+            if not infos:
+                self._line("No background processes.")
+            for info in infos:
+                state = "running" if info.running else f"exited ({info.exit_code})"
+                self._line(f"  {info.id}  {state:<12} {info.command}")
+            return True
+        if len(words) == 2 and words[1].isdigit():
+            try:
+                await self.background.stop(int(words[1]))
+            except KeyError:
+                self._line(f"No background process {words[1]}.")
+            else:
+                self._line(f"Stopped process {words[1]}.")
+        else:
+            self._line("Usage: /stop N (see /ps)")
+        return True
 
     async def ask(self, question: Question) -> Answer:
         sys.stdout.write("\a")  # the terminal bell: the task waits for the user
@@ -297,10 +327,12 @@ async def _tasks(
                 text = ""
                 continue
             host.compact = task.compact  # `/compact` (issue 6)
+            host.background = user_input.background_of(task.services)
             outcome = await run()
         else:
             task = controller.new_task(text, host, cwd, settings)
             host.compact = task.compact  # `/compact` (issue 6)
+            host.background = user_input.background_of(task.services)
             outcome = await task.start(text)
         mode = task.mode
         if not outcome.completed:
