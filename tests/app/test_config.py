@@ -147,7 +147,7 @@ def test_plan_mode_gets_its_own_model_and_key(isolated_home: Path) -> None:
     plan = resolve_plan(ModelConfig(), isolated_home, act)
     assert act.api_key == "sk-openai"
     assert plan == ModelConfig(
-        provider="anthropic", model="claude-sonnet-4-5", api_key="sk-anthropic"
+        provider="anthropic", model="claude-sonnet-4-6", api_key="sk-anthropic"
     )
 
 

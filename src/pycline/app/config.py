@@ -46,7 +46,7 @@ __all__ = [
 
 DEFAULT_MODELS = {
     "openai": "gpt-4o",
-    "anthropic": "claude-sonnet-4-5",
+    "anthropic": "claude-sonnet-4-6",
     "scripted": "scripted",
     **presets.default_models(),  # openrouter, gemini, bedrock, … (local servers have none)
 }

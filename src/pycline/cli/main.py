@@ -32,7 +32,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "together, xai, mistral, ollama, lmstudio, vllm, llamacpp, gemini, bedrock, vertex, "
         "scripted",
     )
-    parser.add_argument("--model", help="model id, e.g. gpt-4o, claude-sonnet-4-5, llama3.1")
+    parser.add_argument("--model", help="model id, e.g. gpt-4o, claude-sonnet-4-6, llama3.1")
     parser.add_argument(
         "--base-url", help="API base URL, e.g. http://localhost:11434/v1 for Ollama"
     )

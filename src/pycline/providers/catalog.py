@@ -25,6 +25,7 @@ _TABLE: Final[tuple[_Row, ...]] = (
     ("claude-opus-4-5", 200_000, 64_000, 5.0, 25.0, 6.25, 0.5, "images cache reasoning"),
     ("claude-opus-4-1", 200_000, 32_000, 15.0, 75.0, 18.75, 1.5, "images cache reasoning"),
     ("claude-opus-4", 200_000, 32_000, 15.0, 75.0, 18.75, 1.5, "images cache reasoning"),
+    ("claude-sonnet-4-6", 200_000, 64_000, 3.0, 15.0, 3.75, 0.3, "images cache reasoning"),
     ("claude-sonnet-4-5", 200_000, 64_000, 3.0, 15.0, 3.75, 0.3, "images cache reasoning"),
     ("claude-sonnet-4", 200_000, 64_000, 3.0, 15.0, 3.75, 0.3, "images cache reasoning"),
     ("claude-haiku-4-5", 200_000, 64_000, 1.0, 5.0, 1.25, 0.1, "images cache reasoning"),
@@ -96,7 +97,7 @@ _FLAGS: Final = frozenset({"images", "cache", "reasoning", "no-temperature"})
 
 # What `lookup` answers when no model id is configured.
 DEFAULT_MODELS: Final[dict[str, str]] = {
-    "anthropic": "claude-sonnet-4-5",
+    "anthropic": "claude-sonnet-4-6",
     "openai": "gpt-4.1",
     "gemini": "gemini-2.5-pro",
     "bedrock": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
