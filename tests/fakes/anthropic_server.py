@@ -9,16 +9,14 @@ Each POST to /v1/messages takes the next scripted step: a string (a plain reply)
 
 from __future__ import annotations
 
-import threading
-from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from tests.fakes.server import (
-    FakeHTTPServer,
     Planned,
     RecordedRequest,
+    ScriptedFake,
     Stall,
     pieces,
     sse,
@@ -96,20 +94,7 @@ def prompt_too_long() -> AnthropicError:
     )
 
 
-class FakeAnthropic(FakeHTTPServer):
-    def __init__(self, replies: Iterable[Step] = (), *, seed: int = 0) -> None:
-        super().__init__(self._respond, seed=seed)
-        self._script: deque[Step] = deque(replies)
-        self._script_lock = threading.Lock()
-
-    @property
-    def base_url(self) -> str:
-        return self.origin
-
-    def add(self, *replies: Step) -> None:
-        with self._script_lock:
-            self._script.extend(replies)
-
+class FakeAnthropic(ScriptedFake[Step]):
     @property
     def messages(self) -> list[RecordedRequest]:
         return [r for r in self.requests if _is_messages_path(r.path.split("?", 1)[0])]
@@ -119,8 +104,7 @@ class FakeAnthropic(FakeHTTPServer):
         if request.method != "POST" or not _is_messages_path(path):
             error = AnthropicError(404, "not_found_error", "Not Found")
             return Planned(status=404, json_body=error.body())
-        with self._script_lock:
-            step = self._script.popleft() if self._script else None
+        step = self.next_step()
         if step is None:
             error = AnthropicError(500, "api_error", "fake server: no scripted reply left")
             return Planned(status=500, json_body=error.body())

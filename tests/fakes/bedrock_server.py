@@ -15,16 +15,14 @@ from __future__ import annotations
 import base64
 import json
 import struct
-import threading
 import zlib
-from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from tests.fakes.anthropic_server import AnthropicReply, AnthropicUsage
 from tests.fakes.anthropic_server import _stream_plan as anthropic_stream
-from tests.fakes.server import FakeHTTPServer, Planned, RecordedRequest, Stall
+from tests.fakes.server import Planned, RecordedRequest, ScriptedFake, Stall
 
 EVENT_STREAM = "application/vnd.amazon.eventstream"
 _STRING = 7  # header value type: UTF-8 string
@@ -93,20 +91,7 @@ def exception_frame(exception_type: str, message: str) -> bytes:
     )
 
 
-class FakeBedrock(FakeHTTPServer):
-    def __init__(self, replies: Iterable[Step] = (), *, seed: int = 0) -> None:
-        super().__init__(self._respond, seed=seed)
-        self._script: deque[Step] = deque(replies)
-        self._script_lock = threading.Lock()
-
-    @property
-    def base_url(self) -> str:
-        return self.origin
-
-    def add(self, *replies: Step) -> None:
-        with self._script_lock:
-            self._script.extend(replies)
-
+class FakeBedrock(ScriptedFake[Step]):
     @property
     def invocations(self) -> list[RecordedRequest]:
         return [r for r in self.requests if r.path.endswith("/invoke-with-response-stream")]
@@ -115,8 +100,7 @@ class FakeBedrock(FakeHTTPServer):
         path = request.path.split("?", 1)[0]
         if request.method != "POST" or not path.endswith("/invoke-with-response-stream"):
             return _error(BedrockError(404, "UnknownOperationException", "Unknown operation"))
-        with self._script_lock:
-            step = self._script.popleft() if self._script else None
+        step = self.next_step()
         if step is None:
             return _error(BedrockError(500, "InternalServerException", "no scripted reply left"))
         if isinstance(step, Stall):

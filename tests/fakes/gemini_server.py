@@ -12,13 +12,11 @@ Each streamGenerateContent request takes the next scripted step: a string, a `Ge
 from __future__ import annotations
 
 import json
-import threading
-from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from tests.fakes.server import FakeHTTPServer, Planned, RecordedRequest, Stall, pieces
+from tests.fakes.server import Planned, RecordedRequest, ScriptedFake, Stall, pieces
 
 
 @dataclass(frozen=True)
@@ -101,20 +99,7 @@ def not_found(model: str) -> GeminiError:
     return GeminiError(404, "NOT_FOUND", f"models/{model} is not found for API version v1beta")
 
 
-class FakeGemini(FakeHTTPServer):
-    def __init__(self, replies: Iterable[Step] = (), *, seed: int = 0) -> None:
-        super().__init__(self._respond, seed=seed)
-        self._script: deque[Step] = deque(replies)
-        self._script_lock = threading.Lock()
-
-    @property
-    def base_url(self) -> str:
-        return self.origin
-
-    def add(self, *replies: Step) -> None:
-        with self._script_lock:
-            self._script.extend(replies)
-
+class FakeGemini(ScriptedFake[Step]):
     @property
     def generations(self) -> list[RecordedRequest]:
         return [r for r in self.requests if ":streamGenerateContent" in r.path]
@@ -124,8 +109,7 @@ class FakeGemini(FakeHTTPServer):
         if request.method != "POST" or not path.endswith(":streamGenerateContent"):
             error = GeminiError(404, "NOT_FOUND", f"Unknown path {path}")
             return Planned(status=404, json_body=error.body())
-        with self._script_lock:
-            step = self._script.popleft() if self._script else None
+        step = self.next_step()
         if step is None:
             error = GeminiError(500, "INTERNAL", "fake server: no scripted reply left")
             return Planned(status=500, json_body=error.body())

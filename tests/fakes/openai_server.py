@@ -11,16 +11,14 @@ Each POST to /v1/chat/completions takes the next scripted step: a string (a plai
 
 from __future__ import annotations
 
-import threading
-from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from tests.fakes.server import (
-    FakeHTTPServer,
     Planned,
     RecordedRequest,
+    ScriptedFake,
     Stall,
     pieces,
     sse,
@@ -121,7 +119,7 @@ def server_error() -> OpenAIError:
     )
 
 
-class FakeOpenAI(FakeHTTPServer):
+class FakeOpenAI(ScriptedFake[Step]):
     def __init__(
         self,
         replies: Iterable[Step] = (),
@@ -129,18 +127,12 @@ class FakeOpenAI(FakeHTTPServer):
         seed: int = 0,
         models: Iterable[str] = ("gpt-4o",),
     ) -> None:
-        super().__init__(self._respond, seed=seed)
-        self._script: deque[Step] = deque(replies)
-        self._script_lock = threading.Lock()
+        super().__init__(replies, seed=seed)
         self.models = tuple(models)
 
     @property
     def base_url(self) -> str:
         return f"{self.origin}/v1"
-
-    def add(self, *replies: Step) -> None:
-        with self._script_lock:
-            self._script.extend(replies)
 
     @property
     def completions(self) -> list[RecordedRequest]:
@@ -156,8 +148,7 @@ class FakeOpenAI(FakeHTTPServer):
         if request.method != "POST" or path != "/v1/chat/completions":
             error = OpenAIError(404, f"Invalid URL ({request.method} {path})", code="unknown_url")
             return Planned(status=404, json_body=error.body())
-        with self._script_lock:
-            step = self._script.popleft() if self._script else None
+        step = self.next_step()
         if step is None:
             error = OpenAIError(500, "fake server: no scripted reply left", type="server_error")
             return Planned(status=500, json_body=error.body())

@@ -13,11 +13,12 @@ import random
 import socket
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar
 
 # Bound on how long a stalled reply holds its connection if the test never closes the server.
 STALL_LIMIT_SECONDS = 30.0
@@ -243,3 +244,31 @@ def sse(event: str | None, data: Any) -> bytes:
 def pieces(text: str, size: int) -> list[str]:
     step = max(1, size)
     return [text[i : i + step] for i in range(0, len(text), step)]
+
+
+StepT = TypeVar("StepT")
+
+
+class ScriptedFake(FakeHTTPServer, Generic[StepT]):
+    """A fake API that answers each model request with the next scripted step, in order."""
+
+    def __init__(self, replies: Iterable[StepT] = (), *, seed: int = 0) -> None:
+        super().__init__(self._respond, seed=seed)
+        self._script: deque[StepT] = deque(replies)
+        self._script_lock = threading.Lock()
+
+    @property
+    def base_url(self) -> str:
+        return self.origin
+
+    def add(self, *replies: StepT) -> None:
+        with self._script_lock:
+            self._script.extend(replies)
+
+    def next_step(self) -> StepT | None:
+        """The next scripted step; None when the script is used up."""
+        with self._script_lock:
+            return self._script.popleft() if self._script else None
+
+    def _respond(self, request: RecordedRequest) -> Planned:
+        raise NotImplementedError
