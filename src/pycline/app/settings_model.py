@@ -97,18 +97,22 @@ class Profile(ModelChoice):
     plan_mode: ModelChoice | None = None
 
 
-class AutoApproveSettings(_Strict):
-    """Cline's auto-approval actions (SPEC §7); defaults: reads, safe commands and MCP."""
+_POLICY_DEFAULTS = AutoApprove()
 
-    read_files: bool = True
-    read_files_externally: bool = False
-    edit_files: bool = False
-    edit_files_externally: bool = False
-    execute_safe_commands: bool = True
-    execute_all_commands: bool = False
-    use_browser: bool = False
-    use_mcp: bool = True
-    yolo: bool = False
+
+class AutoApproveSettings(_Strict):
+    """Cline's auto-approval actions (SPEC §7); the defaults are the policy's own
+    (`core.approval.AutoApprove`), so the two cannot drift apart."""
+
+    read_files: bool = _POLICY_DEFAULTS.read_files
+    read_files_externally: bool = _POLICY_DEFAULTS.read_files_externally
+    edit_files: bool = _POLICY_DEFAULTS.edit_files
+    edit_files_externally: bool = _POLICY_DEFAULTS.edit_files_externally
+    execute_safe_commands: bool = _POLICY_DEFAULTS.execute_safe_commands
+    execute_all_commands: bool = _POLICY_DEFAULTS.execute_all_commands
+    use_browser: bool = _POLICY_DEFAULTS.use_browser
+    use_mcp: bool = _POLICY_DEFAULTS.use_mcp
+    yolo: bool = _POLICY_DEFAULTS.yolo
 
     def policy(self) -> AutoApprove:
         return AutoApprove(**self.model_dump())
