@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pycline.app.config import ModelConfig, resolve, resolve_plan
+from pycline.errors import PyclineError
 from pycline.storage.paths import pycline_home
+
+if TYPE_CHECKING:
+    from pycline.app.controller import Controller
+    from pycline.core.task import Task, TaskOutcome
 
 
 def flags_config(ns: argparse.Namespace) -> ModelConfig:
@@ -42,3 +50,41 @@ def workspace_dir(ns: argparse.Namespace) -> Path:
 def fail(message: str, code: int = 2) -> None:
     print(f"pycline: {message}", file=sys.stderr)
     raise SystemExit(code)
+
+
+Runner = Callable[[], Awaitable["TaskOutcome"]]
+
+
+def run_to_exit_code(
+    controller: Controller, cwd: Path, open_task: Callable[[], tuple[Task, Runner]]
+) -> int:
+    """Run one task with the session's MCP servers connected; the process exit code.
+
+    0 only when the task completed; otherwise one line on stderr naming the saved task.
+    """
+    started: list[Task] = []
+
+    async def run() -> TaskOutcome:
+        await controller.start_mcp(cwd)
+        try:
+            task, go = open_task()
+            started.append(task)
+            return await go()
+        finally:
+            await controller.close()
+
+    try:
+        outcome = asyncio.run(run())
+    except KeyboardInterrupt:
+        saved = f"; task {started[0].id} saved" if started else ""
+        print(f"pycline: cancelled{saved}", file=sys.stderr)
+        return 130
+    except EOFError:  # the user closed the terminal at a prompt
+        return 0
+    except PyclineError as exc:
+        fail(str(exc))
+        return 2
+    if outcome.completed:
+        return 0
+    print(f"pycline: {outcome.reason} (task {started[0].id} saved)", file=sys.stderr)
+    return 1

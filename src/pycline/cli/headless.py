@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import json
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from pycline.cli.common import fail, plan_config, resolved_config, workspace_dir
+from pycline.cli.common import (
+    Runner,
+    fail,
+    plan_config,
+    resolved_config,
+    run_to_exit_code,
+    workspace_dir,
+)
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
-    from pycline.core.task import Task, TaskOutcome
+    from pycline.core.task import Task
 from pycline.events import (
     Answer,
     ApprovalQuestion,
@@ -161,27 +167,9 @@ def run_headless(ns: argparse.Namespace) -> int:
         fail(str(exc))
         return 2
     host = HeadlessHost(json_mode=ns.json)
-    started: list[Task] = []
 
-    async def run() -> TaskOutcome:
-        await controller.start_mcp(cwd)
-        try:
-            task = controller.new_task(" ".join(ns.task), host, cwd, settings)
-            started.append(task)
-            return await task.start(task.record.task)
-        finally:
-            await controller.close()
+    def open_task() -> tuple[Task, Runner]:
+        task = controller.new_task(" ".join(ns.task), host, cwd, settings)
+        return task, lambda: task.start(task.record.task)
 
-    try:
-        outcome = asyncio.run(run())
-    except KeyboardInterrupt:
-        saved = f"; task {started[0].id} saved" if started else ""
-        print(f"pycline: cancelled{saved}", file=sys.stderr)
-        return 130
-    except PyclineError as exc:
-        fail(str(exc))
-        return 2
-    if outcome.completed:
-        return 0
-    print(f"pycline: {outcome.reason} (task {started[0].id} saved)", file=sys.stderr)
-    return 1
+    return run_to_exit_code(controller, cwd, open_task)

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
-import sys
 from typing import TYPE_CHECKING
 
-from pycline.cli.common import fail, plan_config, resolved_config, workspace_dir
+from pycline.cli.common import (
+    fail,
+    plan_config,
+    resolved_config,
+    run_to_exit_code,
+    workspace_dir,
+)
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
-    from pycline.core.task import Task, TaskOutcome
+    pass
 
 
 def resume(ns: argparse.Namespace) -> int:
@@ -35,29 +39,6 @@ def resume(ns: argparse.Namespace) -> int:
     except PyclineError as exc:
         fail(str(exc))
         return 2
-    started: list[Task] = []
-
-    async def run() -> TaskOutcome:
-        await controller.start_mcp(cwd)  # a resumed task may call the same MCP servers
-        try:
-            task, go = controller.resume_task(ns.id, host, cwd, settings)
-            started.append(task)
-            return await go()
-        finally:
-            await controller.close()
-
-    try:
-        outcome = asyncio.run(run())
-    except KeyboardInterrupt:
-        saved = f"; task {started[0].id} saved" if started else ""
-        print(f"pycline: cancelled{saved}", file=sys.stderr)
-        return 130
-    except EOFError:
-        return 0
-    except PyclineError as exc:
-        fail(str(exc))
-        return 2
-    if outcome.completed:
-        return 0
-    print(f"pycline: {outcome.reason} (task {started[0].id} saved)", file=sys.stderr)
-    return 1
+    return run_to_exit_code(
+        controller, cwd, lambda: controller.resume_task(ns.id, host, cwd, settings)
+    )
