@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
-
 from pycline.cli.common import (
     fail,
     plan_config,
@@ -13,9 +11,6 @@ from pycline.cli.common import (
     workspace_dir,
 )
 from pycline.errors import PyclineError
-
-if TYPE_CHECKING:
-    pass
 
 
 def resume(ns: argparse.Namespace) -> int:
