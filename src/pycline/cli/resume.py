@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+
 from pycline.cli.common import (
     fail,
     plan_config,
