@@ -1,14 +1,11 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import shlex
 import sys
 import urllib.request
 from pathlib import Path
-
-import pytest
 
 from pycline.terminal.background import BackgroundProcesses
 from tests.tools.readcmd_support import live_group_members
@@ -40,9 +37,8 @@ async def test_http_server_runs_in_the_background_and_stops(tmp_path: Path) -> N
         pgid = registry.list()[0].pid
         await registry.stop(pid)
     assert len(registry) == 0
+    # Only zombies may remain: a grandchild re-parented to init is reaped when init gets to it.
     assert live_group_members(pgid) == []
-    with pytest.raises(ProcessLookupError):
-        os.killpg(pgid, 0)
 
 
 async def test_new_output_reports_only_what_is_new(tmp_path: Path) -> None:

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import shlex
 import sys
@@ -91,9 +90,7 @@ async def test_timeout_stops_the_command_and_its_group(workspace: Path) -> None:
     assert result.text.startswith("Command timed out after 0.5s")
     pgid = int(rec.output.split()[0])
     assert f"Output:\n{pgid}" in result.text
-    with pytest.raises(ProcessLookupError):
-        os.killpg(pgid, 0)
-    assert live_group_members(pgid) == []
+    assert live_group_members(pgid) == []  # zombies re-parented to init may linger a moment
 
 
 async def test_timeout_also_kills_children_of_the_shell(workspace: Path) -> None:
