@@ -33,7 +33,7 @@ async def test_slow_tool_past_its_timeout_returns_promptly_with_an_error(
     started = time.monotonic()
     with pytest.raises(ToolError, match=r"did not answer tool 'wait' within 0\.5 s"):
         await hub.call_tool("slow", "wait", {"seconds": 30})
-    assert time.monotonic() - started < 3.0
+    assert time.monotonic() - started < 10  # the tool would take 30 s
     # The server is still usable: one slow call does not cost the connection.
     assert (await hub.call_tool("slow", "quick", {})).parts == (TextPart("quick"),)
 
@@ -44,7 +44,7 @@ async def test_slow_tool_past_its_timeout_returns_promptly_with_an_error(
     started = time.monotonic()
     with pytest.raises(ToolError, match=r"within 0\.5 s"):
         await UseMcpToolTool().run(call, tool_context(workspace, hub, RecordingApprover()))
-    assert time.monotonic() - started < 3.0
+    assert time.monotonic() - started < 10  # the tool would take 30 s
 
 
 async def test_crashed_server_is_reported_then_restarted_with_backoff(
@@ -159,6 +159,6 @@ async def test_server_that_never_answers_the_handshake_is_reported_promptly(
     hub = make_hub(connect_timeout=0.5)
     started = time.monotonic()
     await hub.start()
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < 10  # the server would hang 60 s
     state = _state(hub, "mute")
     assert state.status == "error" and "no answer to the MCP handshake within 0.5 s" in state.error

@@ -130,7 +130,7 @@ def test_an_unreachable_local_server_gives_conservative_defaults_quickly() -> No
         "ollama", "llama3.1", probe="ollama", base_url=f"http://127.0.0.1:{closed_port()}/v1",
         local=True,
     )  # fmt: skip
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 5
     assert info.context_window == LOCAL_DEFAULT_WINDOW
 
 
@@ -139,7 +139,7 @@ def test_a_server_that_never_answers_is_given_up_after_the_timeout() -> None:
         started = time.monotonic()
         facts = model_probe.probe("models_list", f"{srv.origin}/v1", "m", timeout=0.3)
         elapsed = time.monotonic() - started
-    assert facts == {} and elapsed < 2
+    assert facts == {} and elapsed < 5  # the server never answers
 
 
 def test_known_models_are_not_asked_about() -> None:
