@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pycline.app import wiring
 from pycline.app.config import ModelConfig
-from pycline.app.task_settings import checkpoint_settings, workspace_tool_extras
+from pycline.app.task_settings import checkpoint_settings, chromium_setting, workspace_tool_extras
 from pycline.context.manager import ContextManager
 from pycline.core import resumption
 from pycline.core.checkpointing import TaskCheckpoints
@@ -71,14 +71,15 @@ class Controller:
     ) -> Task:
         act = provider or wiring.build_provider(self.config)
         plan = wiring.build_provider(self.plan_config) if self.plan_config else act
+        root = Path(record.workspace)
+        chromium = chromium_setting(self.home, root)
         if tools is None:
-            tools = wiring.default_tools()
+            tools = wiring.default_tools(chromium=chromium)
             if self.mcp is not None:
                 tools += wiring.mcp_tools()
-        root = Path(record.workspace)
         profiles = wiring.mode_profiles(act, plan, tools, root)
         current = profiles[as_mode(settings.mode)]
-        services = wiring.task_services(root, hub=self.mcp)
+        services = wiring.task_services(root, hub=self.mcp, chromium=chromium)
         # Settings the tools read from ToolContext.extra: mcpAutoApprove lists, linters.
         services.extra.update(workspace_tool_extras(self.home, root))
         return Task(

@@ -48,6 +48,11 @@ def workspace_tool_extras(home: Path, workspace: Path) -> dict[str, object]:
     return tool_extras(load(home, workspace))
 
 
+def chromium_setting(home: Path, workspace: Path | None = None) -> str | None:
+    """`browserExecutablePath`: the browser the user named, if any."""
+    return load(home, workspace).browser_executable_path
+
+
 def checkpoint_settings(home: Path, workspace: Path | None = None) -> tuple[bool, int]:
     """`enableCheckpoints` and `checkpointRetention` (0: keep every checkpoint)."""
     settings = load(home, workspace)

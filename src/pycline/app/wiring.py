@@ -50,14 +50,18 @@ def build_provider(config: ModelConfig) -> Provider:
     )
 
 
-def browser_status() -> str | None:
-    """None when the browser tool can be offered; else why not and how to enable it."""
+def browser_status(chromium: str | None = None) -> str | None:
+    """None when the browser tool can be offered; else why not and how to enable it.
+
+    `chromium` is the `browserExecutablePath` setting; `$PYCLINE_CHROMIUM` and the system's
+    Chromium are looked for after it.
+    """
     from pycline.tools.browser import browser_available
 
-    return browser_available(executable_path=os.environ.get("PYCLINE_CHROMIUM") or None)
+    return browser_available(executable_path=chromium)
 
 
-def default_tools(*, browser: bool | None = None) -> list[Tool]:
+def default_tools(*, browser: bool | None = None, chromium: str | None = None) -> list[Tool]:
     """Every tool this build offers; the browser only when Playwright and Chromium are there."""
     from pycline.tools.command import ExecuteCommandTool
     from pycline.tools.definitions import ListCodeDefinitionNamesTool
@@ -83,7 +87,7 @@ def default_tools(*, browser: bool | None = None) -> list[Tool]:
         WebFetchTool(),
     ]
     if browser is None:
-        browser = browser_status() is None
+        browser = browser_status(chromium) is None
     if browser:
         from pycline.tools.browser import BrowserActionTool
 
@@ -126,14 +130,16 @@ def prompt_extras(root: Path, hub: McpHub | None) -> Callable[[Sequence[str]], s
     return extras
 
 
-def task_services(root: Path, *, hub: McpHub | None = None) -> TaskServices:
+def task_services(
+    root: Path, *, hub: McpHub | None = None, chromium: str | None = None
+) -> TaskServices:
     """The per-task services: the user's ignore rules and a registry of background processes."""
     from pycline.browser.session import BROWSER_KEY, BrowserSession
     from pycline.terminal.background import BackgroundProcesses
     from pycline.workspace.ignore import IgnoreRules
 
     background = BackgroundProcesses()
-    browser = BrowserSession(executable_path=os.environ.get("PYCLINE_CHROMIUM") or None)
+    browser = BrowserSession(executable_path=chromium)
     return TaskServices(
         access=IgnoreRules.load(root),
         # A command still running at its timeout keeps running in the background (dev servers);

@@ -279,9 +279,10 @@ async def session(ns: argparse.Namespace) -> int:
         config = resolve(flags.merged_over(wizard), home, workspace=cwd, profile=ns.profile)
     controller = Controller(home, config, plan_config(ns, home, config))
     print(style(f"pycline · {config.provider}/{config.model} · {cwd}", "dim"))
+    from pycline.app.task_settings import chromium_setting
     from pycline.app.wiring import browser_status
 
-    unavailable = browser_status()
+    unavailable = browser_status(chromium_setting(home, cwd))
     if unavailable:
         print(style(f"browser tool off: {unavailable}", "dim"))
     print(
