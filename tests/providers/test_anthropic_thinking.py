@@ -27,7 +27,7 @@ async def test_thinking_budget_is_sent_and_thinking_streams_as_reasoning(
     provider = build_provider(
         ModelConfig(
             provider="anthropic",
-            model="claude-sonnet-4-5",
+            model="claude-sonnet-4-6",
             api_key="sk-ant",
             base_url=server.base_url,
             thinking_budget=8_000,
@@ -48,8 +48,8 @@ async def test_thinking_budget_is_sent_and_thinking_streams_as_reasoning(
     [
         ("claude-3-5-haiku", 4_000, None),  # does not think: nothing sent
         ("claude-3-7-sonnet", 50_000, 8_191),  # kept below max_tokens (8,192)
-        ("claude-sonnet-4-5", 100, 1_024),  # raised to Anthropic's minimum
-        ("claude-sonnet-4-5", None, None),  # not asked for
+        ("claude-sonnet-4-6", 100, 1_024),  # raised to Anthropic's minimum
+        ("claude-sonnet-4-6", None, None),  # not asked for
     ],
 )
 async def test_thinking_budget_respects_the_model(

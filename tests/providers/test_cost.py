@@ -97,7 +97,7 @@ async def test_anthropic_cache_writes_and_reads_are_priced_separately(
     host = RecordingHost()
     with FakeAnthropic([AnthropicReply(text=complete(), usage=usage)]) as srv:
         provider = AnthropicProvider(
-            api_key="k", model=lookup("anthropic", "claude-sonnet-4-5"), base_url=srv.base_url
+            api_key="k", model=lookup("anthropic", "claude-sonnet-4-6"), base_url=srv.base_url
         )
         task = make_task(isolated_home, workspace, provider, host)
         assert (await task.start("cost")).completed

@@ -147,8 +147,8 @@ _OTHER_KEY_ENV: Final[Mapping[str, str]] = {
 }
 _OTHER_DEFAULT_MODELS: Final[Mapping[str, str]] = {
     "gemini": "gemini-2.5-pro",
-    "bedrock": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
-    "vertex": "claude-sonnet-4-5@20250929",
+    "bedrock": "us.anthropic.claude-sonnet-4-6",
+    "vertex": "claude-sonnet-4-6",
 }
 
 
