@@ -45,8 +45,16 @@ class Controller:
         files = (global_settings_path(), workspace_settings_path(workspace))
         if not any(f.is_file() for f in files):
             return
-        self.mcp = McpHub(workspace=workspace)
+        from pycline.mcp.trust import McpTrust
+
+        # The project's file counts only as the user trusted it (pycline.mcp.trust).
+        self.mcp = McpHub(workspace=workspace, trusted=McpTrust(self.home).is_trusted)
         await self.mcp.start()
+
+    @property
+    def untrusted_mcp_file(self) -> Path | None:
+        """The project MCP file whose servers were left out because it is not trusted."""
+        return self.mcp.untrusted_file if self.mcp is not None else None
 
     async def close(self) -> None:
         if self.mcp is not None:

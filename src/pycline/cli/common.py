@@ -66,6 +66,12 @@ def run_to_exit_code(
 
     async def run() -> TaskOutcome:
         await controller.start_mcp(cwd)
+        if (untrusted := controller.untrusted_mcp_file) is not None:
+            print(
+                f"pycline: the MCP servers of {untrusted} were not started (the file is not "
+                "trusted as it is now); review it, then run `pycline mcp trust`.",
+                file=sys.stderr,
+            )
         try:
             task, go = open_task()
             started.append(task)

@@ -264,6 +264,28 @@ async def first_run_wizard(reader: LineReader, home: Path) -> ModelConfig:
     return config
 
 
+async def _ask_mcp_trust(reader: LineReader, home: Path, cwd: Path) -> None:
+    """A project MCP file not trusted as it is now: show what it would run, and ask."""
+    from pycline.mcp.trust import McpTrust, describe
+
+    trust = McpTrust(home)
+    file = trust.untrusted_file(cwd)
+    if file is None:
+        return
+    try:
+        content = file.read_bytes()
+    except OSError:
+        return  # gone or unreadable since: the hub reports it
+    print(style(f"This project's {file.relative_to(cwd)} is new or changed. Its servers:", "bold"))
+    for line in describe(file, content):
+        print(line)
+    answer = (await reader.readline("Start them (now and until the file changes)? [y/N] ")) or ""
+    if answer.strip().lower() in ("y", "yes"):
+        trust.trust(file, content)  # exactly what was shown
+    else:
+        print(style("Not started. `pycline mcp trust` starts them later.", "dim"))
+
+
 async def session(ns: argparse.Namespace) -> int:
     from pycline.app.config import resolve
     from pycline.app.controller import Controller
@@ -292,6 +314,7 @@ async def session(ns: argparse.Namespace) -> int:
             "dim",
         )
     )
+    await _ask_mcp_trust(reader, home, cwd)
     await controller.start_mcp(cwd)
     try:
         return await _tasks(ns, controller, reader, home, cwd)

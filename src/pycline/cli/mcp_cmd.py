@@ -6,8 +6,10 @@
     pycline mcp remove|enable|disable NAME
     pycline mcp restart NAME                  connect one server and report
     pycline mcp tools NAME                    its tools with their input schemas
+    pycline mcp trust                         start this project's .pycline/mcp.json servers
 
 Edits go to the global settings file; `--project` edits the workspace's `.pycline/mcp.json`.
+A project's servers start only once its file is trusted as it is now (see pycline.mcp.trust).
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from pycline.cli.style import style
 from pycline.errors import ConfigError, ToolError
 from pycline.mcp import settings as mcp_settings
 from pycline.mcp.model import ServerState
+from pycline.storage.paths import pycline_home
 
 if TYPE_CHECKING:
     from pycline.mcp.hub import McpHub
+    from pycline.mcp.trust import McpTrust
 
 CONNECT_TIMEOUT = 30.0
 TAIL_LINES = 5
@@ -73,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("tools", "list a server's tools and their input schemas"),
     ):
         sub.add_parser(name, help=text).add_argument("name")
+    sub.add_parser("trust", help="trust this project's .pycline/mcp.json as it is now")
     return parser
 
 
@@ -112,10 +117,18 @@ def _paths(ns: argparse.Namespace) -> tuple[Path, Path]:
     return mcp_settings.global_settings_path(), mcp_settings.workspace_settings_path(workspace)
 
 
+def _trust() -> McpTrust:
+    from pycline.mcp.trust import McpTrust
+
+    return McpTrust(pycline_home())
+
+
 def _edit(ns: argparse.Namespace, command: list[str]) -> int:
     global_path, local_path = _paths(ns)
     target = local_path if ns.project else global_path
     other = global_path if ns.project else local_path
+    # What the user writes through us stays trusted; a file they had not trusted stays untrusted.
+    keep_trust = ns.project and _trust().untrusted_file(Path(ns.cwd).expanduser().resolve()) is None
     try:
         if ns.command == "add":
             mcp_settings.add_server(target, ns.name, _new_entry(ns, command))
@@ -130,6 +143,8 @@ def _edit(ns: argparse.Namespace, command: list[str]) -> int:
             hint = f" (it is defined in {other}; run the command {flag})"
         print(f"pycline mcp: {exc}{hint}", file=sys.stderr)
         return 1
+    if keep_trust:
+        _trust().trust(target)
     done = {"add": "added", "remove": "removed", "enable": "enabled", "disable": "disabled"}
     print(f"{ns.name}: {done[ns.command]} in {target}")
     return 0
@@ -140,6 +155,26 @@ def _names_in(path: Path) -> set[str]:
         return set(mcp_settings.read_raw(path)["mcpServers"])
     except ConfigError:
         return set()
+
+
+def _trust_project(ns: argparse.Namespace) -> int:
+    from pycline.mcp.trust import describe
+
+    _, local_path = _paths(ns)
+    try:
+        content = local_path.read_bytes()
+    except FileNotFoundError:
+        print(f"pycline mcp: {local_path} does not exist; nothing to trust", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"pycline mcp: cannot read {local_path}: {exc.strerror}", file=sys.stderr)
+        return 1
+    _trust().trust(local_path, content)
+    print(f"Trusted {local_path} as it is now:")
+    for line in describe(local_path, content):
+        print(line)
+    print("Its servers start with pycline in this folder; a change to the file needs trust again.")
+    return 0
 
 
 # --- commands that connect ---------------------------------------------------------------------
@@ -176,6 +211,7 @@ async def _with_hub(ns: argparse.Namespace, only: str | None) -> int:
         workspace=workspace,
         watch_interval=None,
         connect_timeout=CONNECT_TIMEOUT,
+        trusted=_trust().is_trusted,
     )
     try:
         if only is None:
@@ -253,5 +289,7 @@ def run_mcp(argv: list[str]) -> int:
         return 2
     if ns.command in ("add", "remove", "enable", "disable"):
         return _edit(ns, command)
+    if ns.command == "trust":
+        return _trust_project(ns)
     only = None if ns.command == "list" else ns.name
     return asyncio.run(_with_hub(ns, only))

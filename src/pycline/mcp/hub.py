@@ -31,6 +31,7 @@ from pycline.mcp.settings import (
     McpSettings,
     ServerConfig,
     ServerEntry,
+    TrustCheck,
     global_settings_path,
     load_settings,
     workspace_settings_path,
@@ -74,8 +75,12 @@ class McpHub:
         watch_interval: float | None = 1.0,
         restart: RestartPolicy | None = None,
         connect_timeout: float = 30.0,
+        trusted: TrustCheck | None = None,
     ) -> None:
         self.settings_path = settings_path or global_settings_path()
+        # None: the workspace file is used as it is (callers that already asked the user).
+        self.trusted = trusted
+        self.untrusted_file: Path | None = None
         self.workspace = workspace
         self.workspace_path = workspace_settings_path(workspace) if workspace else None
         self.watch_interval = watch_interval
@@ -120,11 +125,11 @@ class McpHub:
         """Re-read the settings files and bring the connections in line with them."""
         async with self._lock:
             self._signature = self._current_signature()
-            await self._apply(load_settings(self.settings_path, self.workspace_path))
+            await self._apply(self._load())
 
     def read_settings(self) -> None:
         """Load the settings without connecting (for commands that connect one server)."""
-        settings = load_settings(self.settings_path, self.workspace_path)
+        settings = self._load()
         self.settings_errors = settings.errors
         self._entries = dict(settings.servers)
 
@@ -235,6 +240,11 @@ class McpHub:
         return await self._connection_for(server).read_resource(uri)
 
     # --- internals --------------------------------------------------------------------------
+
+    def _load(self) -> McpSettings:
+        settings = load_settings(self.settings_path, self.workspace_path, trusted=self.trusted)
+        self.untrusted_file = settings.untrusted
+        return settings
 
     def _bump(self) -> None:
         # Wake every waiter, then arm a fresh event for the next change.

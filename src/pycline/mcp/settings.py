@@ -18,6 +18,7 @@ edit the raw JSON so fields we do not know survive, and are atomic.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
@@ -34,6 +35,7 @@ DEFAULT_TIMEOUT = 60.0
 
 TransportKind: TypeAlias = Literal["stdio", "sse", "streamableHttp"]
 Source: TypeAlias = Literal["global", "workspace"]
+TrustCheck: TypeAlias = Callable[[Path, bytes], bool]
 
 
 def global_settings_path() -> Path:
@@ -96,6 +98,7 @@ class ServerEntry:
 class McpSettings:
     servers: dict[str, ServerEntry] = field(default_factory=dict)
     errors: tuple[str, ...] = ()  # whole-file problems (bad JSON, wrong shape)
+    untrusted: Path | None = None  # a project file whose servers were left out (see mcp.trust)
 
 
 def _transport_of(raw: dict[str, Any]) -> str:
@@ -134,14 +137,21 @@ def _describe_validation(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def read_raw(path: Path) -> dict[str, Any]:
-    """The file's JSON object (`{"mcpServers": {}}` when absent). Raises ConfigError."""
+def read_raw(path: Path, content: bytes | None = None) -> dict[str, Any]:
+    """The file's JSON object (`{"mcpServers": {}}` when absent). Raises ConfigError.
+
+    `content`: the file's bytes, when the caller has read them already.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        data_bytes = path.read_bytes() if content is None else content
     except FileNotFoundError:
         return {"mcpServers": {}}
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror})") from exc
+    try:
+        text = data_bytes.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text") from exc
     if not text.strip():
         return {"mcpServers": {}}
     try:
@@ -158,9 +168,9 @@ def read_raw(path: Path) -> dict[str, Any]:
     return data
 
 
-def load_file(path: Path, source: Source) -> McpSettings:
+def load_file(path: Path, source: Source, content: bytes | None = None) -> McpSettings:
     try:
-        raw = read_raw(path)
+        raw = read_raw(path, content)
     except ConfigError as exc:
         return McpSettings(errors=(str(exc),))
     servers: dict[str, ServerEntry] = {}
@@ -172,12 +182,30 @@ def load_file(path: Path, source: Source) -> McpSettings:
     return McpSettings(servers)
 
 
-def load_settings(global_path: Path, workspace_path: Path | None = None) -> McpSettings:
-    """The global file with the workspace file's servers merged over it (by name)."""
+def load_settings(
+    global_path: Path, workspace_path: Path | None = None, *, trusted: TrustCheck | None = None
+) -> McpSettings:
+    """The global file with the workspace file's servers merged over it (by name).
+
+    With `trusted`, the workspace file counts only when `trusted(path, content)` says yes;
+    otherwise its servers are left out and the result's `untrusted` names the file.
+    """
     merged = load_file(global_path, "global")
     if workspace_path is None:
         return merged
-    local = load_file(workspace_path, "workspace")
+    try:
+        content = workspace_path.read_bytes()
+    except FileNotFoundError:
+        return merged
+    except OSError:
+        content = None  # load_file reports why it cannot be read
+    if trusted is not None and content is not None and not trusted(workspace_path, content):
+        note = (
+            f"{workspace_path}: this project's MCP servers were not started: the file is new or "
+            "changed since you last trusted it. Review it, then run `pycline mcp trust`."
+        )
+        return McpSettings(merged.servers, (*merged.errors, note), untrusted=workspace_path)
+    local = load_file(workspace_path, "workspace", content)
     return McpSettings({**merged.servers, **local.servers}, merged.errors + local.errors)
 
 
