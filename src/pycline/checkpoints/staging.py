@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -45,6 +46,8 @@ _MAX_DISCOVERY_ROUNDS = 8
 # Only for `add`: the same threshold would make `diff` treat every file as binary.
 ADD_CONFIG = ("core.bigFileThreshold=1", "core.compression=1")
 _NO_COMMIT = b"' does not have a commit checked out"
+_ADD_ATTEMPTS = 5
+_VANISHED = re.compile(r"unable to (stat|index file|open)\b.*No such file or directory")
 
 
 @dataclass
@@ -159,11 +162,20 @@ class Stager:
 
     async def _add_all(self) -> set[str]:
         """`git add -A`; returns paths it recorded as gitlinks (folders)."""
-        # --ignore-errors: one unreadable or vanishing file must not cost the whole checkpoint;
-        # git then exits 1 and has added everything else.
-        result = await self._git.run(
-            "add", "-A", "-v", "--ignore-errors", ok=(0, 1), config=ADD_CONFIG
-        )
+        for attempt in range(_ADD_ATTEMPTS):
+            # --ignore-errors: one unreadable file must not cost the whole checkpoint; git then
+            # exits 1 and has added everything else.
+            result = await self._git.run(
+                "add", "-A", "-v", "--ignore-errors", ok=(0, 1, 128), config=ADD_CONFIG
+            )
+            if result.returncode != 128:
+                break
+            # A file that vanishes between git's directory scan and its stat (another program's
+            # temporary file, e.g. an atomic save) is fatal even with --ignore-errors: the next
+            # scan no longer sees it, so try again.
+            error = result.stderr.decode("utf-8", errors="replace").strip()
+            if not _VANISHED.search(error) or attempt == _ADD_ATTEMPTS - 1:
+                raise CheckpointError(f"git add failed: {error or 'exit status 128'}")
         candidates = [
             line[5:-1]
             for line in result.stdout.split(b"\n")
