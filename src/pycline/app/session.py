@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pycline.app import wiring
 from pycline.app.config import ModelConfig, resolve, resolve_plan
 from pycline.app.controller import Controller
 from pycline.app.handle import AnswerRejected, Status, TaskHandle
@@ -96,6 +97,7 @@ class Session:
         overrides = overrides or ConfigOverrides()
         flags = overrides.flags()
         config = resolve(flags, home, workspace=workspace, profile=overrides.profile)
+        wiring.warm_up_sdk(config.provider)
         plan = resolve_plan(flags, home, config, workspace=workspace, profile=overrides.profile)
         controller = Controller(home, config, plan)
         await controller.start_mcp(workspace, extra=mcp_servers)
