@@ -104,6 +104,11 @@ class ShadowGit:
 
     # -- public API ---------------------------------------------------------------------------
 
+    @property
+    def git_processes(self) -> int:
+        """How many git processes this instance has started (benchmarks count them)."""
+        return self._git.spawned
+
     async def init(self) -> None:
         """Create or open the shadow repository. Idempotent and cheap once done."""
         async with self._exclusive():

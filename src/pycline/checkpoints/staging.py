@@ -47,6 +47,10 @@ _MAX_DISCOVERY_ROUNDS = 8
 ADD_CONFIG = ("core.bigFileThreshold=1", "core.compression=1")
 _NO_COMMIT = b"' does not have a commit checked out"
 _ADD_ATTEMPTS = 5
+# Up to this many changed paths are handed to `update-index`, which stores each as a loose object;
+# more (a first checkpoint, a big generated change) go through `git add -A`, which streams them all
+# into one pack.
+_MAX_LISTED = 500
 _VANISHED = re.compile(r"unable to (stat|index file|open)\b.*No such file or directory")
 
 
@@ -153,7 +157,8 @@ class Stager:
 
         # Placeholders do not exist on disk, so `--remove` drops them in the same pass.
         placeholders = {f"{root}/{PLACEHOLDER_NAME}" for root in seeded}
-        if not await self._update(sorted((changed - seen_large) | placeholders)):
+        paths = (changed - seen_large) | placeholders
+        if len(paths) > _MAX_LISTED or not await self._update(sorted(paths)):
             await self._stage_with_add(state, seen_large)
         await asyncio.to_thread(self._save_state)
 
@@ -170,7 +175,6 @@ class Stager:
             "--stdin",
             stdin=nul_paths(paths),
             ok=(0, 1, 128),
-            config=ADD_CONFIG,
         )
         return result.returncode == 0
 
