@@ -235,6 +235,7 @@ class Task:
                 return TaskOutcome(False, self._last_error or "The model request failed.")
             self.history.append(Message.assistant(turn.history_text(reply), ts=time.time()))
             self._save()
+            await self.checkpoints.settle()
             step = await turn.run_first_tool(self, reply)
             await self.checkpoints.after_turn(self, reply)  # checkpoint hook (issue 5)
             if step.completed:
