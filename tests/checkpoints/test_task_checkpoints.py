@@ -231,3 +231,12 @@ async def test_the_next_reply_streams_while_a_checkpoint_is_taken_and_its_tool_w
         "after write_to_file b.txt",
         "after attempt_completion",
     ]
+    # The checkpoint after a.txt sits right after its turn, ahead of the request that streamed
+    # meanwhile, in memory and on disk alike (a task restore cuts the log right after it).
+    saved = task.folder.load_ui_messages()
+    assert [m.to_json() for m in saved] == [m.to_json() for m in task.ui.messages]
+    kinds = [m.kind for m in saved]
+    after_a = kinds.index("tool_result") + 1
+    assert kinds[after_a : after_a + 2] == ["checkpoint_created", "api_req_started"]
+    tool_a = kinds.index("tool")
+    assert saved[tool_a].extra["lastCheckpointHash"] == saved[after_a].extra["lastCheckpointHash"]

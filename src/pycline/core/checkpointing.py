@@ -137,11 +137,15 @@ class TaskCheckpoints:
             log.info("checkpoint failed for task %s: %s", task.id, exc)
             task.say(Notice(f"Checkpoints are off for this task: {exc}"))
             return
+        messages = task.ui.messages
         if place.anchor is not None:
             place.anchor.extra[HASH_KEY] = commit
-        messages = task.ui.messages
+            at = _index_of(messages, place.anchor)
+            if at is not None:
+                task.recorder.ui_edited(messages, at)
+        position = min(place.position, len(messages))
         messages.insert(
-            min(place.position, len(messages)),
+            position,
             UiMessage(
                 ts=time.time(),
                 type="say",
@@ -153,7 +157,7 @@ class TaskCheckpoints:
                 },
             ),
         )
-        task.folder.save_ui_messages(messages)
+        task.recorder.ui_inserted(messages, position)
         task.say(CheckpointCreated(commit, label))
 
 
@@ -171,4 +175,12 @@ def _tool_message(messages: list[UiMessage]) -> UiMessage | None:
             return None  # the start of this turn: its tool message was not found
         if m.type == "say" and m.kind in _TOOL_KINDS:
             return m
+    return None
+
+
+def _index_of(messages: list[UiMessage], message: UiMessage) -> int | None:
+    # Searched from the end: the message belongs to a recent turn.
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i] is message:
+            return i
     return None
