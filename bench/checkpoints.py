@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import os
 import random
+import statistics
 import subprocess
 import tempfile
 import time
@@ -99,11 +100,67 @@ def disk_usage(path: Path) -> int:
     return total
 
 
-async def timed(label: str, rows: list[tuple[str, str]], call: Callable[[], Awaitable[T]]) -> T:
+async def timed(
+    label: str, rows: list[tuple[str, str]], call: Callable[[], Awaitable[T]], sg: ShadowGit
+) -> T:
+    spawned = sg.git_processes
     start = time.perf_counter()
     result = await call()
-    rows.append((label, f"{time.perf_counter() - start:8.2f} s"))
+    took = time.perf_counter() - start
+    rows.append((label, f"{took:8.2f} s  ({sg.git_processes - spawned} git processes)"))
     return result
+
+
+def raw_git_rounds(ws: Path, shadow: Path, excludes: Path, rounds: int) -> tuple[float, float]:
+    """Plain git in a shadow git dir over the same tree with the same excludes: the medians of
+    `git add -A && git commit` after a 3-file change, and of `git diff <first>`."""
+    env = {"GIT_DIR": str(shadow), "GIT_WORK_TREE": str(ws)}
+    _git(ws, "init", "-q", env=env)
+    (shadow / "info").mkdir(exist_ok=True)
+    (shadow / "info" / "exclude").write_bytes(excludes.read_bytes())
+    settings = (
+        ("core.untrackedCache", "true"),
+        ("feature.manyFiles", "true"),
+        ("gc.auto", "0"),  # no detached gc racing the clean-up
+        ("maintenance.auto", "false"),
+    )
+    for key, value in settings:
+        _git(ws, "config", key, value, env=env)
+    _git(ws, "add", "-A", env=env)
+    _git(ws, "commit", "-q", "-m", "first", env=env)
+    first = (
+        subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=ws, env={**os.environ, **env}, capture_output=True
+        )
+        .stdout.decode()
+        .strip()
+    )
+    commits, diffs = [], []
+    for n in range(rounds):
+        for rel in _CHANGED:
+            (ws / rel).write_text(f"raw round {n}\n", encoding="utf-8")
+        start = time.perf_counter()
+        _git(ws, "add", "-A", env=env)
+        _git(ws, "commit", "-q", "-m", f"round {n}", env=env)
+        commits.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        _git(ws, "diff", first, env=env)
+        diffs.append(time.perf_counter() - start)
+    return statistics.median(commits), statistics.median(diffs)
+
+
+async def our_rounds(ws: Path, sg: ShadowGit, first: str, rounds: int) -> tuple[float, float]:
+    commits, diffs = [], []
+    for n in range(rounds):
+        for rel in _CHANGED:
+            (ws / rel).write_text(f"our round {n}\n", encoding="utf-8")
+        start = time.perf_counter()
+        await sg.commit(f"round {n}")
+        commits.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        await sg.diff(first)
+        diffs.append(time.perf_counter() - start)
+    return statistics.median(commits), statistics.median(diffs)
 
 
 def baseline(ws: Path, shadow: Path, *, excludes: bool) -> tuple[float, int, float]:
@@ -128,7 +185,7 @@ def baseline(ws: Path, shadow: Path, *, excludes: bool) -> tuple[float, int, flo
     return first, used, time.perf_counter() - start
 
 
-async def main(files: int) -> None:
+async def main(files: int, rounds: int) -> None:
     with tempfile.TemporaryDirectory(prefix="pycline-bench-") as tmp:
         ws, home = Path(tmp) / "ws", Path(tmp) / "home"
         start = time.perf_counter()
@@ -140,18 +197,31 @@ async def main(files: int) -> None:
         )
         rows: list[tuple[str, str]] = []
         sg = ShadowGit(ws, home)
-        await timed("init", rows, sg.init)
-        first = await timed("first checkpoint", rows, lambda: sg.commit("first"))
+        await timed("init", rows, sg.init, sg)
+        first = await timed("first checkpoint", rows, lambda: sg.commit("first"), sg)
         rows.append(("  shadow repo disk after first", f"{disk_usage(sg.git_dir) / MiB:8.1f} MiB"))
-        await timed("checkpoint, nothing changed", rows, lambda: sg.commit("idle"))
+        await timed("checkpoint, nothing changed", rows, lambda: sg.commit("idle"), sg)
         for rel in _CHANGED:
             (ws / rel).write_text("changed\n", encoding="utf-8")
-        await timed("checkpoint after 3-file change", rows, lambda: sg.commit("three"))
-        changes = await timed("diff first -> working tree", rows, lambda: sg.diff(first))
+        await timed("checkpoint after 3-file change", rows, lambda: sg.commit("three"), sg)
+        changes = await timed("diff first -> working tree", rows, lambda: sg.diff(first), sg)
         rows.append(("  files changed", f"{len(changes):8d}"))
-        result = await timed("restore to first", rows, lambda: sg.restore(first))
+        result = await timed("restore to first", rows, lambda: sg.restore(first), sg)
         rows.append(("  files written / deleted", f"{result.written:5d} / {result.deleted}"))
-        await timed("gc", rows, sg.gc)
+
+        ours = await our_rounds(ws, sg, first, rounds)
+        raw = await asyncio.to_thread(
+            raw_git_rounds, ws, Path(tmp) / "raw", sg.git_dir / "info" / "exclude", rounds
+        )
+        for label, mine, raw_label, theirs in (
+            ("checkpoint after a 3-file change", ours[0], "git add -A && git commit", raw[0]),
+            ("diff checkpoint -> working tree", ours[1], "git diff <first>", raw[1]),
+        ):
+            rows.append((f"{label}, median of {rounds}", f"{mine * 1000:6.0f} ms"))
+            rows.append(
+                (f"  raw {raw_label}", f"{theirs * 1000:6.0f} ms  ratio {mine / theirs:.2f}x")
+            )
+        await timed("gc", rows, sg.gc, sg)
         rows.append(("  shadow repo disk after gc", f"{disk_usage(sg.git_dir) / MiB:8.1f} MiB"))
 
         for excludes in (True, False):
@@ -174,4 +244,6 @@ async def main(files: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--files", type=int, default=50_000)
-    asyncio.run(main(parser.parse_args().files))
+    parser.add_argument("--rounds", type=int, default=9)
+    args = parser.parse_args()
+    asyncio.run(main(args.files, args.rounds))

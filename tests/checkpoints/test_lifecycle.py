@@ -178,3 +178,17 @@ async def test_cancelling_a_checkpoint_kills_its_git(tmp_path: Path) -> None:
 
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+async def test_a_checkpoint_of_many_new_files_packs_them_instead_of_one_file_each(
+    workspace: Path, isolated_home: Path
+) -> None:
+    for i in range(700):
+        write(workspace / f"gen/f{i}.txt", f"generated {i}\n")
+    sg = ShadowGit(workspace, isolated_home)
+
+    commit = await sg.commit("generated")
+
+    loose = [p for p in (sg.git_dir / "objects").glob("??/*") if p.is_file()]
+    assert len(shadow_tree(sg, commit)) == 700
+    assert len(loose) < 20  # trees and the commit; the 700 blobs went into a pack

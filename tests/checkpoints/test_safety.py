@@ -165,3 +165,17 @@ async def test_shadow_repository_lives_outside_the_workspace(
     assert sg.git_dir.is_relative_to(isolated_home / "checkpoints")
     assert (sg.git_dir / "HEAD").is_file()
     assert worktree_state(workspace) == {"a.txt": ("file", 0o644, b"a\n")}
+
+
+async def test_a_file_that_became_a_folder_is_checkpointed_with_its_contents(
+    workspace: Path, isolated_home: Path
+) -> None:
+    write(workspace / "notes", "a file at first\n")
+    sg = ShadowGit(workspace, isolated_home)
+    await sg.commit("1")
+    (workspace / "notes").unlink()
+    write(workspace / "notes/today.txt", "now a folder\n")
+
+    commit = await sg.commit("2")
+
+    assert [path for _, path in shadow_tree(sg, commit)] == ["notes/today.txt"]

@@ -75,7 +75,7 @@ def parse_batch(data: bytes) -> dict[str, bytes]:
     return blobs
 
 
-def _text(blob: bytes | None) -> tuple[str | None, bool]:
+def text_of(blob: bytes | None) -> tuple[str | None, bool]:
     if blob is None:
         return None, False
     if b"\0" in blob[:_BINARY_SNIFF]:
@@ -91,8 +91,8 @@ async def file_changes(git: GitRunner, raw: Sequence[RawChange]) -> list[FileCha
     blobs = await read_blobs(git, [oid for c in changes for oid in (c.old_oid, c.new_oid)])
     out: list[FileChange] = []
     for c in changes:
-        before, bin_a = _text(blobs.get(c.old_oid))
-        after, bin_b = _text(blobs.get(c.new_oid))
+        before, bin_a = text_of(blobs.get(c.old_oid))
+        after, bin_b = text_of(blobs.get(c.new_oid))
         status = _STATUS[c.status]
         out.append(
             FileChange(

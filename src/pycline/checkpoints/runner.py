@@ -88,6 +88,7 @@ class GitRunner:
         self.timeout = timeout
         self._executable = executable
         self._env = git_environment(git_dir, work_tree, os.environ)
+        self.spawned = 0  # git processes started, for benchmarks and diagnostics
 
     def executable(self) -> str:
         if self._executable is None:
@@ -116,6 +117,7 @@ class GitRunner:
             cmd += ["-c", item]
         cmd += args
         limit = self.timeout if timeout is None else timeout
+        self.spawned += 1
         proc = await asyncio.create_subprocess_exec(
             *cmd,
             stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,

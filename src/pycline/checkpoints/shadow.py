@@ -25,6 +25,7 @@ from pycline.checkpoints.restore import restore_index_and_tree
 from pycline.checkpoints.runner import DEFAULT_TIMEOUT, GitRunner
 from pycline.checkpoints.staging import Stager, write_atomic
 from pycline.checkpoints.types import Checkpoint, CheckpointError, FileChange, RestoreResult
+from pycline.checkpoints.worktree_diff import NeedsStaging, diff_to_worktree
 
 MiB = 1024 * 1024
 LAYOUT_VERSION = "1"
@@ -92,6 +93,7 @@ class ShadowGit:
         self._home = home.resolve()
         self.git_dir = self._home / "checkpoints" / workspace_key(self.workspace)
         self._extra = tuple(extra_excludes)
+        self._max_file_size = max_file_size
         self._git = GitRunner(self.git_dir, self.workspace, timeout=timeout)
         self._stager = Stager(
             self._git, self.workspace, static_excludes=(), max_file_size=max_file_size
@@ -101,6 +103,11 @@ class ShadowGit:
         self._next_seq: int | None = None
 
     # -- public API ---------------------------------------------------------------------------
+
+    @property
+    def git_processes(self) -> int:
+        """How many git processes this instance has started (benchmarks count them)."""
+        return self._git.spawned
 
     async def init(self) -> None:
         """Create or open the shadow repository. Idempotent and cheap once done."""
@@ -134,13 +141,21 @@ class ShadowGit:
         """Changes from `from_commit` to `to_commit`, or to the working tree now if None."""
         async with self._exclusive():
             await self._ensure_ready()
-            a = await self._resolve(from_commit)
             if to_commit is None:
-                await self._stager.stage()
-                raw = await self._git.run(
-                    "diff-index", "--cached", "-z", "--raw", "--no-renames", a
-                )
+                if not _COMMITISH.fullmatch(from_commit):
+                    raise CheckpointError(f"not a checkpoint id: {from_commit!r}")
+                try:
+                    return await diff_to_worktree(
+                        self._git, self.workspace, from_commit, max_file_size=self._max_file_size
+                    )
+                except NeedsStaging:
+                    a = await self._resolve(from_commit)
+                    await self._stager.stage()
+                    raw = await self._git.run(
+                        "diff-index", "--cached", "-z", "--raw", "--no-renames", a
+                    )
             else:
+                a = await self._resolve(from_commit)
                 b = await self._resolve(to_commit)
                 raw = await self._git.run("diff-tree", "-r", "-z", "--raw", "--no-renames", a, b)
             return await file_changes(self._git, parse_raw(raw.stdout))

@@ -47,6 +47,10 @@ _MAX_DISCOVERY_ROUNDS = 8
 ADD_CONFIG = ("core.bigFileThreshold=1", "core.compression=1")
 _NO_COMMIT = b"' does not have a commit checked out"
 _ADD_ATTEMPTS = 5
+# Up to this many changed paths are handed to `update-index`, which stores each as a loose object;
+# more (a first checkpoint, a big generated change) go through `git add -A`, which streams them all
+# into one pack.
+_MAX_LISTED = 500
 _VANISHED = re.compile(r"unable to (stat|index file|open)\b.*No such file or directory")
 
 
@@ -59,6 +63,7 @@ class _State:
 @dataclass(frozen=True, slots=True)
 class _Listing:
     nested: frozenset[str]  # candidate nested repository roots
+    paths: frozenset[str]  # files new, modified or deleted since the index was last updated
     large_tracked: frozenset[str]
     large_untracked: frozenset[str]
 
@@ -121,20 +126,27 @@ class Stager:
             write_atomic(path, text)
 
     async def stage(self) -> None:
+        """Bring the index up to date with one scan of the tree (`ls-files`), then hand git the
+        exact paths that changed: unchanged files are never re-read, and the tree is not walked a
+        second time as `git add -A` would."""
         state = await asyncio.to_thread(self._refresh_state)
         await asyncio.to_thread(self.write_excludes)
-        await self._seed(state.nested)
 
+        changed: set[str] = set()
+        seeded: set[str] = set()
         seen_large: set[str] = set()
         for _ in range(_MAX_DISCOVERY_ROUNDS):
             result = await self._git.run("ls-files", "-z", "-t", "-m", "-o", "--exclude-standard")
             listing = await asyncio.to_thread(self._classify, result.stdout)
             seen_large |= listing.large_tracked | listing.large_untracked
-            new_nested = listing.nested - state.nested
-            if not new_nested:
+            changed |= listing.paths
+            # A nested repository shows as `dir/` only while the index holds nothing below it.
+            unseeded = listing.nested - seeded
+            if not unseeded:
                 break
-            state.nested |= new_nested
-            await self._seed(new_nested)
+            state.nested |= unseeded
+            seeded |= unseeded
+            await self._seed(unseeded)
 
         if seen_large - state.large:
             state.large |= seen_large
@@ -143,6 +155,30 @@ class Stager:
             # Tracked files that grew too big leave the index so the exclude applies to them.
             await self._remove_from_index(seen_large)
 
+        # Placeholders do not exist on disk, so `--remove` drops them in the same pass.
+        placeholders = {f"{root}/{PLACEHOLDER_NAME}" for root in seeded}
+        paths = (changed - seen_large) | placeholders
+        if len(paths) > _MAX_LISTED or not await self._update(sorted(paths)):
+            await self._stage_with_add(state, seen_large)
+        await asyncio.to_thread(self._save_state)
+
+    async def _update(self, paths: Sequence[str]) -> bool:
+        """Record exactly `paths` (added, modified or deleted); False if git refused one of them
+        (a file turned into a folder meanwhile): the caller then falls back to `git add -A`."""
+        if not paths:
+            return True
+        result = await self._git.run(
+            "update-index",
+            "-z",
+            "--add",
+            "--remove",
+            "--stdin",
+            stdin=nul_paths(paths),
+            ok=(0, 1, 128),
+        )
+        return result.returncode == 0
+
+    async def _stage_with_add(self, state: _State, large: set[str]) -> None:
         gitlinks = await self._add_all()
         if gitlinks:
             # A repository appeared between the listing and the add (a background `git clone`):
@@ -151,14 +187,11 @@ class Stager:
             state.nested |= gitlinks
             await self._seed(gitlinks)
             await self._add_all()
-
-        # `add -A` already dropped the placeholders (missing on disk) and cannot add excluded
-        # files; this also covers a failed `add` run and files re-included by a `!pattern` in the
-        # workspace's .gitignore.
-        leftovers = {f"{root}/{PLACEHOLDER_NAME}" for root in state.nested} | seen_large
+        # `add -A` drops placeholders (missing on disk) and cannot add excluded files; this also
+        # covers files re-included by a `!pattern` in the workspace's .gitignore.
+        leftovers = {f"{root}/{PLACEHOLDER_NAME}" for root in state.nested} | large
         if leftovers:
             await self._remove_from_index(leftovers)
-        await asyncio.to_thread(self._save_state)
 
     async def _add_all(self) -> set[str]:
         """`git add -A`; returns paths it recorded as gitlinks (folders)."""
@@ -210,6 +243,7 @@ class Stager:
 
     def _classify(self, data: bytes) -> _Listing:
         nested: set[str] = set()
+        paths: set[str] = set()
         large_tracked: set[str] = set()
         large_untracked: set[str] = set()
         for raw in data.split(b"\0"):
@@ -223,13 +257,19 @@ class Stager:
                 continue
             if rel.rsplit("/", 1)[-1] == PLACEHOLDER_NAME:
                 continue
+            paths.add(rel)
             try:
                 st = os.lstat(self._ws / rel)
             except OSError:  # deleted (ls-files -m lists deletions) or vanished meanwhile
                 continue
             if stat.S_ISREG(st.st_mode) and st.st_size > self._max:
                 (large_untracked if tag == b"?" else large_tracked).add(rel)
-        return _Listing(frozenset(nested), frozenset(large_tracked), frozenset(large_untracked))
+        return _Listing(
+            frozenset(nested),
+            frozenset(paths),
+            frozenset(large_tracked),
+            frozenset(large_untracked),
+        )
 
     def _load_state(self) -> _State:
         try:

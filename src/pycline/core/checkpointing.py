@@ -10,9 +10,11 @@ without checkpoints.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from pycline.checkpoints.types import Checkpoint, CheckpointError
@@ -92,19 +94,24 @@ def label_of(message: str) -> str:
 
 
 class TaskCheckpoints:
-    """The task's checkpoint hook; with no tracker (checkpoints disabled) every call is a no-op."""
+    """The task's checkpoint hook; with no tracker (checkpoints disabled) every call is a no-op.
+
+    A checkpoint is taken in the background while the next request streams: nothing can change
+    the files until the model's next tool runs, and the loop calls `settle()` before that.
+    """
 
     def __init__(self, tracker: Tracker | None = None, *, retention: int = 0) -> None:
         self._tracker = tracker
         self.retention = retention  # keep this many per workspace after a task; 0 keeps all
         self._broken = False
+        self._pending: asyncio.Task[None] | None = None
 
     @property
     def enabled(self) -> bool:
         return self._tracker is not None and not self._broken
 
     async def at_start(self, task: CheckpointedTask) -> None:
-        await self._checkpoint(task, "resumed" if task.history else "task start", tool=False)
+        await self._start(task, "resumed" if task.history else "task start", tool=False)
 
     async def after_turn(self, task: CheckpointedTask, reply: Reply) -> None:
         block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
@@ -112,10 +119,17 @@ class TaskCheckpoints:
             return
         target = block.params.get("path") or block.params.get("command") or ""
         label = f"after {block.name}" + (f" {' '.join(target.split())[:80]}" if target else "")
-        await self._checkpoint(task, label, tool=True)
+        await self._start(task, label, tool=True)
+
+    async def settle(self) -> None:
+        """Wait for the checkpoint being taken, if any: call before anything may change files."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            await pending
 
     async def at_end(self, task: CheckpointedTask) -> None:
-        """Apply the retention setting once the task is over (not after a cancel: be quick)."""
+        """Finish the last checkpoint, then apply the retention setting (not after a cancel)."""
+        await self.settle()
         if self._tracker is None or self._broken or self.retention <= 0:
             return
         if task.record.status == "cancelled":
@@ -126,9 +140,21 @@ class TaskCheckpoints:
         except (CheckpointError, OSError) as exc:
             task.say(Notice(f"Old checkpoints could not be pruned: {exc}"))
 
-    async def _checkpoint(self, task: CheckpointedTask, label: str, *, tool: bool) -> None:
+    async def _start(self, task: CheckpointedTask, label: str, *, tool: bool) -> None:
         if self._tracker is None or self._broken:
             return
+        await self.settle()  # one at a time, in order
+        # Where the checkpoint belongs is fixed now; later messages must not move it.
+        place = _Place(
+            anchor=_tool_message(task.ui.messages) if tool else None,
+            position=len(task.ui.messages),
+            history_index=len(task.history) - 1,
+            history_ts=task.history[-1].ts if task.history else None,
+        )
+        self._pending = asyncio.create_task(self._checkpoint(task, label, place))
+
+    async def _checkpoint(self, task: CheckpointedTask, label: str, place: _Place) -> None:
+        assert self._tracker is not None
         try:
             commit = await self._tracker.commit(commit_message(task.id, label))
         except (CheckpointError, OSError) as exc:
@@ -137,26 +163,49 @@ class TaskCheckpoints:
             task.say(Notice(f"Checkpoints are off for this task: {exc}"))
             return
         messages = task.ui.messages
-        if tool:
-            for i in range(len(messages) - 1, -1, -1):
-                m = messages[i]
-                if m.kind == "api_req_started":
-                    break  # the start of this turn: its tool message was not found
-                if m.type == "say" and m.kind in _TOOL_KINDS:
-                    m.extra[HASH_KEY] = commit
-                    task.recorder.ui_edited(messages, i)
-                    break
-        messages.append(
+        if place.anchor is not None:
+            place.anchor.extra[HASH_KEY] = commit
+            at = _index_of(messages, place.anchor)
+            if at is not None:
+                task.recorder.ui_edited(messages, at)
+        position = min(place.position, len(messages))
+        messages.insert(
+            position,
             UiMessage(
                 ts=time.time(),
                 type="say",
                 kind=CHECKPOINT_KIND,
                 extra={
                     HASH_KEY: commit,
-                    INDEX_KEY: len(task.history) - 1,
-                    INDEX_TS_KEY: task.history[-1].ts if task.history else None,
+                    INDEX_KEY: place.history_index,
+                    INDEX_TS_KEY: place.history_ts,
                 },
-            )
+            ),
         )
-        task.recorder.ui_changed(messages)
+        task.recorder.ui_inserted(messages, position)
         task.say(CheckpointCreated(commit, label))
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    anchor: UiMessage | None  # the turn's tool message, which carries the checkpoint's hash
+    position: int  # where the checkpoint message goes in the UI log
+    history_index: int  # the conversation position a task restore goes back to
+    history_ts: float | None
+
+
+def _tool_message(messages: list[UiMessage]) -> UiMessage | None:
+    for m in reversed(messages):
+        if m.kind == "api_req_started":
+            return None  # the start of this turn: its tool message was not found
+        if m.type == "say" and m.kind in _TOOL_KINDS:
+            return m
+    return None
+
+
+def _index_of(messages: list[UiMessage], message: UiMessage) -> int | None:
+    # Searched from the end: the message belongs to a recent turn.
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i] is message:
+            return i
+    return None

@@ -247,6 +247,7 @@ class Task:
                 return TaskOutcome(False, self._last_error or "The model request failed.")
             self.history.append(Message.assistant(turn.history_text(reply), ts=time.time()))
             await self._saved()
+            await self.checkpoints.settle()
             step = await turn.run_first_tool(self, reply)
             await self.checkpoints.after_turn(self, reply)
             if step.completed:
