@@ -168,6 +168,9 @@ async def _propose_and_save(
 ) -> ToolResult:
     resolved = target.resolved
     old_text = target.existing.text if target.existing else ""
+    file = target.existing or TextFile("")
+    # A replacement the file's encoding cannot hold is refused before anyone is asked.
+    file.encode(proposed)
     check = ProblemCheck(
         resolved.path, resolved.display, ctx.cwd, parse_linters(ctx.extra.get("linters"))
     )
@@ -201,9 +204,9 @@ async def _propose_and_save(
         final = approval.edited_content.replace("\r\n", "\n")
         if final != proposed:
             user_changes = unified_diff(proposed, final, resolved.display)
+    data = file.encode(final)  # the user's own edits may not fit the encoding either
     await before
-    file = target.existing or TextFile("")
-    textfile.write(resolved.path, file.encode(final), mode=file.mode)
+    textfile.write(resolved.path, data, mode=file.mode)
     problems = await check.after(final)
 
     parts = [f"The content was saved to {resolved.display}."]
