@@ -5,7 +5,7 @@ them in `<workspace>/.pycline/settings.json`. Every validation failure becomes o
 line naming the file and the dotted key, never a traceback.
 
 A workspace file comes with the code someone else wrote, so it may not widen what runs without
-asking (auto-approval, linters, a browser executable) nor redirect the saved API key to another
+asking (auto-approval, linters, language servers, a browser executable) nor redirect the saved API key to another
 server (`baseUrl`); those belong in the global file. API keys belong in neither (`pycline auth`).
 """
 
@@ -30,7 +30,14 @@ _SECRET_WORDS = ("apikey", "api_key", "secret", "token", "password")
 
 # Keys a workspace file may not set (see the module docstring for why).
 WORKSPACE_FORBIDDEN = frozenset(
-    {"baseUrl", "profiles", "mcpAutoApprove", "linters", "browserExecutablePath"}
+    {
+        "baseUrl",
+        "profiles",
+        "mcpAutoApprove",
+        "linters",
+        "browserExecutablePath",
+        "languageServers",
+    }
 )
 
 
@@ -134,6 +141,9 @@ class Settings(Profile):
     auto_condense_threshold: float | None = Field(None, gt=0, le=1)  # fraction of the window
     notifications: bool = False
     linters: dict[str, list[str]] = Field(default_factory=dict)
+    # Language servers checking each edit: language -> command ([] turns a language off).
+    language_servers: dict[str, list[str]] = Field(default_factory=dict)
+    diagnostics_timeout: float = Field(4.0, gt=0, le=120)  # seconds a check may add to an edit
 
     @field_validator("linters")
     @classmethod

@@ -57,3 +57,12 @@ def checkpoint_settings(home: Path, workspace: Path | None = None) -> tuple[bool
     """`enableCheckpoints` and `checkpointRetention` (0: keep every checkpoint)."""
     settings = load(home, workspace)
     return settings.enable_checkpoints, settings.checkpoint_retention or 0
+
+
+def diagnostics_settings(
+    home: Path, workspace: Path | None = None
+) -> tuple[dict[str, tuple[str, ...]], float]:
+    """`languageServers` (language -> command) and `diagnosticsTimeout` (seconds)."""
+    settings = load(home, workspace)
+    commands = {language: tuple(cmd) for language, cmd in settings.language_servers.items()}
+    return commands, settings.diagnostics_timeout

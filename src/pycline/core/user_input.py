@@ -27,6 +27,14 @@ def terminal_text(services: TaskServices) -> str:
     return "\n\n".join(parts)
 
 
+def problems_text(services: TaskServices) -> str:
+    """What the task's language servers currently report, for `@problems`."""
+    from pycline.workspace.diagnostics.registry import LanguageServers
+
+    servers = services.extra.get("language_servers")
+    return servers.workspace_problems() if isinstance(servers, LanguageServers) else ""
+
+
 async def expand(text: str, root: Path, services: TaskServices) -> str:
     """`text` with its mentions expanded; unchanged when it mentions nothing."""
     if not find_mentions(text):
@@ -42,5 +50,6 @@ async def expand(text: str, root: Path, services: TaskServices) -> str:
         root,
         ignore=services.access,
         fetch_url=fetch,
+        problems=lambda: problems_text(services),
         terminal=lambda: terminal_text(services),
     )

@@ -4,6 +4,8 @@ Contract with the task (via `ToolContext.extra`):
 - `extra["linters"]`: optional mapping glob -> command list, e.g.
   {"*.py": ["ruff", "check", "--output-format=concise", "{file}"]}; their new findings are
   reported with the tree-sitter syntax errors the edit introduced.
+- `extra["language_servers"]`: optional `DiagnosticSource` (the session's language servers);
+  the errors it finds that the edit introduced are reported too.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pycline.editing.cleanup import (
 )
 from pycline.editing.diffs import unified_diff
 from pycline.editing.linters import parse_linters
-from pycline.editing.problems import ProblemCheck, render_problems
+from pycline.editing.problems import DiagnosticSource, ProblemCheck, render_problems
 from pycline.editing.search_replace import SearchReplaceError, apply_search_replace
 from pycline.editing.textfile import TextFile
 from pycline.errors import ToolError
@@ -171,8 +173,13 @@ async def _propose_and_save(
     file = target.existing or TextFile("")
     # A replacement the file's encoding cannot hold is refused before anyone is asked.
     file.encode(proposed)
+    server = ctx.extra.get("language_servers")
     check = ProblemCheck(
-        resolved.path, resolved.display, ctx.cwd, parse_linters(ctx.extra.get("linters"))
+        resolved.path,
+        resolved.display,
+        ctx.cwd,
+        parse_linters(ctx.extra.get("linters")),
+        server if isinstance(server, DiagnosticSource) else None,
     )
     # The old file's lint runs while the user looks at the proposal.
     before = asyncio.create_task(check.before(target.existing.text if target.existing else None))
