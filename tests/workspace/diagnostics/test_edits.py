@@ -6,6 +6,8 @@ import os
 import signal
 from pathlib import Path
 
+from pycline.core.services import TaskServices
+from pycline.core.user_input import expand
 from pycline.tools.edit import ReplaceInFileTool, WriteToFileTool
 from pycline.workspace.diagnostics.registry import LanguageServers
 from tests.editing.helpers import block
@@ -105,7 +107,7 @@ async def test_typescript_type_errors_are_reported_and_a_fix_reports_nothing_new
         await servers.close()
 
 
-async def test_a_new_file_reports_every_error_it_has(workspace: Path) -> None:
+async def test_a_new_file_reports_its_errors_and_problems_mentions_them(workspace: Path) -> None:
     servers = LanguageServers(workspace, commands={"python": python_server()}, budget=BUDGET)
     try:
         ctx = make_context(workspace, extra={"language_servers": servers})
@@ -113,6 +115,10 @@ async def test_a_new_file_reports_every_error_it_has(workspace: Path) -> None:
             call("write_to_file", path="new.py", content="count: int = 'many'\n"), ctx
         )
         assert len(_reported(result.text)) == 1, result.text
-        assert "new.py" in servers.workspace_problems()
+        expanded = await expand(
+            "Fix @problems", workspace, TaskServices(extra={"language_servers": servers})
+        )
+        diagnostics = expanded.split("<workspace_diagnostics>")[1]
+        assert "new.py" in diagnostics and "Line 1" in diagnostics and '"int"' in diagnostics
     finally:
         await servers.close()
