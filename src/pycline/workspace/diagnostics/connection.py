@@ -64,6 +64,8 @@ class Connection:
         self._texts: dict[str, str] = {}
         self.published: dict[str, tuple[int | None, list[lsp.Diagnostic]]] = {}
         self._seq: dict[str, int] = {}  # publications received per document
+        self._answered: dict[str, int] = {}  # the document version each last answer was for
+        self.heard = 0  # messages received from the server: a slow server is not a hung one
         self._news = asyncio.Event()
         self._register_handlers()
 
@@ -85,6 +87,9 @@ class Connection:
         """Start the process and finish the `initialize` handshake (the caller bounds the wait)."""
         command = self.launch.command
         env = {**os.environ, **self.launch.spec.env}
+        # pygls logs a warning for every server extension it does not know ($/typescriptVersion…);
+        # they are not the user's concern.
+        logging.getLogger("pygls").setLevel(logging.ERROR)
         try:
             await self._client.start_io(
                 command[0], *command[1:], cwd=str(self.root), env=env, start_new_session=True
@@ -140,8 +145,13 @@ class Connection:
 
     # --- documents -------------------------------------------------------------------------
 
-    def synced_text(self, path: Path) -> str | None:
-        return self._texts.get(path.as_uri())
+    def answered(self, path: Path, text: str) -> list[lsp.Diagnostic] | None:
+        """The diagnostics already received for exactly this text of the document, if any."""
+        uri = path.as_uri()
+        version = self._versions.get(uri)
+        if version is None or self._texts.get(uri) != text or self._answered.get(uri) != version:
+            return None
+        return list(self.published[uri][1])
 
     def sync(self, path: Path, text: str) -> int:
         """Send `text` as the document's content; returns its version."""
@@ -178,8 +188,10 @@ class Connection:
             )
             items = list(getattr(report, "items", None) or [])
             self.published[uri] = (version, items)
-            return items
-        return await self._pushed(uri, version)
+        else:
+            items = await self._pushed(uri, version)
+        self._answered[uri] = version
+        return items
 
     async def _pushed(self, uri: str, version: int) -> list[lsp.Diagnostic]:
         seen = self._seq.get(uri, 0)
@@ -252,20 +264,20 @@ class Connection:
         }
         for method, handler in handlers.items():
             # pygls labels each handler it registers, so each gets a function of its own.
-            self._client.feature(method)(_own_function(handler))
+            self._client.feature(method)(self._counted(handler))
+
+    def _counted(self, handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def handle(params: Any) -> Any:
+            self.heard += 1
+            return handler(params)
+
+        return handle
 
     def _published(self, params: lsp.PublishDiagnosticsParams) -> None:
         self.published[params.uri] = (params.version, list(params.diagnostics))
         self._seq[params.uri] = self._seq.get(params.uri, 0) + 1
         self._news.set()
         self._news = asyncio.Event()
-
-
-def _own_function(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    def handle(params: Any) -> Any:
-        return handler(params)
-
-    return handle
 
 
 def _nothing(params: Any) -> None:

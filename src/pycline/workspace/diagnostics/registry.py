@@ -69,6 +69,7 @@ class LanguageServers:
         slot = self._slot(path)
         if slot is None or self._closed:
             return None
+        heard = slot.connection.heard if slot.connection is not None else None
         try:
             async with asyncio.timeout(self.budget):
                 async with slot.lock:
@@ -77,7 +78,7 @@ class LanguageServers:
                         return None
                     found = await self._check(connection, path, text)
         except TimeoutError:
-            await self._timed_out(slot)
+            await self._timed_out(slot, heard)
             return None
         except ServerFailed as exc:
             slot.last_error = str(exc)
@@ -87,9 +88,9 @@ class LanguageServers:
         return [_problem(slot.launch, d) for d in errors_only(found)]
 
     async def _check(self, connection: Connection, path: Path, text: str) -> list[lsp.Diagnostic]:
-        uri = path.as_uri()
-        if connection.synced_text(path) == text and uri in connection.published:
-            return list(connection.published[uri][1])  # this very text was checked last time
+        known = connection.answered(path, text)
+        if known is not None:
+            return known  # this very text was checked last time (the previous edit's result)
         version = connection.sync(path, text)
         return await connection.diagnostics(path, version)
 
@@ -139,9 +140,11 @@ class LanguageServers:
             raise
         return connection
 
-    async def _timed_out(self, slot: _Slot) -> None:
+    async def _timed_out(self, slot: _Slot, heard: int | None) -> None:
         if slot.connection is None:
             return  # still starting: that has its own limit
+        if heard is None or slot.connection.heard != heard:
+            return  # it spoke during the check: busy (a cold project load), not hung
         slot.timeouts += 1
         if slot.timeouts >= MAX_TIMEOUTS:
             hung, slot.connection = slot.connection, None
