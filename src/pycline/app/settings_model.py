@@ -25,6 +25,9 @@ from pycline.providers.presets import PRESET_NAMES
 # The OpenAI-compatible presets (openrouter, ollama, …) are data in pycline.providers.presets.
 PROVIDERS = ("openai", "anthropic", "scripted", *PRESET_NAMES, "gemini", "bedrock", "vertex")
 
+# The languages whose server `languageServers` may set (see workspace/diagnostics/servers.py).
+LANGUAGE_SERVER_KEYS = ("python", "typescript", "go", "rust")
+
 # Words that mark a key as a credential: such keys are refused in every settings file.
 _SECRET_WORDS = ("apikey", "api_key", "secret", "token", "password")
 
@@ -151,6 +154,17 @@ class Settings(Profile):
         for glob, command in value.items():
             if not command:
                 raise ValueError(f"the command for {glob!r} is empty")
+        return value
+
+    @field_validator("language_servers")
+    @classmethod
+    def _known_languages(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        for language in value:
+            if language not in LANGUAGE_SERVER_KEYS:
+                raise ValueError(
+                    f"unknown language {language!r}; choose one of: "
+                    f"{', '.join(LANGUAGE_SERVER_KEYS)} (an empty command turns one off)"
+                )
         return value
 
     @model_validator(mode="after")
