@@ -12,9 +12,10 @@ from pycline.workspace.diagnostics.servers import launch_for
 
 def test_python_and_typescript_files_get_their_servers_and_language_ids() -> None:
     python = launch_for(Path("a.py"), {"python": [sys.executable, "--stdio"]})
-    assert python is not None and python.language_id == "python"
+    assert python is not None and python.spec.language_ids[".py"] == "python"
     tsx = launch_for(Path("a.tsx"), {"typescript": [sys.executable]})
-    assert tsx is not None and tsx.language_id == "typescriptreact"
+    assert tsx is not None and tsx.spec.language_ids[".tsx"] == "typescriptreact"
+    assert tsx.command == (sys.executable,)
 
 
 def test_files_without_a_server_get_none() -> None:

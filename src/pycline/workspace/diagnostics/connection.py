@@ -153,7 +153,7 @@ class Connection:
             return None
         return list(self.published[uri][1])
 
-    def sync(self, path: Path, text: str) -> int:
+    def sync(self, path: Path, text: str, language_id: str) -> int:
         """Send `text` as the document's content; returns its version."""
         uri = path.as_uri()
         version = self._versions.get(uri, 0) + 1
@@ -162,7 +162,7 @@ class Connection:
         if version == 1:
             self._client.text_document_did_open(
                 lsp.DidOpenTextDocumentParams(
-                    lsp.TextDocumentItem(uri, self.launch.language_id, version, text)
+                    lsp.TextDocumentItem(uri, language_id, version, text)
                 )
             )
         else:

@@ -91,18 +91,16 @@ class LanguageServers:
         known = connection.answered(path, text)
         if known is not None:
             return known  # this very text was checked last time (the previous edit's result)
-        version = connection.sync(path, text)
+        language_id = connection.launch.spec.language_ids[path.suffix.lower()]
+        version = connection.sync(path, text, language_id)
         return await connection.diagnostics(path, version)
 
     def _slot(self, path: Path) -> _Slot | None:
+        """One server per language (TypeScript's serves .js too); None when there is none."""
         launch = launch_for(path, self.commands, self.servers)
         if launch is None:
             return None
-        slot = self._slots.get(launch.spec.language)
-        if slot is None or slot.launch.language_id != launch.language_id:
-            # One server per language; the languageId is per file, so keep the slot's launch.
-            slot = self._slots.setdefault(launch.spec.language, _Slot(launch))
-        return slot
+        return self._slots.setdefault(launch.spec.language, _Slot(launch))
 
     async def _ready(self, slot: _Slot) -> Connection | None:
         if slot.connection is not None and slot.connection.alive:

@@ -63,7 +63,6 @@ DEFAULT_SERVERS: tuple[ServerSpec, ...] = (
 class Launch:
     spec: ServerSpec
     command: tuple[str, ...]  # with the executable resolved to an absolute path
-    language_id: str
 
 
 def spec_for(path: Path, servers: Sequence[ServerSpec] = DEFAULT_SERVERS) -> ServerSpec | None:
@@ -87,7 +86,6 @@ def launch_for(
     spec = spec_for(path, servers)
     if spec is None:
         return None
-    language_id = spec.language_ids[path.suffix.lower()]
     override = overrides.get(spec.language)
     choices = (tuple(override),) if override is not None else spec.commands
     for command in choices:
@@ -95,5 +93,5 @@ def launch_for(
             return None  # turned off in the settings
         executable = find_executable(command[0])
         if executable is not None:
-            return Launch(spec, (executable, *command[1:]), language_id)
+            return Launch(spec, (executable, *command[1:]))
     return None
