@@ -185,6 +185,7 @@ async def _language(
     suffix: str,
     base: str,
     edits: list[tuple[str, str]],
+    limit: str,
     budget: float,
 ) -> None:
     """Each scripted edit introduces its error, then the next edit fixes it, as a model would."""
@@ -213,6 +214,14 @@ async def _language(
                         cold = f"{checked - plain:.2f} s added, {'reported' if found else 'missed'}"
                     else:
                         added.append(checked - plain)
+            # Edits that introduce nothing: a push server may say nothing at all about them.
+            neutral: list[float] = []
+            for n in range(10, 20):
+                old, new = limit.format(n), limit.format(n + 1)
+                plain, _ = await _edit(plain_ctx, plain_file, old, new)
+                checked, text = await _edit(with_ctx, checked_file, old, new)
+                assert not _server_lines(text), text
+                neutral.append(checked - plain)
         finally:
             await servers.close()
     added.sort()
@@ -227,6 +236,10 @@ async def _language(
         f"{statistics.median(added):.2f} s, p90 {p90:.2f} s, max {added[-1]:.2f} s; "
         f"first edit (cold start): {cold}"
     )
+    print(
+        f"  edits that introduce no error ({len(neutral)}): median "
+        f"{statistics.median(neutral):.2f} s added, max {max(neutral):.2f} s"
+    )
 
 
 def main() -> None:
@@ -236,8 +249,17 @@ def main() -> None:
     ts = REPO / ".ci" / "lsp" / "node_modules" / ".bin" / "typescript-language-server"
     os.environ["PATH"] = f"{ts.parent}{os.pathsep}{os.environ['PATH']}"
     print(f"Diagnostics after edits (time budget {budget:.1f} s per check):")
-    asyncio.run(_language("Python (basedpyright)", ".py", PY, PY_EDITS, budget))
-    asyncio.run(_language("TypeScript (typescript-language-server)", ".ts", TS, TS_EDITS, budget))
+    asyncio.run(_language("Python (basedpyright)", ".py", PY, PY_EDITS, "LIMIT: int = {}", budget))
+    asyncio.run(
+        _language(
+            "TypeScript (typescript-language-server)",
+            ".ts",
+            TS,
+            TS_EDITS,
+            "export const limit: number = {};",
+            budget,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.client import LanguageClient
 
 from pycline.workspace.diagnostics.servers import Launch
@@ -110,10 +111,7 @@ class Connection:
             workspace_folders=[lsp.WorkspaceFolder(uri=root_uri, name=self.root.name)],
             initialization_options=dict(self.launch.spec.init_options) or None,
         )
-        try:
-            result = await self._raced(self._client.initialize_async(params))
-        except RuntimeError as exc:  # pygls fails pending requests this way when the server exits
-            raise ServerFailed(self._failure("exited during start-up")) from exc
+        result = await self._raced(self._client.initialize_async(params))
         self.pull = result.capabilities.diagnostic_provider is not None
         self._client.initialized(lsp.InitializedParams())
 
@@ -129,12 +127,15 @@ class Connection:
 
     async def kill(self) -> None:
         process = self._process
-        if process is not None and process.returncode is None:
+        if process is not None:
+            # The whole group, even when the server itself has exited: what it started (tsserver)
+            # may still be running.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-            await process.wait()
+            if process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                await process.wait()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._client.stop(), 2.0)  # type: ignore[no-untyped-call]
         for task in self._tasks:
@@ -155,15 +156,15 @@ class Connection:
 
     def sync(self, path: Path, text: str, language_id: str) -> int:
         """Send `text` as the document's content; returns its version."""
+        if self._client.stopped:  # pygls refuses to send once it has seen the server exit
+            raise ServerFailed(self._failure("stopped"))
         uri = path.as_uri()
         version = self._versions.get(uri, 0) + 1
         self._versions[uri] = version
         self._texts[uri] = text
         if version == 1:
             self._client.text_document_did_open(
-                lsp.DidOpenTextDocumentParams(
-                    lsp.TextDocumentItem(uri, language_id, version, text)
-                )
+                lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, language_id, version, text))
             )
         else:
             self._client.text_document_did_change(
@@ -236,9 +237,14 @@ class Connection:
             exited.cancel()
             if not work.done():
                 work.cancel()
-        if work.done() and not work.cancelled():
+        if not work.done() or work.cancelled():
+            raise ServerFailed(self._failure("stopped"))
+        try:
             return work.result()
-        raise ServerFailed(self._failure("stopped"))
+        except JsonRpcException as exc:  # the server answered with an error
+            raise ServerFailed(f"{self.launch.command[0]} answered with an error: {exc}") from exc
+        except RuntimeError as exc:  # pygls fails what is pending this way when the server exits
+            raise ServerFailed(self._failure("stopped")) from exc
 
     def _failure(self, what: str) -> str:
         tail = self.stderr_tail()
