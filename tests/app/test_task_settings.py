@@ -125,8 +125,9 @@ def test_workspace_tool_extras_read_the_global_lists(isolated_home: Path, worksp
 
 
 def test_language_servers_and_their_budget_come_from_the_global_settings(
-    isolated_home: Path, workspace: Path
+    isolated_home: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("PYCLINE_LANGUAGE_SERVERS")
     assert diagnostics_settings(isolated_home, workspace) == ({}, 4.0)
     _write(
         settings_path(isolated_home),
@@ -138,6 +139,10 @@ def test_language_servers_and_their_budget_come_from_the_global_settings(
     commands, budget = diagnostics_settings(isolated_home, workspace)
     assert commands == {"python": ("pyright-langserver", "--stdio"), "go": ()}
     assert budget == 2.5
+    monkeypatch.setenv("PYCLINE_LANGUAGE_SERVERS", "off")
+    commands, _ = diagnostics_settings(isolated_home, workspace)
+    assert set(commands) == {"python", "typescript", "go", "rust"}
+    assert not any(commands.values())
 
 
 def _mcp_call(tool: str, arguments: str) -> str:
@@ -182,3 +187,4 @@ async def test_task_services_carry_the_language_servers_and_close_them(workspace
     assert not servers.handles(workspace / "a.py")  # turned off by its empty command
     await services.close()
     assert await servers.problems(workspace / "a.ts", "x") is None  # closed: no new servers
+    assert "language_servers" not in task_services(workspace).extra  # no settings, no servers

@@ -138,8 +138,9 @@ def task_services(
     server_commands: Mapping[str, Sequence[str]] | None = None,
     diagnostics_timeout: float | None = None,
 ) -> TaskServices:
-    """The per-task services: the user's ignore rules, a registry of background processes, and
-    the language servers that check edits (started on the first edit of their language)."""
+    """The per-task services: the user's ignore rules, a registry of background processes, and,
+    given `server_commands` (the `languageServers` setting), the language servers that check
+    edits (each started on the first edit of its language)."""
     from pycline.browser.session import BROWSER_KEY, BrowserSession
     from pycline.terminal.background import BackgroundProcesses
     from pycline.workspace.diagnostics.registry import DEFAULT_BUDGET, LanguageServers
@@ -147,8 +148,12 @@ def task_services(
 
     background = BackgroundProcesses()
     browser = BrowserSession(executable_path=chromium)
-    servers = LanguageServers(
-        root, commands=server_commands, budget=diagnostics_timeout or DEFAULT_BUDGET
+    servers = (
+        LanguageServers(
+            root, commands=server_commands, budget=diagnostics_timeout or DEFAULT_BUDGET
+        )
+        if server_commands is not None
+        else None
     )
     return TaskServices(
         access=IgnoreRules.load(root),
@@ -158,10 +163,10 @@ def task_services(
             "background": background,
             "allow_background": True,
             BROWSER_KEY: browser,
-            "language_servers": servers,
+            **({"language_servers": servers} if servers is not None else {}),
             **({"mcp_hub": hub} if hub is not None else {}),
         },
-        closers=[background.stop_all, browser.close, servers.close],
+        closers=[background.stop_all, browser.close, *([servers.close] if servers else [])],
     )
 
 
