@@ -166,7 +166,8 @@ def _second_separator(block: Block, line: str) -> str:
         f"The SEARCH block:\n{search}\n...is malformatted: after its ======= separator the "
         f"replacement has a marker-like line ({line!r}). A block has exactly one ======= and "
         "ends with a +++++++ REPLACE line that has nothing else on it. Nothing was changed: "
-        "a marker line is never written into the file."
+        "a marker line is never written into the file. (A file that really needs such a line, "
+        "a reStructuredText heading say, can be written whole with write_to_file.)"
     )
 
 
