@@ -27,12 +27,17 @@ def terminal_text(services: TaskServices) -> str:
     return "\n\n".join(parts)
 
 
-def problems_text(services: TaskServices) -> str:
-    """What the task's language servers currently report, for `@problems`."""
+async def problems_text(root: Path, services: TaskServices) -> str:
+    """What the task's language servers report, for `@problems`: about the files changed in the
+    working tree and those the task has checked."""
     from pycline.workspace.diagnostics.registry import LanguageServers
+    from pycline.workspace.git_context import changed_files
 
     servers = services.extra.get("language_servers")
-    return servers.workspace_problems() if isinstance(servers, LanguageServers) else ""
+    if not isinstance(servers, LanguageServers):
+        return ""
+    await servers.check_files(await changed_files(root, ignore=services.access))
+    return servers.workspace_problems()
 
 
 async def expand(text: str, root: Path, services: TaskServices) -> str:
@@ -50,6 +55,6 @@ async def expand(text: str, root: Path, services: TaskServices) -> str:
         root,
         ignore=services.access,
         fetch_url=fetch,
-        problems=lambda: problems_text(services),
+        problems=lambda: problems_text(root, services),
         terminal=lambda: terminal_text(services),
     )

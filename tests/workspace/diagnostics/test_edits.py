@@ -58,7 +58,7 @@ async def test_python_type_errors_are_reported_once_fixed_silently_and_after_a_c
             servers, workspace, "shop.py", "ORDER = total([1.0, 2.5])", 'ORDER = total("1.0")'
         )
         reported = _reported(again)
-        assert len(reported) == 1 and "Line 5" in reported[0], again
+        assert len(reported) == 1 and "Line 5" in reported[0], (again, servers.last_error("python"))
         assert servers.running()["python"] != pid
     finally:
         await servers.close()

@@ -73,19 +73,32 @@ class LanguageServers:
         try:
             async with asyncio.timeout(self.budget):
                 async with slot.lock:
-                    connection = await self._ready(slot)
-                    if connection is None:
-                        return None
-                    found = await self._check(connection, path, text)
+                    found = await self._check_once_more_after_a_crash(slot, path, text)
         except TimeoutError:
             await self._timed_out(slot, heard)
             return None
-        except ServerFailed as exc:
-            slot.last_error = str(exc)
-            log.info("language server failed: %s", exc)
+        if found is None:
             return None
         slot.timeouts = 0
         return [_problem(slot.launch, d) for d in errors_only(found)]
+
+    async def _check_once_more_after_a_crash(
+        self, slot: _Slot, path: Path, text: str
+    ) -> list[lsp.Diagnostic] | None:
+        # A server that died since the last check may not be known dead yet (its exit is
+        # noticed a moment later): the check then fails, and a restarted server gets a second go.
+        for attempt in range(2):
+            connection = await self._ready(slot)
+            if connection is None:
+                return None
+            try:
+                return await self._check(connection, path, text)
+            except ServerFailed as exc:
+                slot.last_error = str(exc)
+                log.info("language server failed: %s", exc)
+                if attempt or connection.alive:
+                    return None
+        return None
 
     async def _check(self, connection: Connection, path: Path, text: str) -> list[lsp.Diagnostic]:
         known = connection.answered(path, text)
@@ -149,6 +162,23 @@ class LanguageServers:
             slot.timeouts = 0
             slot.last_error = "the server stopped answering"
             await hung.kill()
+
+    async def check_files(self, paths: Sequence[Path]) -> None:
+        """Have the servers look at these files as they are on disk, all within one budget
+        (for `@problems`: the files being worked on, not only those edited in this task)."""
+        from pycline.editing import textfile
+        from pycline.errors import ToolError
+
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.budget):
+                for path in paths:
+                    if self._slot(path) is None:
+                        continue
+                    try:
+                        text = textfile.read(path).text
+                    except ToolError:
+                        continue
+                    await self.problems(path, text)
 
     def running(self) -> dict[str, int]:
         """The process id of each language's running server."""
