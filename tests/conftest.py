@@ -20,6 +20,8 @@ def isolated_home(
     # Keys saved by tests go to the home's secrets file, never to the developer's real keyring
     # (subprocesses inherit this; tests of the keyring path install their own backend).
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    # Language servers start only in the tests about them (they hand their commands over).
+    monkeypatch.setenv("PYCLINE_LANGUAGE_SERVERS", "off")
     for var in (
         "OPENAI_API_KEY",
         "ANTHROPIC_API_KEY",

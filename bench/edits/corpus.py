@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -645,10 +645,12 @@ GENERATORS: dict[str, Generator] = {
 }
 
 
-def build(per_category: int = PER_CATEGORY) -> list[Case]:
+def build(
+    per_category: int = PER_CATEGORY, extra: Mapping[str, Generator] | None = None
+) -> list[Case]:
     sources = load_sources()
     cases: list[Case] = []
-    for category, generate in GENERATORS.items():
+    for category, generate in {**GENERATORS, **(extra or {})}.items():
         made: list[Case] = []
         seen: set[str] = set()
         for seed in _seeds():

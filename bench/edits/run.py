@@ -26,6 +26,8 @@ sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 from cline_v1 import ClineDiffError, apply_cline_v1  # noqa: E402
 from corpus import PER_CATEGORY, Case, build  # noqa: E402
+from encodings_bench import run as run_encodings  # noqa: E402
+from malformed import gen_malformed, markers_written  # noqa: E402
 
 from pycline.editing.search_replace import SearchReplaceError, apply_search_replace  # noqa: E402
 
@@ -44,14 +46,16 @@ def cline(original: str, diff: str) -> str:
     return apply_cline_v1(original, diff.strip())
 
 
-def classify(engine: Engine, case: Case) -> str:
+def classify(engine: Engine, case: Case) -> tuple[str, int]:
+    """The verdict, and how many marker lines the result gained (a malformed block written)."""
     try:
         result = engine(case.original, case.diff)
     except (SearchReplaceError, ClineDiffError):
-        return "correct" if case.intended is None else "refused"
+        return ("correct" if case.intended is None else "refused"), 0
+    markers = markers_written(case.original, result)
     if case.intended is not None and result == case.intended:
-        return "correct"
-    return "wrong"
+        return "correct", markers
+    return "wrong", markers
 
 
 def check_baseline() -> str:
@@ -73,9 +77,11 @@ def table(cases: list[Case], verbose: bool) -> None:
         "pycline": defaultdict(Counter),
         "cline": defaultdict(Counter),
     }
+    markers: Counter[str] = Counter()
     for case in cases:
         for name, engine in (("pycline", ours), ("cline", cline)):
-            verdict = classify(engine, case)
+            verdict, written = classify(engine, case)
+            markers[name] += written
             results[name][case.category][verdict] += 1
             results[name]["TOTAL"][verdict] += 1
             if verbose and name == "pycline" and verdict != "correct":
@@ -101,6 +107,9 @@ def table(cases: list[Case], verbose: bool) -> None:
     print(
         f"\n{len(cases)} cases, {refusals} of them should be refused. "
         "ok = applied as intended or rightly refused."
+    )
+    print(
+        f"Marker lines written into files: pycline {markers['pycline']}, cline {markers['cline']}."
     )
 
 
@@ -150,10 +159,11 @@ def main() -> None:
     per_category = PER_CATEGORY
     if "--per-category" in sys.argv:
         per_category = int(sys.argv[sys.argv.index("--per-category") + 1])
-    cases = build(per_category)
+    cases = build(per_category, {"malformed": gen_malformed})
     print(check_baseline() + "\n")
     table(cases, verbose)
     timing()
+    run_encodings()
 
 
 if __name__ == "__main__":

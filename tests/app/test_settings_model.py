@@ -95,6 +95,8 @@ def test_a_full_settings_file_is_read_with_its_values() -> None:
         ({"profiles": {"a": {"modle": "x"}}}, "unknown setting 'profiles.a.modle'"),
         ({"mcpAutoApprove": {"gh": "list"}}, "'mcpAutoApprove.gh' must be a list"),
         ({"linters": {"*.py": []}}, "the command for '*.py' is empty"),
+        ({"languageServers": {"cobol": ["x"]}}, "unknown language 'cobol'"),
+        ({"diagnosticsTimeout": 0}, "'diagnosticsTimeout' must be > 0"),
         ({"notifications": 1}, "'notifications' must be true or false, not 1"),
         ({"apiKey": "sk-x"}, "'apiKey' looks like a credential"),
         ({"planMode": {"openAiApiKey": "sk-x"}}, "'planMode.openAiApiKey' looks like a credential"),
@@ -128,6 +130,7 @@ def test_a_credential_value_is_never_echoed_in_the_error() -> None:
         ({"mcpAutoApprove": {"s": ["t"]}}, "'mcpAutoApprove' can only"),
         ({"profiles": {}}, "'profiles' can only"),
         ({"browserExecutablePath": "/tmp/x"}, "'browserExecutablePath' can only"),
+        ({"languageServers": {"python": ["./evil"]}}, "'languageServers' can only"),
         ({"anthropicApiKey": "k"}, "'anthropicApiKey' looks like a credential"),
     ],
 )

@@ -10,7 +10,12 @@ import pytest
 from pycline.app.builder import TaskBuilder
 from pycline.app.config import ModelConfig, settings_path
 from pycline.app.settings_model import validate
-from pycline.app.task_settings import task_settings, tool_extras, workspace_tool_extras
+from pycline.app.task_settings import (
+    diagnostics_settings,
+    task_settings,
+    tool_extras,
+    workspace_tool_extras,
+)
 from pycline.core.approval import ApprovalPolicy, AutoApprove
 from pycline.events import DENY, Answer, ApprovalQuestion, Question
 from pycline.providers.scripted import ScriptedProvider
@@ -119,6 +124,27 @@ def test_workspace_tool_extras_read_the_global_lists(isolated_home: Path, worksp
     assert extras["mcp_auto_approve"] == {"s": frozenset({"t"})}
 
 
+def test_language_servers_and_their_budget_come_from_the_global_settings(
+    isolated_home: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PYCLINE_LANGUAGE_SERVERS")
+    assert diagnostics_settings(isolated_home, workspace) == ({}, 4.0)
+    _write(
+        settings_path(isolated_home),
+        {
+            "languageServers": {"python": ["pyright-langserver", "--stdio"], "go": []},
+            "diagnosticsTimeout": 2.5,
+        },
+    )
+    commands, budget = diagnostics_settings(isolated_home, workspace)
+    assert commands == {"python": ("pyright-langserver", "--stdio"), "go": ()}
+    assert budget == 2.5
+    monkeypatch.setenv("PYCLINE_LANGUAGE_SERVERS", "off")
+    commands, _ = diagnostics_settings(isolated_home, workspace)
+    assert set(commands) == {"python", "typescript", "go", "rust"}
+    assert not any(commands.values())
+
+
 def _mcp_call(tool: str, arguments: str) -> str:
     return (
         f"<use_mcp_tool>\n<server_name>n</server_name>\n<tool_name>{tool}</tool_name>\n"
@@ -149,3 +175,16 @@ async def test_mcp_tools_listed_in_settings_run_without_asking(
     approvals = [q for q in host.questions if isinstance(q, ApprovalQuestion)]
     assert [q.summary for q in approvals] == ["Use tool 'shout' of MCP server 'n'"]
     assert "Result:\n5" in provider.requests[1].messages[-1].text
+
+
+async def test_task_services_carry_the_language_servers_and_close_them(workspace: Path) -> None:
+    from pycline.app.wiring import task_services
+    from pycline.workspace.diagnostics.registry import LanguageServers
+
+    services = task_services(workspace, server_commands={"python": []}, diagnostics_timeout=1.5)
+    servers = services.extra["language_servers"]
+    assert isinstance(servers, LanguageServers) and servers.budget == 1.5
+    assert not servers.handles(workspace / "a.py")  # turned off by its empty command
+    await services.close()
+    assert await servers.problems(workspace / "a.ts", "x") is None  # closed: no new servers
+    assert "language_servers" not in task_services(workspace).extra  # no settings, no servers

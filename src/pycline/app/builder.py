@@ -11,7 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from pycline.app import wiring
 from pycline.app.config import ModelConfig
-from pycline.app.task_settings import checkpoint_settings, chromium_setting, workspace_tool_extras
+from pycline.app.task_settings import (
+    checkpoint_settings,
+    chromium_setting,
+    diagnostics_settings,
+    workspace_tool_extras,
+)
 from pycline.context.manager import ContextManager
 from pycline.core import resumption
 from pycline.core.checkpointing import TaskCheckpoints
@@ -94,7 +99,14 @@ class TaskBuilder:
                 tools += wiring.mcp_tools()
         profiles = wiring.mode_profiles(act, plan, tools, root)
         current = profiles[as_mode(settings.mode)]
-        services = wiring.task_services(root, hub=self.mcp, chromium=chromium)
+        server_commands, diagnostics_timeout = diagnostics_settings(self.home, root)
+        services = wiring.task_services(
+            root,
+            hub=self.mcp,
+            chromium=chromium,
+            server_commands=server_commands,
+            diagnostics_timeout=diagnostics_timeout,
+        )
         # Settings the tools read from ToolContext.extra: mcpAutoApprove lists, linters.
         services.extra.update(workspace_tool_extras(self.home, root))
         return Task(

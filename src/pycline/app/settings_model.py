@@ -5,7 +5,7 @@ them in `<workspace>/.pycline/settings.json`. Every validation failure becomes o
 line naming the file and the dotted key, never a traceback.
 
 A workspace file comes with the code someone else wrote, so it may not widen what runs without
-asking (auto-approval, linters, a browser executable) nor redirect the saved API key to another
+asking (auto-approval, linters, language servers, a browser executable) nor redirect the saved API key to another
 server (`baseUrl`); those belong in the global file. API keys belong in neither (`pycline auth`).
 """
 
@@ -25,12 +25,22 @@ from pycline.providers.presets import PRESET_NAMES
 # The OpenAI-compatible presets (openrouter, ollama, …) are data in pycline.providers.presets.
 PROVIDERS = ("openai", "anthropic", "scripted", *PRESET_NAMES, "gemini", "bedrock", "vertex")
 
+# The languages whose server `languageServers` may set (see workspace/diagnostics/servers.py).
+LANGUAGE_SERVER_KEYS = ("python", "typescript", "go", "rust")
+
 # Words that mark a key as a credential: such keys are refused in every settings file.
 _SECRET_WORDS = ("apikey", "api_key", "secret", "token", "password")
 
 # Keys a workspace file may not set (see the module docstring for why).
 WORKSPACE_FORBIDDEN = frozenset(
-    {"baseUrl", "profiles", "mcpAutoApprove", "linters", "browserExecutablePath"}
+    {
+        "baseUrl",
+        "profiles",
+        "mcpAutoApprove",
+        "linters",
+        "browserExecutablePath",
+        "languageServers",
+    }
 )
 
 
@@ -134,6 +144,9 @@ class Settings(Profile):
     auto_condense_threshold: float | None = Field(None, gt=0, le=1)  # fraction of the window
     notifications: bool = False
     linters: dict[str, list[str]] = Field(default_factory=dict)
+    # Language servers checking each edit: language -> command ([] turns a language off).
+    language_servers: dict[str, list[str]] = Field(default_factory=dict)
+    diagnostics_timeout: float = Field(4.0, gt=0, le=120)  # seconds a check may add to an edit
 
     @field_validator("linters")
     @classmethod
@@ -141,6 +154,17 @@ class Settings(Profile):
         for glob, command in value.items():
             if not command:
                 raise ValueError(f"the command for {glob!r} is empty")
+        return value
+
+    @field_validator("language_servers")
+    @classmethod
+    def _known_languages(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        for language in value:
+            if language not in LANGUAGE_SERVER_KEYS:
+                raise ValueError(
+                    f"unknown language {language!r}; choose one of: "
+                    f"{', '.join(LANGUAGE_SERVER_KEYS)} (an empty command turns one off)"
+                )
         return value
 
     @model_validator(mode="after")

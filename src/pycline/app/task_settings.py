@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pycline.app.config import load
-from pycline.app.settings_model import Settings
+from pycline.app.settings_model import LANGUAGE_SERVER_KEYS, Settings
 from pycline.core.task import TaskSettings
 
 
@@ -57,3 +58,17 @@ def checkpoint_settings(home: Path, workspace: Path | None = None) -> tuple[bool
     """`enableCheckpoints` and `checkpointRetention` (0: keep every checkpoint)."""
     settings = load(home, workspace)
     return settings.enable_checkpoints, settings.checkpoint_retention or 0
+
+
+def diagnostics_settings(
+    home: Path, workspace: Path | None = None
+) -> tuple[dict[str, tuple[str, ...]], float]:
+    """`languageServers` (language -> command) and `diagnosticsTimeout` (seconds).
+
+    PYCLINE_LANGUAGE_SERVERS=off turns every language server off (scripts, CI, test suites).
+    """
+    settings = load(home, workspace)
+    commands = {language: tuple(cmd) for language, cmd in settings.language_servers.items()}
+    if os.environ.get("PYCLINE_LANGUAGE_SERVERS", "").lower() in ("0", "off", "false", "no"):
+        commands = dict.fromkeys(LANGUAGE_SERVER_KEYS, ())
+    return commands, settings.diagnostics_timeout

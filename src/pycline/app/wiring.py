@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -155,15 +155,30 @@ def prompt_extras(root: Path, hub: McpHub | None) -> Callable[[Sequence[str]], s
 
 
 def task_services(
-    root: Path, *, hub: McpHub | None = None, chromium: str | None = None
+    root: Path,
+    *,
+    hub: McpHub | None = None,
+    chromium: str | None = None,
+    server_commands: Mapping[str, Sequence[str]] | None = None,
+    diagnostics_timeout: float | None = None,
 ) -> TaskServices:
-    """The per-task services: the user's ignore rules and a registry of background processes."""
+    """The per-task services: the user's ignore rules, a registry of background processes, and,
+    given `server_commands` (the `languageServers` setting), the language servers that check
+    edits (each started on the first edit of its language)."""
     from pycline.browser.session import BROWSER_KEY, BrowserSession
     from pycline.terminal.background import BackgroundProcesses
+    from pycline.workspace.diagnostics.registry import DEFAULT_BUDGET, LanguageServers
     from pycline.workspace.ignore import IgnoreRules
 
     background = BackgroundProcesses()
     browser = BrowserSession(executable_path=chromium)
+    servers = (
+        LanguageServers(
+            root, commands=server_commands, budget=diagnostics_timeout or DEFAULT_BUDGET
+        )
+        if server_commands is not None
+        else None
+    )
     return TaskServices(
         access=IgnoreRules.load(root),
         # A command still running at its timeout keeps running in the background (dev servers);
@@ -172,9 +187,10 @@ def task_services(
             "background": background,
             "allow_background": True,
             BROWSER_KEY: browser,
+            **({"language_servers": servers} if servers is not None else {}),
             **({"mcp_hub": hub} if hub is not None else {}),
         },
-        closers=[background.stop_all, browser.close],
+        closers=[background.stop_all, browser.close, *([servers.close] if servers else [])],
     )
 
 

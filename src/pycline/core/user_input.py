@@ -27,6 +27,19 @@ def terminal_text(services: TaskServices) -> str:
     return "\n\n".join(parts)
 
 
+async def problems_text(root: Path, services: TaskServices) -> str:
+    """What the task's language servers report, for `@problems`: about the files changed in the
+    working tree and those the task has checked."""
+    from pycline.workspace.diagnostics.registry import LanguageServers
+    from pycline.workspace.git_context import changed_files
+
+    servers = services.extra.get("language_servers")
+    if not isinstance(servers, LanguageServers):
+        return ""
+    await servers.check_files(await changed_files(root, ignore=services.access))
+    return servers.workspace_problems()
+
+
 async def expand(text: str, root: Path, services: TaskServices) -> str:
     """`text` with its mentions expanded; unchanged when it mentions nothing."""
     if not find_mentions(text):
@@ -42,5 +55,6 @@ async def expand(text: str, root: Path, services: TaskServices) -> str:
         root,
         ignore=services.access,
         fetch_url=fetch,
+        problems=lambda: problems_text(root, services),
         terminal=lambda: terminal_text(services),
     )

@@ -133,6 +133,16 @@ def parse_diff(diff: str, *, is_final: bool) -> ParsedDiff:
             current.closed = True
             current = None
             continue
+        if SEPARATOR.match(line) or looks_like_marker(line):
+            # A second separator (doubled, or written where the REPLACE marker belongs) or a
+            # marker with extra characters: guessing the intent would risk writing a marker
+            # line into the file.
+            blocks.pop()
+            return ParsedDiff(
+                tuple(blocks),
+                Malformed(current.index, _second_separator(current, line)),
+                tuple(stray),
+            )
         current.replace.append(line)
 
     if is_final and current is not None:
@@ -148,6 +158,17 @@ def parse_diff(diff: str, *, is_final: bool) -> ParsedDiff:
             )
             return ParsedDiff(tuple(blocks), Malformed(current.index, message), tuple(stray))
     return ParsedDiff(tuple(blocks), None, tuple(stray))
+
+
+def _second_separator(block: Block, line: str) -> str:
+    search = "\n".join(block.search).rstrip()
+    return (
+        f"The SEARCH block:\n{search}\n...is malformatted: after its ======= separator the "
+        f"replacement has a marker-like line ({line!r}). A block has exactly one ======= and "
+        "ends with a +++++++ REPLACE line that has nothing else on it. Nothing was changed: "
+        "a marker line is never written into the file. (A file that really needs such a line, "
+        "a reStructuredText heading say, can be written whole with write_to_file.)"
+    )
 
 
 def _later_exact_separator(lines: list[str], line_no: int, line: str) -> bool:

@@ -10,7 +10,10 @@ differs). We apply the S→P change to R, like a patch with context:
   since the model read it and the edit is refused (a conflict, never a guess);
 - file lines the SEARCH did not show are kept where they are, unless the edit would change a
   span that contains them;
-- new lines are re-indented into the file's frame (see indentation.py).
+- new lines are re-indented into the file's frame (see indentation.py), relative to the
+  nearest matched line whose indentation is closest to theirs: a line the model wrote as a
+  sibling of a matched line lands exactly where that line is in the file, even when the rest of
+  the region is indented inconsistently.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from pycline.editing.indentation import IndentMap, estimate, indent_of, uses_tabs
+from pycline.editing.indentation import IndentMap, estimate, indent_of, render, uses_tabs, width
 from pycline.editing.normalize import normalized
 
 
@@ -88,16 +91,93 @@ def pair_modified(
     return found
 
 
-def _reuse_indent(model: str, file_indent: str) -> str:
-    """The model's line with the file's indentation, unless that is one stray space off (an odd
-    indentation in the file is not a level worth copying; see indentation.estimate)."""
-    model_indent = indent_of(model)
-    stray = (
+def _stray(model_indent: str, file_indent: str) -> bool:
+    """One column off towards an odd indentation in the file: a stray space, not a level worth
+    copying (see indentation.estimate)."""
+    return (
         abs(len(file_indent) - len(model_indent)) == 1
         and "\t" not in file_indent + model_indent
         and len(file_indent) % 2 == 1
     )
-    return model if stray else file_indent + model[len(model_indent) :]
+
+
+@dataclass(frozen=True, slots=True)
+class _Placer:
+    """Indents a new line relative to a matched SEARCH line (its anchor) in the file."""
+
+    search: Sequence[str]
+    region: Sequence[str]
+    pairs: Mapping[int, int]
+    mapping: IndentMap
+    suffix: str
+
+    def place(self, line: str, candidates: Sequence[int]) -> str:
+        """`line` in the file's frame. A line indented like one of the matched `candidates` is
+        its sibling and takes that line's indentation in the file. Otherwise the region's map
+        applies, unless the closest candidate is an outlier to that map: then the line keeps
+        its offset from that candidate, as its neighbour in the file."""
+        if not line.strip():
+            return line + self.suffix
+        indent = indent_of(line)
+        model_width = width(indent)
+        scored: list[tuple[int, int]] = []
+        for s in candidates:
+            r = self.pairs.get(s)
+            if r is not None and self.search[s].strip() and self.region[r].strip():
+                scored.append((abs(width(indent_of(self.search[s])) - model_width), s))
+        if not scored:
+            return self.mapping.apply(line) + self.suffix
+        closest = min(d for d, _ in scored)
+        nearest = [s for d, s in scored if d == closest]
+        if closest == 0:
+            return self._relative(line, nearest[0])
+        if any(self._follows_map(s) for s in nearest):
+            return self.mapping.apply(line) + self.suffix
+        return self._relative(line, nearest[0])
+
+    def place_run(self, lines: Sequence[str], candidates: Sequence[int]) -> list[str]:
+        """Consecutive new lines: the first is placed among the matched lines, each next one
+        keeps its offset from the line above it, so a new block keeps its own shape."""
+        out: list[str] = []
+        previous: tuple[str, str] | None = None  # (model indent, placed indent)
+        for line in lines:
+            if previous is None or not line.strip():
+                placed = self.place(line, candidates)
+            else:
+                placed = self._offset(line, *previous)
+            out.append(placed)
+            if line.strip():
+                previous = (indent_of(line), indent_of(placed))
+        return out
+
+    def _follows_map(self, s: int) -> bool:
+        file_line = _strip_cr(self.region[self.pairs[s]])
+        return width(indent_of(self.mapping.apply(self.search[s]))) == width(indent_of(file_line))
+
+    def _relative(self, line: str, anchor: int) -> str:
+        anchor_model = indent_of(self.search[anchor])
+        anchor_file = indent_of(_strip_cr(self.region[self.pairs[anchor]]))
+        if _stray(anchor_model, anchor_file):
+            anchor_file = anchor_model
+        return self._offset(line, anchor_model, anchor_file)
+
+    def _offset(self, line: str, anchor_model: str, anchor_file: str) -> str:
+        indent = indent_of(line)
+        if indent == anchor_model:
+            return anchor_file + line[len(indent) :] + self.suffix
+        columns = width(anchor_file) + round(
+            self.mapping.scale * (width(indent) - width(anchor_model))
+        )
+        tabs = self.mapping.tabs if self.mapping.tabs is not None else "\t" in indent
+        return render(max(0, columns), tabs=tabs) + line[len(indent) :] + self.suffix
+
+
+def _nearest(pairs: Mapping[int, int], start: int, stop: int) -> list[int]:
+    """Matched SEARCH lines inside [start, stop), then the closest before and after."""
+    inside = [s for s in range(start, stop) if s in pairs]
+    before = [s for s in pairs if s < start]
+    after = [s for s in pairs if s >= stop]
+    return [*inside, *([max(before)] if before else []), *([min(after)] if after else [])]
 
 
 def _strip_cr(line: str) -> str:
@@ -141,8 +221,7 @@ def merge(
     cr_lines = sum(1 for line in region if line.endswith("\r"))
     suffix = "\r" if region and cr_lines * 2 > len(region) else ""
 
-    def new_line(line: str) -> str:
-        return mapping.apply(line) + suffix
+    placer = _Placer(search, region, pairs, mapping, suffix)
 
     known = sorted({**changed, **pairs}.items())
     out: list[str] = []
@@ -163,7 +242,7 @@ def merge(
                 if s in changed or replace[p] == search[s] or same_as_file:
                     out.append(region[r])  # the file's own version of a line the edit keeps
                 else:
-                    out.append(new_line(replace[p]))
+                    out.append(mapping.apply(replace[p]) + suffix)
             continue
         if tag == "insert":
             following = next((r for s, r in known if s >= i1), len(region))
@@ -177,7 +256,7 @@ def merge(
                         region_index=pos,
                     )
                 )
-            out.extend(new_line(line) for line in replace[j1:j2])
+            out.extend(placer.place_run(replace[j1:j2], _nearest(pairs, i1, i1)))
             continue
         stale = [s for s in range(i1, i2) if s in changed]
         if stale:
@@ -215,12 +294,12 @@ def merge(
         if tag == "replace" and i2 - i1 == j2 - j1:
             # Line for line: a line whose indentation the model kept keeps the file's.
             for s, p in zip(range(i1, i2), range(j1, j2), strict=True):
-                model, file_line = replace[p], _strip_cr(region[pairs[s]])
-                if indent_of(model) == indent_of(search[s]) and model.strip():
-                    out.append(_reuse_indent(model, indent_of(file_line)) + suffix)
+                model = replace[p]
+                if indent_of(model) == indent_of(search[s]):
+                    out.append(placer.place(model, [s]))
                 else:
-                    out.append(new_line(model))
+                    out.append(mapping.apply(model) + suffix)
             continue
-        out.extend(new_line(line) for line in replace[j1:j2])
+        out.extend(placer.place_run(replace[j1:j2], _nearest(pairs, i1, i2)))
     out.extend(region[pos:])
     return out

@@ -2,6 +2,10 @@
 
 Problems are compared before/after by what they say, not where: an edit that moves code shifts
 line numbers, and an error that was already there is not news to the model.
+
+Three sources: tree-sitter syntax errors (always), configured linters, and a language server
+(`DiagnosticSource`, optional). The server's answer for the old text is only trusted as a
+baseline when it arrived; without one, nothing it says can be called new.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 from pycline.editing.linters import LintProblem, commands_for, lint
 from pycline.editing.syntax import syntax_problems
@@ -29,6 +34,14 @@ class Problem:
     def render(self) -> str:
         where = f"Line {self.line}: " if self.line is not None else ""
         return f"- [{self.source}] {where}{self.message}"
+
+
+@runtime_checkable
+class DiagnosticSource(Protocol):
+    async def problems(self, path: Path, text: str) -> list[Problem] | None:
+        """The errors found in `text` as the content of `path`; None when there is no answer
+        (no server for the file, or none in time)."""
+        ...
 
 
 def new_problems(before: Sequence[Problem], after: Sequence[Problem]) -> list[Problem]:
@@ -59,26 +72,52 @@ class ProblemCheck:
     display: str
     cwd: Path
     linters: Mapping[str, Sequence[str]]
+    server: DiagnosticSource | None = None
     _before: list[Problem] | None = None
+    _old_text: str | None = None
+    _server_before: list[Problem] | None = None
 
     def _commands(self) -> list[tuple[str, ...]]:
         return commands_for(self.display, self.linters)
 
     async def before(self, old_text: str | None) -> None:
+        self._old_text = old_text
+        server = asyncio.create_task(self._server_problems(old_text))
         found: list[Problem] = []
-        if old_text is not None:
-            found.extend(await syntax_check(self.display, old_text))
-            commands = self._commands()
-            if commands and self.path.is_file():
-                found.extend(_from_lint(await lint(self.path, self.cwd, commands)))
+        try:
+            if old_text is not None:
+                found.extend(await syntax_check(self.display, old_text))
+                commands = self._commands()
+                if commands and self.path.is_file():
+                    found.extend(_from_lint(await lint(self.path, self.cwd, commands)))
+            self._server_before = await server
+        except BaseException:
+            server.cancel()
+            raise
         self._before = found
+
+    async def _server_problems(self, text: str | None) -> list[Problem] | None:
+        if self.server is None:
+            return None
+        if text is None:
+            return []  # a new file had no problems
+        return await self.server.problems(self.path, text)
 
     async def after(self, new_text: str) -> list[Problem]:
         found = await syntax_check(self.display, new_text)
         commands = self._commands()
         if commands:
             found.extend(_from_lint(await lint(self.path, self.cwd, commands)))
-        return new_problems(self._before or [], found)
+        fresh = new_problems(self._before or [], found)
+        if self.server is not None:
+            baseline = self._server_before
+            if baseline is None:  # the server was not ready in time for the old text
+                baseline = await self._server_problems(self._old_text)
+            if baseline is not None:
+                reported = await self.server.problems(self.path, new_text)
+                if reported is not None:
+                    fresh.extend(new_problems(baseline, reported))
+        return fresh
 
 
 def render_problems(display: str, problems: Sequence[Problem]) -> str:

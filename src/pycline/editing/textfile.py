@@ -1,7 +1,8 @@
 """Reading and writing a text file without changing what the edit did not change.
 
 The model sees and writes `\\n` text. Whatever the file had on disk is kept on write: its
-encoding, byte-order mark, CRLF line breaks and whether it ends with a newline.
+encoding (legacy ones detected, see encodings.py), byte-order mark, CRLF line breaks and whether
+it ends with a newline.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from pycline.editing import encodings
 from pycline.errors import ToolError
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
@@ -84,13 +86,10 @@ def decode(data: bytes) -> TextFile:
 
 
 def _decode_plain(body: bytes) -> tuple[str, str]:
-    # utf-8 first; cp1252 keeps Windows text readable; latin-1 decodes any byte and round-trips.
-    for encoding in ("utf-8", "cp1252"):
-        try:
-            return body.decode(encoding), encoding
-        except UnicodeDecodeError:
-            continue
-    return body.decode("latin-1"), "latin-1"
+    try:
+        return body.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return encodings.detect(body)
 
 
 def read(path: Path) -> TextFile:

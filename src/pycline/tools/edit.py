@@ -4,6 +4,8 @@ Contract with the task (via `ToolContext.extra`):
 - `extra["linters"]`: optional mapping glob -> command list, e.g.
   {"*.py": ["ruff", "check", "--output-format=concise", "{file}"]}; their new findings are
   reported with the tree-sitter syntax errors the edit introduced.
+- `extra["language_servers"]`: optional `DiagnosticSource` (the session's language servers);
+  the errors it finds that the edit introduced are reported too.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pycline.editing.cleanup import (
 )
 from pycline.editing.diffs import unified_diff
 from pycline.editing.linters import parse_linters
-from pycline.editing.problems import ProblemCheck, render_problems
+from pycline.editing.problems import DiagnosticSource, ProblemCheck, render_problems
 from pycline.editing.search_replace import SearchReplaceError, apply_search_replace
 from pycline.editing.textfile import TextFile
 from pycline.errors import ToolError
@@ -168,8 +170,16 @@ async def _propose_and_save(
 ) -> ToolResult:
     resolved = target.resolved
     old_text = target.existing.text if target.existing else ""
+    file = target.existing or TextFile("")
+    # A replacement the file's encoding cannot hold is refused before anyone is asked.
+    file.encode(proposed)
+    server = ctx.extra.get("language_servers")
     check = ProblemCheck(
-        resolved.path, resolved.display, ctx.cwd, parse_linters(ctx.extra.get("linters"))
+        resolved.path,
+        resolved.display,
+        ctx.cwd,
+        parse_linters(ctx.extra.get("linters")),
+        server if isinstance(server, DiagnosticSource) else None,
     )
     # The old file's lint runs while the user looks at the proposal.
     before = asyncio.create_task(check.before(target.existing.text if target.existing else None))
@@ -201,9 +211,9 @@ async def _propose_and_save(
         final = approval.edited_content.replace("\r\n", "\n")
         if final != proposed:
             user_changes = unified_diff(proposed, final, resolved.display)
+    data = file.encode(final)  # the user's own edits may not fit the encoding either
     await before
-    file = target.existing or TextFile("")
-    textfile.write(resolved.path, file.encode(final), mode=file.mode)
+    textfile.write(resolved.path, data, mode=file.mode)
     problems = await check.after(final)
 
     parts = [f"The content was saved to {resolved.display}."]

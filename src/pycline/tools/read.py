@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pycline.editing.encodings import detect_prefix
 from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion
 from pycline.messages import ImageContent
@@ -221,11 +222,7 @@ def sniff_encoding(path: Path) -> str | None:
     controls = sum(1 for byte in sample if byte < 32 and byte not in b"\t\n\r\f\x1b")
     if controls > len(sample) // 100:
         return None
-    try:
-        sample.decode("cp1252")
-    except UnicodeDecodeError:
-        return "latin-1"
-    return "cp1252"
+    return detect_prefix(sample)
 
 
 def _count_lines(path: Path, encoding: str) -> int:

@@ -86,6 +86,32 @@ async def working_changes(root: Path, *, ignore: AccessRules) -> str:
         return f"Error: git failed: {exc}"
 
 
+async def changed_files(root: Path, *, ignore: AccessRules, limit: int = 50) -> list[Path]:
+    """Files changed or added in the working tree (`git status`), ignored ones left out."""
+    try:
+        top = await _toplevel(root)
+        if top is None:
+            return []
+        out = await _git(top, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+    except _GitFailed:
+        return []
+    entries = out.split("\0")
+    found: list[Path] = []
+    skip_next = False
+    for entry in entries:
+        if skip_next or len(entry) < 4:
+            skip_next = False
+            continue
+        status, name = entry[:2], entry[3:]
+        skip_next = "R" in status or "C" in status  # the next entry is the old name
+        path = top / name
+        if "D" not in status and not ignore.blocked(path) and path.is_file():
+            found.append(path)
+        if len(found) >= limit:
+            break
+    return found
+
+
 async def commit_details(root: Path, commit: str, *, ignore: AccessRules) -> str:
     """Header, file statistics and patch of one commit."""
     try:

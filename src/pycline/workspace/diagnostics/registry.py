@@ -1,0 +1,246 @@
+"""The language servers of one session: started on first use, kept warm, restarted after a
+crash, and never allowed to hold up an edit.
+
+`problems(path, text)` answers within the time budget or returns None: the server is missing,
+still starting (it keeps starting in the background for the next edit), crashed, or hung. A
+server that fails to start, or times out on several checks in a row, is killed; it is started
+again on the next check, up to MAX_STARTS times a session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as lsp
+
+from pycline.editing.problems import Problem
+from pycline.workspace.diagnostics.connection import Connection, ServerFailed, errors_only
+from pycline.workspace.diagnostics.servers import DEFAULT_SERVERS, Launch, ServerSpec, launch_for
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BUDGET = 4.0  # seconds per check
+START_LIMIT = 60.0  # a server still not initialised after this is taken for hung
+MAX_STARTS = 3
+MAX_TIMEOUTS = 3  # checks in a row without an answer before a running server is restarted
+WORKSPACE_LIMIT = 50
+
+
+@dataclass(slots=True)
+class _Slot:
+    launch: Launch
+    connection: Connection | None = None
+    starting: asyncio.Task[Connection] | None = None
+    starts: int = 0
+    timeouts: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    last_error: str = ""
+
+
+class LanguageServers:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        commands: Mapping[str, Sequence[str]] | None = None,
+        budget: float = DEFAULT_BUDGET,
+        servers: Sequence[ServerSpec] = DEFAULT_SERVERS,
+        settle: float | None = None,
+    ) -> None:
+        self.root = root
+        self.commands = dict(commands or {})
+        self.budget = budget
+        self.servers = tuple(servers)
+        self.settle = settle
+        self._slots: dict[str, _Slot] = {}
+        self._closed = False
+
+    def handles(self, path: Path) -> bool:
+        return launch_for(path, self.commands, self.servers) is not None
+
+    async def problems(self, path: Path, text: str) -> list[Problem] | None:
+        """The errors the server finds in `text` as the content of `path`, or None."""
+        slot = self._slot(path)
+        if slot is None or self._closed:
+            return None
+        heard = slot.connection.heard if slot.connection is not None else None
+        try:
+            async with asyncio.timeout(self.budget):
+                async with slot.lock:
+                    found = await self._check_once_more_after_a_crash(slot, path, text)
+        except TimeoutError:
+            await self._timed_out(slot, heard)
+            return None
+        if found is None:
+            return None
+        slot.timeouts = 0
+        return [_problem(slot.launch, d) for d in errors_only(found)]
+
+    async def _check_once_more_after_a_crash(
+        self, slot: _Slot, path: Path, text: str
+    ) -> list[lsp.Diagnostic] | None:
+        # A server that died since the last check may not be known dead yet (its exit is
+        # noticed a moment later): the check then fails, and a restarted server gets a second go.
+        for attempt in range(2):
+            connection = await self._ready(slot)
+            if connection is None:
+                return None
+            try:
+                return await self._check(connection, path, text)
+            except ServerFailed as exc:
+                slot.last_error = str(exc)
+                log.info("language server failed: %s", exc)
+                if attempt or connection.alive:
+                    return None
+        return None
+
+    async def _check(self, connection: Connection, path: Path, text: str) -> list[lsp.Diagnostic]:
+        known = connection.answered(path, text)
+        if known is not None:
+            return known  # this very text was checked last time (the previous edit's result)
+        language_id = connection.launch.spec.language_ids[path.suffix.lower()]
+        version = connection.sync(path, text, language_id)
+        return await connection.diagnostics(path, version)
+
+    def _slot(self, path: Path) -> _Slot | None:
+        """One server per language (TypeScript's serves .js too); None when there is none."""
+        launch = launch_for(path, self.commands, self.servers)
+        if launch is None:
+            return None
+        return self._slots.setdefault(launch.spec.language, _Slot(launch))
+
+    async def _ready(self, slot: _Slot) -> Connection | None:
+        if slot.connection is not None and slot.connection.alive:
+            return slot.connection
+        if slot.connection is not None:  # it died: restart it
+            dead, slot.connection = slot.connection, None
+            slot.last_error = dead.stderr_tail() or "the server stopped"
+            await dead.kill()
+        if slot.starting is None:
+            if slot.starts >= MAX_STARTS:
+                return None
+            slot.starts += 1
+            slot.starting = asyncio.create_task(self._start(slot.launch))
+        try:
+            # Shielded: a check that runs out of time leaves the start going for the next one.
+            slot.connection = await asyncio.shield(slot.starting)
+        except ServerFailed as exc:
+            slot.last_error = str(exc)
+            return None
+        finally:
+            if slot.starting.done():
+                slot.starting = None
+        return slot.connection
+
+    async def _start(self, launch: Launch) -> Connection:
+        connection = Connection(launch, self.root, **_settle(self.settle))
+        try:
+            async with asyncio.timeout(START_LIMIT):
+                await connection.start()
+        except (TimeoutError, ServerFailed) as exc:
+            await connection.kill()
+            raise ServerFailed(str(exc) or f"{launch.command[0]} did not start") from exc
+        except asyncio.CancelledError:
+            await connection.kill()
+            raise
+        return connection
+
+    async def _timed_out(self, slot: _Slot, heard: int | None) -> None:
+        if slot.connection is None:
+            return  # still starting: that has its own limit
+        if heard is None or slot.connection.heard != heard:
+            return  # it spoke during the check: busy (a cold project load), not hung
+        slot.timeouts += 1
+        if slot.timeouts >= MAX_TIMEOUTS:
+            hung, slot.connection = slot.connection, None
+            slot.timeouts = 0
+            slot.last_error = "the server stopped answering"
+            await hung.kill()
+
+    async def check_files(self, paths: Sequence[Path]) -> None:
+        """Have the servers look at these files as they are on disk, all within one budget
+        (for `@problems`: the files being worked on, not only those edited in this task)."""
+        from pycline.editing import textfile
+        from pycline.errors import ToolError
+
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.budget):
+                for path in paths:
+                    if self._slot(path) is None:
+                        continue
+                    try:
+                        text = textfile.read(path).text
+                    except ToolError:
+                        continue
+                    await self.problems(path, text)
+
+    def running(self) -> dict[str, int]:
+        """The process id of each language's running server."""
+        return {
+            language: pid
+            for language, slot in self._slots.items()
+            if slot.connection is not None
+            and slot.connection.alive
+            and (pid := slot.connection.pid) is not None
+        }
+
+    def last_error(self, language: str) -> str:
+        slot = self._slots.get(language)
+        return slot.last_error if slot else ""
+
+    def workspace_problems(self) -> str:
+        """What the running servers currently report, for `@problems`."""
+        lines: list[str] = []
+        for slot in self._slots.values():
+            connection = slot.connection
+            if connection is None:
+                continue
+            for uri, (_, found) in sorted(connection.published.items()):
+                shown = [d for d in found if d.severity in _SHOWN]
+                if not shown:
+                    continue
+                lines.append(_display(uri, self.root))
+                for d in shown[:WORKSPACE_LIMIT]:
+                    level = (
+                        "Error"
+                        if d.severity in (None, lsp.DiagnosticSeverity.Error)
+                        else ("Warning")
+                    )
+                    lines.append(f"- [{level}] Line {d.range.start.line + 1}: {d.message}")
+        return "\n".join(lines)
+
+    async def close(self) -> None:
+        self._closed = True
+        for slot in self._slots.values():
+            if slot.starting is not None:
+                slot.starting.cancel()
+                with contextlib.suppress(asyncio.CancelledError, ServerFailed):
+                    await slot.starting
+            if slot.connection is not None:
+                await slot.connection.close()
+        self._slots.clear()
+
+
+_SHOWN = (None, lsp.DiagnosticSeverity.Error, lsp.DiagnosticSeverity.Warning)
+
+
+def _settle(settle: float | None) -> dict[str, float]:
+    return {} if settle is None else {"settle": settle}
+
+
+def _problem(launch: Launch, diagnostic: lsp.Diagnostic) -> Problem:
+    source = diagnostic.source or launch.spec.language
+    return Problem(source, diagnostic.range.start.line + 1, diagnostic.message)
+
+
+def _display(uri: str, root: Path) -> str:
+    path = Path(unquote(urlparse(uri).path))
+    with contextlib.suppress(ValueError):
+        return path.relative_to(root).as_posix()
+    return str(path)
