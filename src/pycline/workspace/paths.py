@@ -35,7 +35,10 @@ class Workspace:
             candidate = self.root / candidate
         # strict=False: the file may not exist yet (write_to_file), but existing parts are resolved,
         # so a symlink that points out of the workspace is caught.
-        resolved = candidate.resolve(strict=False)
+        try:
+            resolved = candidate.resolve(strict=False)
+        except (OSError, RuntimeError) as exc:  # a symlink loop, a name too long
+            raise ToolError(f"The path {raw[:200]!r} cannot be resolved: {exc}") from None
         try:
             rel = resolved.relative_to(self.root)
         except ValueError:
