@@ -180,6 +180,28 @@ class IgnoreRules:
 
         return check
 
+    def hidden_paths(self) -> list[Path]:
+        """Every path the rules hide, as absolute paths (a hidden folder stands for everything
+        in it): what a sandbox must cover. Links are not followed; `.git` is not walked."""
+        check = self.snapshot()
+        if not self.active:
+            return []
+        found: list[Path] = []
+        for folder, dirs, files in os.walk(self.root):
+            rel_folder = Path(folder).relative_to(self.root).as_posix()
+            prefix = "" if rel_folder == "." else rel_folder + "/"
+            keep = []
+            for name in dirs:
+                if name == ".git" and not prefix:
+                    continue
+                if check(prefix + name, True):
+                    found.append(Path(folder, name))
+                elif not os.path.islink(os.path.join(folder, name)):
+                    keep.append(name)
+            dirs[:] = keep
+            found.extend(Path(folder, n) for n in files if check(prefix + n, False))
+        return found
+
     # --- commands ----------------------------------------------------------------------------
 
     def command_refusal(self, command: str) -> str | None:
