@@ -17,6 +17,7 @@ from pycline.cli.common import (
     workspace_dir,
 )
 from pycline.errors import PyclineError
+from pycline.parsing.terminal_text import for_terminal
 
 if TYPE_CHECKING:
     from pycline.core.task import Task
@@ -89,7 +90,7 @@ class HeadlessHost:
             self.out.write(event_json(event, type_="event") + "\n")
             self.out.flush()
             return
-        self._render(event)
+        self._render(for_terminal(event))  # model text never reaches the terminal raw
 
     async def ask(self, question: Question) -> Answer:
         answer = headless_answer(question)
@@ -98,7 +99,7 @@ class HeadlessHost:
             self.out.write(event_json(answer, type_="answer") + "\n")
             self.out.flush()
         elif isinstance(question, ApprovalQuestion):
-            self._line(f"[not approved] {question.summary}")
+            self._line(f"[not approved] {for_terminal(question).summary}")
         return answer
 
     def _line(self, text: str) -> None:

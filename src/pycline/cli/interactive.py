@@ -16,6 +16,7 @@ from pycline.cli.lines import LineReader
 from pycline.cli.style import colour_diff, style
 from pycline.core import user_input
 from pycline.errors import ConfigError, PyclineError
+from pycline.parsing.terminal_text import for_terminal
 
 if TYPE_CHECKING:
     from pycline.app.controller import Controller
@@ -69,6 +70,7 @@ class InteractiveHost:
         self._write(text + "\n")
 
     def say(self, event: Event) -> None:
+        event = for_terminal(event)  # model text never reaches the terminal raw
         if self._in_reasoning and not isinstance(event, ReasoningDelta):
             self._in_reasoning = False
             self._line("")
@@ -152,6 +154,7 @@ class InteractiveHost:
         return True
 
     async def ask(self, question: Question) -> Answer:
+        question = for_terminal(question)
         sys.stdout.write("\a")  # the terminal bell: the task waits for the user
         if self.notify:
             from pycline.cli.notify import describe_wait, notify

@@ -95,8 +95,12 @@ def _decode_plain(body: bytes) -> tuple[str, str]:
 
 def read(path: Path) -> TextFile:
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+            # A FIFO would block the read forever; a device may never end.
+            raise ToolError(f"{path} is not a regular file (a pipe, device or socket).")
         data = path.read_bytes()
-        mode = stat.S_IMODE(path.stat().st_mode)
+        mode = stat.S_IMODE(info.st_mode)
     except IsADirectoryError as exc:
         raise ToolError(f"{path} is a directory, not a file.") from exc
     except PermissionError as exc:

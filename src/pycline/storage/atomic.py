@@ -32,4 +32,11 @@ def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None
 
 
 def atomic_write_json(path: Path, data: Any, *, mode: int | None = None) -> None:
-    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1), mode=mode)
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (a file name that is not UTF-8, say) has no UTF-8 form; escaped,
+        # it is valid JSON that reads back as the same string.
+        encoded = json.dumps(data, ensure_ascii=True, indent=1).encode("ascii")
+    atomic_write_bytes(path, encoded, mode=mode)
