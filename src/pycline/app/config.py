@@ -25,7 +25,7 @@ from pycline.app.settings_model import (
     validate,
     workspace_settings_path,
 )
-from pycline.errors import ConfigError
+from pycline.errors import ConfigError, redact_url_credentials
 from pycline.providers import presets
 from pycline.storage.atomic import atomic_write_json
 
@@ -71,7 +71,8 @@ class ModelConfig:
     def __repr__(self) -> str:  # never show the key
         return (
             f"ModelConfig(provider={self.provider!r}, model={self.model!r}, "
-            f"base_url={self.base_url!r}, api_key={'***' if self.api_key else None})"
+            f"base_url={redact_url_credentials(self.base_url or '') or None!r}, "
+            f"api_key={'***' if self.api_key else None})"
         )
 
     def merged_over(self, lower: ModelConfig) -> ModelConfig:
