@@ -49,6 +49,7 @@ def tool_call(draw: st.DrawFn) -> str:
     return text[:cut] if draw(st.booleans()) and cut else text
 
 
+REPLIES_FED: list[int] = []  # for the report: how many replies the run fed
 REPLY = st.one_of(tool_call(), VALUE, st.text(max_size=200))
 
 
@@ -78,6 +79,7 @@ async def _run(home: Path, workspace: Path, replies: list[str]) -> None:
         host,
         settings=TaskSettings(auto_approve=policy, max_retries=0, max_mistakes=50),
     )
+    REPLIES_FED.append(len(replies))
     try:
         await task.start("fuzz")
     finally:
@@ -89,12 +91,13 @@ async def _run(home: Path, workspace: Path, replies: list[str]) -> None:
             assert isinstance(json.loads(path.read_text(encoding="utf-8")), list)
 
 
+# CI runs a few hundred replies; PYCLINE_FUZZ_EXAMPLES=300 feeds thousands (about 13 a task).
 @settings(
-    max_examples=200,
+    max_examples=int(os.environ.get("PYCLINE_FUZZ_EXAMPLES", "30")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(replies=st.lists(REPLY, min_size=1, max_size=12))
+@given(replies=st.lists(REPLY, min_size=1, max_size=25))
 def test_generated_replies_never_crash_the_loop_and_history_always_loads(
     replies: list[str],
 ) -> None:
