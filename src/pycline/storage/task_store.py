@@ -82,6 +82,9 @@ class TaskFolder:
             return None
 
     def load_api_history(self) -> list[Message]:
+        """The saved conversation; empty when the task was stopped before its first write."""
+        if not (self.path / API_HISTORY).exists():
+            return []
         try:
             return [Message.from_json(m) for m in self._load_list(API_HISTORY)]
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
