@@ -7,6 +7,7 @@ encoding, byte-order mark, CRLF line breaks and whether it ends with a newline.
 from __future__ import annotations
 
 import codecs
+import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,6 +123,10 @@ def write(path: Path, data: bytes, *, mode: int | None) -> None:
     """Atomically: a crash leaves the old file or the new one, never half of each."""
     from pycline.storage.atomic import atomic_write_bytes
 
+    if path.exists() and not os.access(path, os.W_OK):
+        # Replacing it through a rename would succeed where writing it would not: refuse as the
+        # operating system refuses a write to a read-only file.
+        raise ToolError(f"{path} is read-only; it was not changed.")
     try:
         atomic_write_bytes(path, data, mode=NEW_FILE_MODE if mode is None else mode)
     except PermissionError as exc:
