@@ -3,21 +3,44 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from pycline.core import modes
 from pycline.core.modes import Mode
 from pycline.errors import ToolError
-from pycline.events import ToolFinished, ToolStarted
+from pycline.events import Event, ToolFinished, ToolStarted
 from pycline.messages import Content, TextContent
 from pycline.parsing.blocks import ToolUseBlock
 from pycline.prompts import responses
-from pycline.tools.base import ToolCall, ToolResult
+from pycline.tools.base import Tool, ToolCall, ToolContext, ToolResult
+from pycline.workspace.paths import Workspace
 
 if TYPE_CHECKING:
     from pycline.core.streaming import Reply
-    from pycline.core.task import Task
+
+
+class TurnHost(Protocol):
+    """What one turn needs from the task running it."""
+
+    running_call: str  # the tool call running now (its output and questions carry the id)
+
+    @property
+    def tools(self) -> Mapping[str, Tool]: ...
+
+    @property
+    def mode(self) -> Mode: ...
+
+    @property
+    def workspace(self) -> Workspace: ...
+
+    def say(self, event: Event) -> None: ...
+
+    def tool_context(self) -> ToolContext: ...
+
+    def note_path(self, path: str) -> None: ...
+
 
 INTERRUPTED_NOTE = (
     "\n\n[Response interrupted by a tool use result. Only one tool may be used at a time and "
@@ -46,16 +69,17 @@ def history_text(reply: Reply) -> str:
     return text or "(empty reply)"
 
 
-async def run_first_tool(task: Task, reply: Reply) -> Step:
+async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
     tool_block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
     if tool_block is None:
         return Step([TextContent(responses.NO_TOOL_USED)], mistake=True)
     call = ToolCall(tool_block.name, dict(tool_block.params))
+    call_id = reply.tool_call_id
     tool = task.tools.get(call.name)
     refused = modes.refusal(task.mode, call)
     if tool is None:
         message = refused or responses.unknown_tool(call.name)
-        task.say(ToolFinished(call.name, call.name, False, message))
+        task.say(ToolFinished(call.name, call.name, False, message, call_id))
         return Step(
             [TextContent(f"[{call.name}] Result:\n{responses.tool_error(call.name, message)}")],
             mistake=True,
@@ -64,7 +88,8 @@ async def run_first_tool(task: Task, reply: Reply) -> Step:
         summary = tool.summary(call)
     except ToolError:
         summary = call.name
-    task.say(ToolStarted(call.name, summary))
+    task.say(ToolStarted(call.name, summary, call_id))
+    task.running_call = call_id
     try:
         if refused is not None:
             raise ToolError(refused)
@@ -76,7 +101,10 @@ async def run_first_tool(task: Task, reply: Reply) -> Step:
         # task goes on.
         message = f"The tool failed on this input: {type(exc).__name__}: {str(exc)[:500]}"
         result = ToolResult(responses.tool_error(call.name, message), is_error=True)
-    task.say(ToolFinished(call.name, summary, not (result.is_error or result.denied), result.text))
+    finally:
+        task.running_call = ""
+    ok = not (result.is_error or result.denied)
+    task.say(ToolFinished(call.name, summary, ok, result.text, call_id))
     path = call.get("path")
     if path is not None and not (result.is_error or result.denied):
         with contextlib.suppress(ToolError, OSError, ValueError):  # bookkeeping only

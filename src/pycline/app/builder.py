@@ -1,9 +1,10 @@
-"""Task lifecycle for every front end: build a task from settings, run it, list history."""
+"""The one place a `Task` is assembled from settings: providers, tools, services, checkpoints,
+recorder. Used by sessions and by tests."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from pycline.errors import StorageError
 from pycline.events import Host
 from pycline.messages import Message
 from pycline.providers.base import Provider
+from pycline.storage.journal import TaskRecorder
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder, TaskStore
 from pycline.tools.base import Tool
@@ -28,27 +30,32 @@ from pycline.workspace.paths import Workspace
 
 if TYPE_CHECKING:
     from pycline.mcp.hub import McpHub
+    from pycline.mcp.settings import ServerConfig
 
 
 @dataclass
-class Controller:
+class TaskBuilder:
     home: Path
     config: ModelConfig
     plan_config: ModelConfig | None = None  # Plan mode's own model; None: the same as Act
     mcp: McpHub | None = None  # shared by the session's tasks; see start_mcp
 
-    async def start_mcp(self, workspace: Path) -> None:
-        """Connect the configured MCP servers (in parallel); nothing when none is configured."""
+    async def start_mcp(
+        self, workspace: Path, *, extra: Mapping[str, ServerConfig] | None = None
+    ) -> None:
+        """Connect the configured MCP servers and `extra` ones (in parallel); nothing when none
+        is configured."""
         from pycline.mcp.hub import McpHub
         from pycline.mcp.settings import global_settings_path, workspace_settings_path
 
         files = (global_settings_path(), workspace_settings_path(workspace))
-        if not any(f.is_file() for f in files):
+        if not extra and not any(f.is_file() for f in files):
             return
         from pycline.mcp.trust import McpTrust
 
         # The project's file counts only as the user trusted it (pycline.mcp.trust).
-        self.mcp = McpHub(workspace=workspace, trusted=McpTrust(self.home).is_trusted)
+        trusted = McpTrust(self.home).is_trusted
+        self.mcp = McpHub(workspace=workspace, trusted=trusted, extra_servers=extra)
         await self.mcp.start()
 
     @property
@@ -106,6 +113,7 @@ class Controller:
             context=ContextManager.from_json(folder.load_context()) if history else None,
             profiles=profiles,
             checkpoints=self._checkpoints(root),
+            recorder=TaskRecorder(folder, background=True),
         )
 
     def _checkpoints(self, root: Path) -> TaskCheckpoints:
@@ -138,12 +146,6 @@ class Controller:
         record.model = task.provider.model.id
         folder.save_record(record)
         return task
-
-    async def run_new(
-        self, text: str, host: Host, cwd: Path, settings: TaskSettings
-    ) -> tuple[Task, TaskOutcome]:
-        task = self.new_task(text, host, cwd, settings)
-        return task, await task.start(text)
 
     def resume_task(
         self,
@@ -181,6 +183,3 @@ class Controller:
             return task, lambda: task.start(record.task)
         when = resumption.ago(record.ts)
         return task, lambda: task.resume(when, pending)
-
-    def history(self, *, search: str = "", limit: int = 100) -> list[TaskRecord]:
-        return self.store.index.list(search=search, limit=limit)
