@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 
 
@@ -44,6 +45,15 @@ RETRYABLE = frozenset(
 )
 
 
+# `user:token@` (or `token@`) after a URL scheme: a base URL may carry the key itself.
+_URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@?#]+@")
+
+
+def redact_url_credentials(text: str) -> str:
+    """`text` with the credentials of every URL in it replaced by `***`."""
+    return _URL_CREDENTIALS.sub(r"\1***@", text)
+
+
 class ProviderError(PyclineError):
     def __init__(
         self,
@@ -53,7 +63,7 @@ class ProviderError(PyclineError):
         status: int | None = None,
         retry_after: float | None = None,
     ) -> None:
-        super().__init__(message)
+        super().__init__(redact_url_credentials(message))
         self.kind = kind
         self.status = status
         self.retry_after = retry_after

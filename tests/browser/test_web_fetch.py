@@ -113,7 +113,8 @@ async def test_tool_asks_read_approval_and_returns_the_page(site: Site, workspac
     call = ToolCall("web_fetch", {"url": url, "prompt": "What changed?"})
     result = await WebFetchTool().run(call, tool_context(workspace, approvals))
     [(question, category, outside)] = approvals.asked
-    assert (question.tool, question.preview, category, outside) == ("web_fetch", url, "read", False)
+    # The test site is on loopback: not public, so the question says it is "outside".
+    assert (question.tool, question.preview, category, outside) == ("web_fetch", url, "read", True)
     assert result.text.startswith(f"Content of {url} (as Markdown):")
     assert "# Version 2.0" in result.text and "What changed?" in result.text
     assert WebFetchTool().summary(call) == f"web_fetch for '{url}'"
@@ -127,3 +128,10 @@ async def test_tool_denied_fetches_nothing(site: Site, workspace: Path) -> None:
     )
     assert result.denied
     assert site.hits == []
+
+
+async def test_a_page_in_a_charset_nobody_knows_is_read_as_utf8(site: Site) -> None:
+    url = site.add("/odd", "caf\u00e9 ok".encode(), "text/plain; charset=x-no-such-charset")
+    assert "ok" in await fetch_markdown(url)
+    html = site.add("/odd.html", "<p>fine</p>", "text/html; charset=x-no-such-charset")
+    assert "fine" in await fetch_markdown(html)

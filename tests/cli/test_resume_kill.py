@@ -144,14 +144,15 @@ def _texts(message: dict[str, Any]) -> list[str]:
 def test_kill_9_then_resume_completes_the_task(
     point: str, isolated_home: Path, workspace: Path, tmp_path: Path
 ) -> None:
-    pid_file = tmp_path / "blocker.pid"
+    pid_file = workspace / "blocker.pid"  # inside: --yes never approves writing outside
     replies = _replies(_blocker(pid_file))
     script = script_file(tmp_path, replies)
     with _stop_blocker(pid_file):
         run = Run(
             isolated_home,
             workspace,
-            ["--provider", "scripted", "--script", str(script), "make abc"],
+            # The blocker must outlive pycline's kill -9, which a sandbox's pid namespace forbids.
+            ["--provider", "scripted", "--script", str(script), "--sandbox", "off", "make abc"],
         )
         run.wait_for(KILL_POINTS[point]())
         run.kill9()

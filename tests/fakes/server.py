@@ -237,6 +237,10 @@ class FakeHTTPServer:
 def sse(event: str | None, data: Any) -> bytes:
     """One server-sent event; `data` is JSON-encoded unless it is already a string."""
     payload = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+    if not isinstance(data, str) and any("\ud800" <= c <= "\udfff" for c in payload):
+        # Half of a character split between deltas, as real servers send it: an escaped
+        # lone surrogate (it has no UTF-8 form of its own).
+        payload = json.dumps(data)
     head = f"event: {event}\n" if event else ""
     return f"{head}data: {payload}\n\n".encode()
 

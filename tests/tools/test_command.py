@@ -163,7 +163,7 @@ async def test_dangerous_command_needs_approval_even_when_marked_safe(workspace:
     ctx, rec = make_ctx(workspace, approve=False)
     result = await ExecuteCommandTool().run(call("touch ran && git push --force"), ctx)
     ((question, category, _),) = rec.approvals
-    assert category == "command"
+    assert category == "dangerous_command"
     assert "force" in question.summary
     assert result.denied and not (workspace / "ran").exists()
 

@@ -150,6 +150,9 @@ class TaskBuilder:
         workspace = Workspace.at(cwd)
         folder = self.store.create()
         record = TaskRecord(id=folder.id, ts=time.time(), task=text, workspace=str(workspace.root))
+        # Recorded at once: a process killed before the first history write leaves a task that
+        # `pycline resume` can start again, not a nameless folder.
+        folder.save_record(record)
         task = self._task(folder, record, host, settings, provider=provider, tools=tools)
         record.provider = task.provider.name
         record.model = task.provider.model.id

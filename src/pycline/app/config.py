@@ -19,12 +19,13 @@ from pycline.app.settings_model import (
     PROVIDERS,
     ModelChoice,
     Settings,
+    canonical,
     check_workspace,
     merge,
     validate,
     workspace_settings_path,
 )
-from pycline.errors import ConfigError
+from pycline.errors import ConfigError, redact_url_credentials
 from pycline.providers import presets
 from pycline.storage.atomic import atomic_write_json
 
@@ -70,7 +71,8 @@ class ModelConfig:
     def __repr__(self) -> str:  # never show the key
         return (
             f"ModelConfig(provider={self.provider!r}, model={self.model!r}, "
-            f"base_url={self.base_url!r}, api_key={'***' if self.api_key else None})"
+            f"base_url={redact_url_credentials(self.base_url or '') or None!r}, "
+            f"api_key={'***' if self.api_key else None})"
         )
 
     def merged_over(self, lower: ModelConfig) -> ModelConfig:
@@ -116,7 +118,7 @@ def load_workspace_settings(workspace: Path) -> dict[str, Any]:
 def load(home: Path, workspace: Path | None = None) -> Settings:
     """The validated settings in force: defaults, then the global file, then the workspace's."""
     path = settings_path(home)
-    data = load_settings(home)
+    data = canonical(load_settings(home), source=str(path))
     settings = validate(data, source=str(path))
     if workspace is None:
         return settings
@@ -124,15 +126,32 @@ def load(home: Path, workspace: Path | None = None) -> Settings:
     local = load_workspace_settings(workspace)
     if not local:
         return settings
-    check_workspace(local, source=str(local_path))
-    return validate(merge(data, local), source=str(local_path))
+    local = check_workspace(local, source=str(local_path), lower=data)
+    return validate(merge(_for_other_provider(data, local), local), source=str(local_path))
+
+
+def _for_other_provider(lower: dict[str, Any], local: dict[str, Any]) -> dict[str, Any]:
+    """The global settings without their server address where the workspace picks another
+    provider: a key is only ever sent where the user pointed that provider."""
+    out = dict(lower)
+    if local.get("provider") not in (None, lower.get("provider")):
+        out.pop("baseUrl", None)
+    plan_local, plan_lower = local.get("planMode"), lower.get("planMode")
+    if (
+        isinstance(plan_local, dict)
+        and isinstance(plan_lower, dict)
+        and plan_local.get("provider") not in (None, plan_lower.get("provider"))
+    ):
+        out["planMode"] = {k: v for k, v in plan_lower.items() if k != "baseUrl"}
+    return out
 
 
 def write_settings(path: Path, data: dict[str, Any], *, home: Path, workspace: bool) -> None:
     """Validate, then write atomically: a bad value never reaches the file."""
     if workspace:
-        check_workspace(data, source=str(path))
-        validate(merge(load_settings(home), data), source=str(path))
+        lower = canonical(load_settings(home), source=str(path))
+        local = check_workspace(data, source=str(path), lower=lower)
+        validate(merge(lower, local), source=str(path))
     else:
         validate(data, source=str(path))
     atomic_write_json(path, data)

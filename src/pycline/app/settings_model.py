@@ -4,9 +4,8 @@ Global settings live in `PYCLINE_HOME/settings/settings.json`; a workspace may o
 them in `<workspace>/.pycline/settings.json`. Every validation failure becomes one `ConfigError`
 line naming the file and the dotted key, never a traceback.
 
-A workspace file comes with the code someone else wrote, so it may not widen what runs without
-asking (auto-approval, linters, language servers, a browser executable) nor redirect the saved API key to another
-server (`baseUrl`); those belong in the global file. API keys belong in neither (`pycline auth`).
+A workspace file comes with the code someone else wrote: it is read against an allowlist
+(`pycline.app.workspace_settings`). API keys belong in no settings file (`pycline auth`).
 """
 
 from __future__ import annotations
@@ -18,6 +17,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from pycline.app import workspace_settings
+from pycline.app.workspace_settings import is_secret_name
 from pycline.core.approval import AutoApprove
 from pycline.errors import ConfigError
 from pycline.providers.presets import PRESET_NAMES
@@ -25,23 +26,10 @@ from pycline.providers.presets import PRESET_NAMES
 # The OpenAI-compatible presets (openrouter, ollama, …) are data in pycline.providers.presets.
 PROVIDERS = ("openai", "anthropic", "scripted", *PRESET_NAMES, "gemini", "bedrock", "vertex")
 
+SandboxMode = Literal["off", "workspace-write", "read-only"]
+
 # The languages whose server `languageServers` may set (see workspace/diagnostics/servers.py).
 LANGUAGE_SERVER_KEYS = ("python", "typescript", "go", "rust")
-
-# Words that mark a key as a credential: such keys are refused in every settings file.
-_SECRET_WORDS = ("apikey", "api_key", "secret", "token", "password")
-
-# Keys a workspace file may not set (see the module docstring for why).
-WORKSPACE_FORBIDDEN = frozenset(
-    {
-        "baseUrl",
-        "profiles",
-        "mcpAutoApprove",
-        "linters",
-        "browserExecutablePath",
-        "languageServers",
-    }
-)
 
 
 class _Strict(BaseModel):
@@ -144,6 +132,9 @@ class Settings(Profile):
     auto_condense_threshold: float | None = Field(None, gt=0, le=1)  # fraction of the window
     notifications: bool = False
     linters: dict[str, list[str]] = Field(default_factory=dict)
+    # Commands run in an OS sandbox (terminal.sandbox); None: on wherever it is available.
+    sandbox: SandboxMode | None = None
+    sandbox_network: bool = True  # whether sandboxed commands may reach the network
     # Language servers checking each edit: language -> command ([] turns a language off).
     language_servers: dict[str, list[str]] = Field(default_factory=dict)
     diagnostics_timeout: float = Field(4.0, gt=0, le=120)  # seconds a check may add to an edit
@@ -194,18 +185,13 @@ def _dotted(loc: tuple[int | str, ...]) -> str:
     return ".".join(str(part) for part in loc if part != "[key]")
 
 
-def _is_secret_name(name: str) -> bool:
-    lowered = name.lower()
-    return lowered == "key" or any(word in lowered for word in _SECRET_WORDS)
-
-
 def _explain(error: Mapping[str, Any], source: str) -> str:
     loc = tuple(error.get("loc", ()))
     key = _dotted(loc) or "(top level)"
     kind = error.get("type", "")
     value = error.get("input")
     if kind == "extra_forbidden":
-        if loc and _is_secret_name(str(loc[-1])):
+        if loc and is_secret_name(str(loc[-1])):
             return (
                 f"{source}: {key!r} looks like a credential; API keys are never kept in settings "
                 "files. Store it with `pycline auth PROVIDER`."
@@ -241,33 +227,16 @@ def validate(data: Mapping[str, Any], *, source: str) -> Settings:
         raise ConfigError(_explain(exc.errors()[0], source)) from None
 
 
-def check_workspace(data: Mapping[str, Any], *, source: str) -> None:
-    """Refuse what a workspace file may not set; the rest is validated with the merged whole."""
-    for key in data:
-        if _is_secret_name(key):
-            raise ConfigError(
-                f"{source}: {key!r} looks like a credential; API keys are never kept in settings "
-                "files. Store it with `pycline auth PROVIDER`."
-            )
-        if key in WORKSPACE_FORBIDDEN:
-            raise ConfigError(
-                f"{source}: {key!r} can only be set in the global settings (a project's files "
-                f"must not change it); use `pycline config set {key} …` without --workspace."
-            )
-    plan = data.get("planMode")
-    if isinstance(plan, Mapping) and "baseUrl" in plan:
-        raise ConfigError(
-            f"{source}: 'planMode.baseUrl' can only be set in the global settings (a project's "
-            "files must not redirect your API key)."
-        )
-    approve = data.get("autoApprove")
-    if isinstance(approve, Mapping):
-        for name, value in approve.items():
-            if value is True:
-                raise ConfigError(
-                    f"{source}: 'autoApprove.{name}' can only be turned on in the global settings "
-                    "(a project's files may only ask for more approvals, not fewer)."
-                )
+def check_workspace(
+    data: Mapping[str, Any], *, source: str, lower: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """A workspace file's data, allowlisted and spelled canonically (see `workspace_settings`)."""
+    return workspace_settings.check_workspace(Settings, data, source=source, lower=lower)
+
+
+def canonical(data: Mapping[str, Any], *, source: str) -> dict[str, Any]:
+    """Settings data with every key spelled as its camelCase alias."""
+    return workspace_settings.canonical(Settings, data, where=f"{source}: ")
 
 
 def merge(lower: Mapping[str, Any], upper: Mapping[str, Any]) -> dict[str, Any]:

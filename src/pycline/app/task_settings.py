@@ -8,6 +8,14 @@ from pathlib import Path
 from pycline.app.config import load
 from pycline.app.settings_model import LANGUAGE_SERVER_KEYS, Settings
 from pycline.core.task import TaskSettings
+from pycline.terminal.sandbox import (
+    SANDBOX_ENV,
+    SANDBOX_KEY,
+    SANDBOX_MODES,
+    SandboxMode,
+    SandboxPolicy,
+    unavailable_reason,
+)
 
 
 def task_settings(
@@ -46,7 +54,32 @@ def tool_extras(settings: Settings) -> dict[str, object]:
 
 
 def workspace_tool_extras(home: Path, workspace: Path) -> dict[str, object]:
-    return tool_extras(load(home, workspace))
+    settings = load(home, workspace)
+    return {**tool_extras(settings), SANDBOX_KEY: sandbox_policy(settings, home, workspace)}
+
+
+def sandbox_policy(settings: Settings, home: Path, workspace: Path) -> SandboxPolicy:
+    """The sandbox commands run in: `--sandbox`, else the `sandbox` setting, else on wherever
+    bubblewrap works (`terminal.sandbox.unavailable_reason` says why not)."""
+    from pycline.workspace.ignore import IgnoreRules
+
+    flag = os.environ.get(SANDBOX_ENV, "")
+    mode: SandboxMode
+    if flag in SANDBOX_MODES:
+        mode = flag
+    elif settings.sandbox is not None:
+        mode = settings.sandbox
+    else:
+        mode = "off" if unavailable_reason() else "workspace-write"
+    rules = IgnoreRules.load(workspace)
+    return SandboxPolicy(
+        mode=mode,
+        workspace=workspace,
+        home=home,
+        network=settings.sandbox_network,
+        hidden=rules.hidden_paths,
+        explicit=flag in SANDBOX_MODES or settings.sandbox is not None,
+    )
 
 
 def chromium_setting(home: Path, workspace: Path | None = None) -> str | None:

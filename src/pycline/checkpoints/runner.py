@@ -21,6 +21,10 @@ _FORCED_CONFIG = (
     "core.quotepath=off",
     "core.autocrlf=false",
     "core.fsmonitor=false",
+    # No hook runs: whatever was put in the shadow dir's hooks folder, or names another one.
+    f"core.hooksPath={os.devnull}",
+    "core.untrackedCache=false",
+    "diff.external=",
     "gc.auto=0",
     "maintenance.auto=false",
     "commit.gpgSign=false",

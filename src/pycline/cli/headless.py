@@ -43,6 +43,7 @@ from pycline.events import (
     ToolStarted,
     Usage,
 )
+from pycline.parsing.terminal_text import for_terminal
 
 NO_USER = (
     "No user is available to answer (pycline is running headless). Decide yourself from the "
@@ -91,12 +92,12 @@ class HeadlessHost:
         self.say(envelope.event)
 
     def say(self, event: Event) -> None:
-        self._render(event)
+        self._render(for_terminal(event))  # model text never reaches the terminal raw
 
     async def ask(self, question: Question) -> Answer:
         answer = headless_answer(question)
         if not self.json_mode and isinstance(question, ApprovalQuestion):
-            self._line(f"[not approved] {question.summary}")
+            self._line(f"[not approved] {for_terminal(question).summary}")
         return answer
 
     def _line(self, text: str) -> None:

@@ -53,6 +53,7 @@ from pycline.events import (
     ToolStarted,
     Usage,
 )
+from pycline.parsing.terminal_text import for_terminal
 
 if TYPE_CHECKING:
     from pycline.app.session import Session, TaskHandle
@@ -89,6 +90,7 @@ class InteractiveHost:
         self._write(text + "\n")
 
     def say(self, event: Event) -> None:
+        event = for_terminal(event)  # model text never reaches the terminal raw
         if self._in_reasoning and not isinstance(event, ReasoningDelta):
             self._in_reasoning = False
             self._line("")
@@ -183,6 +185,7 @@ class InteractiveHost:
         return True
 
     async def ask(self, question: Question) -> Answer:
+        question = for_terminal(question)
         sys.stdout.write("\a")  # the terminal bell: the task waits for the user
         if self.notify:
             from pycline.cli.notify import describe_wait, notify

@@ -42,6 +42,24 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plan", action="store_true", help="start in Plan mode (explore and plan; no edits)"
     )
+    parser.add_argument(
+        "--sandbox",
+        choices=("off", "workspace-write", "read-only"),
+        help="where commands run: an OS sandbox with a writable (default where bubblewrap works) "
+        "or read-only workspace, or off",
+    )
+
+
+def _sandbox_flag(namespace: argparse.Namespace) -> argparse.Namespace:
+    # The flag travels like the setting's override in the environment, so every task started
+    # from this process (and nothing else) sees it.
+    if namespace.sandbox:
+        import os
+
+        from pycline.terminal.sandbox import SANDBOX_ENV
+
+        os.environ[SANDBOX_ENV] = namespace.sandbox
+    return namespace
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -96,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "run":
         from pycline.cli.headless import run_headless
 
-        return run_headless(build_run_parser().parse_args(args[1:]))
+        return run_headless(_sandbox_flag(build_run_parser().parse_args(args[1:])))
     if command == "mcp":
         from pycline.cli.mcp_cmd import run_mcp
 
@@ -116,8 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "resume":
         from pycline.cli.resume import resume
 
-        return resume(build_resume_parser().parse_args(args[1:]))
-    namespace = build_parser().parse_args(args)
+        return resume(_sandbox_flag(build_resume_parser().parse_args(args[1:])))
+    namespace = _sandbox_flag(build_parser().parse_args(args))
     from pycline.cli.interactive import run_interactive
 
     return run_interactive(namespace)

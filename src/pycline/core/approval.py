@@ -8,6 +8,11 @@ from dataclasses import dataclass
 from pycline.events import APPROVE, Answer, ApprovalQuestion, Question
 from pycline.tools.base import Approval, ApprovalCategory, AskFn
 
+DANGEROUS_REFUSED = (
+    "This command is dangerous; --yes never approves such commands, so it was not run. "
+    "Find a safer way, or finish and tell the user what to run themselves."
+)
+
 
 @dataclass(frozen=True, slots=True)
 class AutoApprove:
@@ -38,9 +43,13 @@ class AutoApprove:
             case "edit":
                 return self.edit_files and (not outside_workspace or self.edit_files_externally)
             case "safe_command":
-                return self.execute_safe_commands or self.execute_all_commands
+                # "Safe" is the model's word; one that writes outside the workspace is not.
+                safe = self.execute_safe_commands and not outside_workspace
+                return safe or self.execute_all_commands
             case "command":
                 return self.execute_all_commands
+            case "dangerous_command":
+                return False  # only yolo, above: the user asked for no questions at all
             case "browser":
                 return self.use_browser
             case "mcp":
@@ -51,7 +60,8 @@ class ApprovalPolicy:
     """The `Approver` a task hands to its tools.
 
     `approve_all_inside` is the headless `--yes`: it approves any action inside the workspace, but a
-    path outside the workspace still needs an explicit answer (or the matching *Externally setting).
+    path outside the workspace still needs an explicit answer (or the matching *Externally setting)
+    and a dangerous command is refused outright.
     """
 
     def __init__(
@@ -67,6 +77,8 @@ class ApprovalPolicy:
         outside = outside_workspace or question.outside_workspace
         if self.settings.allows(category, outside_workspace=outside):
             return Approval(True)
+        if self.approve_all_inside and category == "dangerous_command":
+            return Approval(False, DANGEROUS_REFUSED)
         if self.approve_all_inside and not outside:
             return Approval(True)
         answer: Answer = await self._ask(_with_outside(question, outside))

@@ -11,6 +11,7 @@ from pycline.events import Event, ReasoningDelta, TextDelta, TextDone, ToolParti
 from pycline.messages import Message
 from pycline.parsing.blocks import AssistantBlock, TextBlock, ToolUseBlock
 from pycline.parsing.stream import StreamingParser
+from pycline.parsing.surrogates import SurrogateJoiner
 from pycline.providers.base import Provider, ReasoningChunk, TextChunk, UsageChunk
 
 
@@ -119,11 +120,14 @@ async def stream_reply(
     received: list[str] = []
     usage: UsageChunk | None = None
     cut = False
+    # Halves of a character split between two deltas are joined before anything sees them.
+    joiner, reasoning = SurrogateJoiner(), SurrogateJoiner()
     stream = provider.stream(system, messages)
     try:
         async for chunk in stream:
             match chunk:
-                case TextChunk(text=text):
+                case TextChunk(text=piece):
+                    text = joiner.feed(piece)
                     received.append(text)
                     parser.feed(text)
                     blocks = parser.blocks
@@ -133,8 +137,8 @@ async def stream_reply(
                     if first is not None and not blocks[first].partial and _has_more(blocks, first):
                         cut = True
                         break
-                case ReasoningChunk(text=text):
-                    say(ReasoningDelta(text))
+                case ReasoningChunk(text=piece):
+                    say(ReasoningDelta(reasoning.feed(piece)))
                 case UsageChunk() as u:
                     usage = u
     except ProviderError as exc:
@@ -143,6 +147,9 @@ async def stream_reply(
         aclose = getattr(stream, "aclose", None)
         if aclose is not None:
             await aclose()
+    if not cut and (rest := joiner.finish()):
+        received.append(rest)
+        parser.feed(rest)
     blocks = parser.finish()
     if cut:
         first = _first_tool_index(blocks)

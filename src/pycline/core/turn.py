@@ -96,13 +96,18 @@ async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
         result = await tool.run(call, task.tool_context())
     except ToolError as exc:
         result = ToolResult(responses.tool_error(call.name, str(exc)), is_error=True)
+    except (OSError, ValueError, RecursionError) as exc:
+        # Input no check foresaw (a name the file system refuses, …): the model is told, the
+        # task goes on.
+        message = f"The tool failed on this input: {type(exc).__name__}: {str(exc)[:500]}"
+        result = ToolResult(responses.tool_error(call.name, message), is_error=True)
     finally:
         task.running_call = ""
     ok = not (result.is_error or result.denied)
     task.say(ToolFinished(call.name, summary, ok, result.text, call_id))
     path = call.get("path")
     if path is not None and not (result.is_error or result.denied):
-        with contextlib.suppress(ToolError):  # the tool accepted the path; this is bookkeeping
+        with contextlib.suppress(ToolError, OSError, ValueError):  # bookkeeping only
             resolved = task.workspace.resolve(path)
             if not resolved.outside and resolved.path.is_file():
                 task.note_path(resolved.display)

@@ -8,6 +8,7 @@ it ends with a newline.
 from __future__ import annotations
 
 import codecs
+import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,8 +95,12 @@ def _decode_plain(body: bytes) -> tuple[str, str]:
 
 def read(path: Path) -> TextFile:
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+            # A FIFO would block the read forever; a device may never end.
+            raise ToolError(f"{path} is not a regular file (a pipe, device or socket).")
         data = path.read_bytes()
-        mode = stat.S_IMODE(path.stat().st_mode)
+        mode = stat.S_IMODE(info.st_mode)
     except IsADirectoryError as exc:
         raise ToolError(f"{path} is a directory, not a file.") from exc
     except PermissionError as exc:
@@ -117,6 +122,10 @@ def write(path: Path, data: bytes, *, mode: int | None) -> None:
     """Atomically: a crash leaves the old file or the new one, never half of each."""
     from pycline.storage.atomic import atomic_write_bytes
 
+    if path.exists() and not os.access(path, os.W_OK):
+        # Replacing it through a rename would succeed where writing it would not: refuse as the
+        # operating system refuses a write to a read-only file.
+        raise ToolError(f"{path} is read-only; it was not changed.")
     try:
         atomic_write_bytes(path, data, mode=NEW_FILE_MODE if mode is None else mode)
     except PermissionError as exc:

@@ -4,7 +4,7 @@ A project's `.pycline/mcp.json` names commands to run, so a cloned repository co
 start programs the moment pycline opens it. Its servers start only once the user has trusted that
 file's exact content (`pycline mcp trust`, or yes to the interactive question); a later change,
 e.g. from `git pull`, has to be trusted again. The record, `PYCLINE_HOME/settings/trusted_mcp.json`,
-maps each file's absolute path to the SHA-256 of the content trusted.
+maps each file's path, as used from its workspace, to the SHA-256 of the content trusted.
 """
 
 from __future__ import annotations
@@ -25,7 +25,11 @@ def _digest(content: bytes) -> str:
 
 
 def _key(file: Path) -> str:
-    return str(file.expanduser().resolve())
+    """The file as seen from the workspace using it: the workspace folder is resolved, the
+    `.pycline` folder and the file are not, so a repository whose `.pycline` links to a trusted
+    project's (whose relative `server.py` would then be its own) is a different key."""
+    file = file.expanduser()
+    return str(file.parent.parent.resolve() / file.parent.name / file.name)
 
 
 class McpTrust:

@@ -10,9 +10,45 @@ from pathlib import Path
 from typing import Any
 
 
+def _temp_prefix(path: Path, pid: int) -> str:
+    return f".{path.name}.pycline-{pid}-"
+
+
+def _remove_orphans(path: Path) -> None:
+    """Temp files an earlier, killed writer of `path` left behind (its process is gone)."""
+    stem = f".{path.name}.pycline-"
+    try:
+        candidates = [e for e in os.scandir(path.parent) if e.name.startswith(stem)]
+    except OSError:
+        return
+    for entry in candidates:
+        pid_text = entry.name[len(stem) :].split("-", 1)[0]
+        if not pid_text.isdigit() or not entry.name.endswith(".tmp") or _alive(int(pid_text)):
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(entry.path)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # someone else's process (or a number we cannot check): leave its file
+    return True
+
+
 def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Write via a temp file named after our pid, renamed into place; a kill leaves at most that
+    temp file, which the next write of the same file removes."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    _remove_orphans(path)
+    fd, tmp = tempfile.mkstemp(
+        prefix=_temp_prefix(path, os.getpid()), suffix=".tmp", dir=path.parent
+    )
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -32,4 +68,11 @@ def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None
 
 
 def atomic_write_json(path: Path, data: Any, *, mode: int | None = None) -> None:
-    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1), mode=mode)
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (a file name that is not UTF-8, say) has no UTF-8 form; escaped,
+        # it is valid JSON that reads back as the same string.
+        encoded = json.dumps(data, ensure_ascii=True, indent=1).encode("ascii")
+    atomic_write_bytes(path, encoded, mode=mode)

@@ -126,7 +126,10 @@ class TaskFolder:
             return None
 
     def load_api_history(self) -> list[Message]:
+        """The saved conversation; empty when the task was stopped before its first write."""
         raw = self._replayed().api
+        if raw is None and not (self.path / API_HISTORY).exists():
+            return []
         try:
             return [
                 Message.from_json(m)

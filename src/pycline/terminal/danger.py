@@ -8,7 +8,9 @@ the tool decides what to do with the reason.
 from __future__ import annotations
 
 import re
-import shlex
+from dataclasses import dataclass
+
+from pycline.workspace.shell import Operator, ShellSyntaxError, Subshell, tokenize
 
 # Folders whose recursive deletion is routine (build output, caches, installed dependencies).
 BUILD_FOLDERS = frozenset(
@@ -42,73 +44,137 @@ BUILD_FOLDERS = frozenset(
     }
 )
 
-_OPERATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", "<(", ">(", "|&", ";;"})
 # Words that run the command after them; the real command name comes later.
-_WRAPPERS = frozenset({"env", "nohup", "time", "nice", "command", "exec", "builtin", "stdbuf"})
+_WRAPPERS = frozenset(
+    {"env", "nohup", "time", "nice", "command", "exec", "builtin", "stdbuf", "xargs", "timeout"}
+)
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_SHELLS = r"(?:ba|z|k|da|fi|c|tc)?sh|python[0-9.]*|perl|ruby|node"
-# A shell fed from a pipe runs whatever arrives; an interpreter does so only without a script
-# argument (`| python3 -m json.tool` just formats the download).
-_DOWNLOAD_PIPED_TO_SHELL = re.compile(
-    r"\b(?:curl|wget|fetch)\b[^;&|]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?"
-    r"(?:(?:ba|z|k|da|fi|c|tc)?sh\b|(?:python[0-9.]*|perl|ruby|node)(?:\s+-(?:\s|$)|\s*(?:$|[;&|)])))"
-)
-_SHELL_RUNS_DOWNLOAD = re.compile(
-    rf"(?:\b(?:{_SHELLS})\b[^;&|]*(?:\$\(|`|<\()\s*(?:curl|wget|fetch)\b)"
-    r"|(?:\b(?:source|\.|eval)\s+[\"']?(?:\$\(|`|<\()\s*(?:curl|wget|fetch)\b)"
-)
-_FORK_BOMB = re.compile(r"([A-Za-z_:][\w:]*)\s*\(\)\s*\{[^}]*\1\s*\|\s*\1\s*&")
-_BLOCK_DEVICE_WRITE = re.compile(r">\s*/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|md|dm-)\w*")
+_SHELLS = frozenset({"sh", "bash", "zsh", "ksh", "dash", "fish", "csh", "tcsh", "ash"})
+_INTERPRETERS = re.compile(r"^(?:python[0-9.]*|perl|ruby|node|php)$")
+_DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c"})
+_ADMIN = frozenset({"sudo", "doas", "pkexec", "run0"})
+_FUNCTION_DEF = re.compile(r"([A-Za-z_:][\w:]{0,63})\s*\(\)\s*\{")
+_BLOCK_DEVICE = re.compile(r"^/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|md|dm-)\w*$")
 _HARMLESS_DEVICES = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty")
 _ROOTISH = frozenset({"/", "/*", "~", "~/", "~/*", "$HOME", "${HOME}", "$HOME/", "$HOME/*"})
 _POWER_WORDS = frozenset({"shutdown", "reboot", "halt", "poweroff"})
+# Nested commands (`sh -c "…"`, `$(…)`) are looked into this deep; each level only re-reads a
+# part of the line, so the whole check stays linear in the command's length.
+_MAX_DEPTH = 3
+_MAX_FUNCTIONS = 32
+# Longer command lines are not read at all: they need the user's approval as they are.
+MAX_CHECKED_CHARS = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class _Simple:
+    """One simple command: its words, redirect targets, and whether a pipe feeds it."""
+
+    words: tuple[str, ...]
+    outputs: tuple[str, ...] = ()
+    piped: bool = False
+    substitutions: tuple[str, ...] = ()  # `$(…)`, backticks, `<(…)` in its words
 
 
 def is_dangerous(command: str) -> str | None:
     """Why `command` must be approved by the user, or None when nothing here matches."""
+    if len(command) > MAX_CHECKED_CHARS:
+        return f"too long to check ({len(command):,} characters)"
+    reason = _fork_bomb(command)
+    if reason:
+        return reason
     return _check(command, depth=0)
 
 
 def _check(command: str, *, depth: int) -> str | None:
-    if _FORK_BOMB.search(command):
-        return "a fork bomb"
-    if _DOWNLOAD_PIPED_TO_SHELL.search(command) or _SHELL_RUNS_DOWNLOAD.search(command):
-        return "runs a script downloaded from the internet"
-    if _BLOCK_DEVICE_WRITE.search(command):
-        return "writes to a disk device"
-    for segment in _segments(command):
-        reason = _check_segment(segment, depth=depth)
+    simples, nested = _parse(command)
+    reason = _check_pipelines(simples) or _download_then_run(simples)
+    if reason:
+        return reason
+    for simple in simples:
+        reason = _check_simple(simple)
         if reason:
             return reason
+        nested.extend(_inline_scripts(simple.words))
+    if depth < _MAX_DEPTH:
+        for text in nested:
+            reason = _check(text, depth=depth + 1)
+            if reason:
+                return reason
     return None
 
 
-def _tokens(command: str) -> list[str]:
-    # Newlines separate commands like `;`; shlex would treat them as plain spaces.
-    text = command.replace("\r", " ").replace("\n", " ; ")
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    lexer.commenters = ""
+def _parse(command: str) -> tuple[list[_Simple], list[str]]:
+    """Simple commands of the top level, and the texts of nested ones (substitutions,
+    subshells) for the caller to check one level down."""
     try:
-        return list(lexer)
-    except ValueError:  # unbalanced quotes: fall back to a rough split, still worth checking
-        return re.findall(r"[;&|()]+|[^\s;&|()]+", text)
+        tokens = tokenize(command)
+    except (ShellSyntaxError, RecursionError):
+        return _rough_parse(command), []
+    simples: list[_Simple] = []
+    nested: list[str] = []
+    words: list[str] = []
+    outputs: list[str] = []
+    subs: list[str] = []
+    piped = False
+    pending_redirect: str | None = None
 
+    def close(next_piped: bool) -> None:
+        nonlocal piped
+        if words or outputs:
+            simples.append(_Simple(tuple(words), tuple(outputs), piped, tuple(subs)))
+        words.clear()
+        outputs.clear()
+        subs.clear()
+        piped = next_piped
 
-def _segments(command: str) -> list[list[str]]:
-    segments: list[list[str]] = [[]]
-    for token in _tokens(command):
-        if token in _OPERATORS or (token and set(token) <= set(";&|()")):
-            segments.append([])
+    for token in tokens:
+        if isinstance(token, Subshell):
+            close(False)
+            nested.append(token.inner)
+        elif isinstance(token, Operator):
+            if token.is_redirect:
+                pending_redirect = token.op
+            else:
+                close(token.op in ("|", "|&"))
         else:
-            segments[-1].append(token)
-    return [s for s in segments if s]
+            nested.extend(token.substitutions)
+            subs.extend(token.substitutions)
+            if pending_redirect is not None:
+                if ">" in pending_redirect:
+                    outputs.append(token.text)
+                pending_redirect = None
+            else:
+                words.append(token.text)
+    close(False)
+    return simples, nested
 
 
-def _command_index(words: list[str]) -> int:
+def _rough_parse(command: str) -> list[_Simple]:
+    """Unbalanced quotes: split at operator characters, still worth checking."""
+    simples: list[_Simple] = []
+    words: list[str] = []
+    piped = False
+    for token in re.findall(r"[;&|()\n]+|[^\s;&|()]+", command):
+        if token[0] in ";&|()\n":
+            if words:
+                simples.append(_Simple(tuple(words), (), piped))
+            words = []
+            piped = token.strip() in ("|", "|&")
+        else:
+            words.append(token.strip("'\""))
+    if words:
+        simples.append(_Simple(tuple(words), (), piped))
+    return simples
+
+
+def _command_index(words: tuple[str, ...]) -> int:
     i = 0
-    while i < len(words) and (_ASSIGNMENT.match(words[i]) or words[i] in _WRAPPERS):
+    while i < len(words) and (_ASSIGNMENT.match(words[i]) or _name(words[i]) in _WRAPPERS):
         i += 1
+        # a wrapper's own options (`timeout 5`, `nice -n 5`, `xargs -0`)
+        while i < len(words) and (words[i].startswith("-") or words[i][:1].isdigit()):
+            i += 1
     return i
 
 
@@ -116,14 +182,132 @@ def _name(word: str) -> str:
     return word.rsplit("/", 1)[-1]
 
 
-def _check_segment(words: list[str], *, depth: int) -> str | None:
+def _runs_shell(words: tuple[str, ...]) -> bool:
+    """The command reads a program from its input: a shell, or an interpreter without one."""
     start = _command_index(words)
+    if start < len(words) and _name(words[start]) in _ADMIN:
+        start += 1 + _command_index(words[start + 1 :])
+        while start < len(words) and words[start].startswith("-"):
+            start += 1
+    if start >= len(words):
+        return False
+    name = _name(words[start])
+    rest = words[start + 1 :]
+    if name in _SHELLS:
+        return not any(w == "-c" for w in rest)
+    if _INTERPRETERS.match(name):
+        return not rest or rest[0] == "-"
+    return False
+
+
+def _downloads(simple: _Simple) -> bool:
+    start = _command_index(simple.words)
+    return start < len(simple.words) and _name(simple.words[start]) in _DOWNLOADERS
+
+
+def _check_pipelines(simples: list[_Simple]) -> str | None:
+    downloading = False
+    for simple in simples:
+        if not simple.piped:
+            downloading = False
+        if downloading and _runs_shell(simple.words):
+            return "runs a script downloaded from the internet"
+        downloading = downloading or _downloads(simple)
+    return None
+
+
+def _saves_download(simple: _Simple) -> bool:
+    """A download written to a file (not to the pipe)."""
+    if not _downloads(simple):
+        return False
+    words = simple.words[_command_index(simple.words) :]
+    if simple.outputs:
+        return True
+    if _name(words[0]) == "wget":
+        return not any(w in ("-O-", "-qO-", "-O -") for w in words) and "-" not in words
+    return any(w in ("-o", "-O", "--output", "--remote-name") or w.startswith("-o") for w in words)
+
+
+def _download_then_run(simples: list[_Simple]) -> str | None:
+    """`curl -o x.sh URL && sh x.sh`, `wget URL; chmod +x f; ./f`: a download, then a run;
+    and `bash -c "$(curl …)"`, `sh <(wget …)`: a shell running what a download prints."""
+    seen_download = False
+    for simple in simples:
+        if any(
+            _name(sub.split(maxsplit=1)[0]) in _DOWNLOADERS
+            for sub in simple.substitutions
+            if sub.strip()
+        ) and _runs_code(simple.words):
+            return "runs a script downloaded from the internet"
+        if _saves_download(simple):
+            seen_download = True
+            continue
+        if not seen_download or simple.piped:
+            continue
+        start = _command_index(simple.words)
+        if start >= len(simple.words):
+            continue
+        name = _name(simple.words[start])
+        runs = (
+            name in _SHELLS
+            or name in ("source", ".", "eval")
+            or bool(_INTERPRETERS.match(name))
+            or simple.words[start].startswith("./")
+            or (name == "chmod" and any("x" in w for w in simple.words[start + 1 :]))
+        )
+        if runs:
+            return "downloads a script and runs it"
+    return None
+
+
+def _runs_code(words: tuple[str, ...]) -> bool:
+    start = _command_index(words)
+    if start < len(words) and _name(words[start]) in _ADMIN:
+        start += 1
+    if start >= len(words):
+        return False
+    name = _name(words[start])
+    return name in _SHELLS or name in ("source", ".", "eval") or bool(_INTERPRETERS.match(name))
+
+
+def _inline_scripts(words: tuple[str, ...]) -> list[str]:
+    """The text of commands hidden in words: `sh -c "…"`, `eval "…"`, `su -c "…"`."""
+    found: list[str] = []
+    for i in range(1, len(words)):
+        previous = words[i - 1]
+        if previous in ("-c", "eval") or _name(previous) == "eval":
+            found.append(words[i])
+    return found
+
+
+def _fork_bomb(command: str) -> str | None:
+    names: set[str] = set()
+    for match in _FUNCTION_DEF.finditer(command):
+        names.add(match.group(1))
+        if len(names) >= _MAX_FUNCTIONS:
+            break
+    for name in names:
+        escaped = re.escape(name)
+        if re.search(rf"(?<![\w:]){escaped}\s*\|&?\s*{escaped}\s*&", command):
+            return "a fork bomb"
+    return None
+
+
+def _check_simple(simple: _Simple) -> str | None:
+    words = simple.words
+    for target in simple.outputs:
+        if _BLOCK_DEVICE.match(target):
+            return "writes to a disk device"
+    start = _command_index(words)
+    names = [_name(w) for w in words]
+    if _ADMIN & set(names):
+        return "runs with administrator rights (sudo)"
     if start >= len(words):
         return None
-    name = _name(words[start])
-    args = words[start + 1 :]
-    if name in ("sudo", "doas") or "sudo" in map(_name, words):
-        return "runs with administrator rights (sudo)"
+    name = names[start]
+    args = list(words[start + 1 :])
+    if name == "su":
+        return "runs as another user (su)"
     if name in _POWER_WORDS:
         return f"{name} of the machine"
     if name == "systemctl" and any(a in ("reboot", "poweroff", "halt", "kexec") for a in args):
@@ -145,29 +329,11 @@ def _check_segment(words: list[str], *, depth: int) -> str | None:
         if reason:
             return reason
     # rm may appear after find -exec, xargs and the like, so look at every word.
-    for i, word in enumerate(words):
-        if _name(word) == "rm":
-            reason = _recursive_delete(words[i + 1 :])
+    for i, word in enumerate(names):
+        if word == "rm":
+            reason = _recursive_delete(list(words[i + 1 :]))
             if reason:
                 return reason
-    if depth < 3:
-        for i in range(len(words)):
-            nested = _nested_command(words, i)
-            if nested is not None:
-                reason = _check(nested, depth=depth + 1)
-                if reason:
-                    return reason
-    return None
-
-
-def _nested_command(words: list[str], i: int) -> str | None:
-    """The text of a command hidden inside a word: `sh -c "…"`, `eval "…"`, `$(…)`."""
-    word = words[i]
-    previous = words[i - 1] if i > 0 else ""
-    if previous in ("-c", "eval") or _name(previous) == "eval":
-        return word
-    if "$(" in word or "`" in word:
-        return word.replace("$(", " ").replace(")", " ").replace("`", " ")
     return None
 
 
@@ -192,6 +358,10 @@ def _recursive_delete(args: list[str]) -> str | None:
     flags, targets = _short_flags(args)
     if not ({"r", "R", "--recursive"} & flags):
         return None
+    # `find … -exec rm -rf {} +`, `… | xargs rm -rf`: the targets are chosen at run time.
+    targets = [t for t in targets if t not in (";", "+", "\\;")]
+    if not targets or any(t == "{}" for t in targets):
+        return "recursive delete of paths chosen at run time (xargs, find -exec)"
     for target in targets:
         if not _is_build_folder(target):
             return f"recursive delete of '{target}' (not a build folder)"

@@ -22,6 +22,7 @@ from typing import Protocol
 from pycline.terminal.cleaning import Cleaned, StreamCleaner
 from pycline.terminal.collector import OutputCollector
 from pycline.terminal.groups import group_alive, signal_group, wait_group_gone
+from pycline.terminal.sandbox import SandboxPolicy, clean_env, wrap
 
 OutputSink = Callable[[str], None]
 
@@ -153,6 +154,8 @@ class ShellProcess:
         self._activity = asyncio.Event()  # set whenever output arrives or ends
         self._proc: asyncio.subprocess.Process | None = None
         self._reader: _Reader | None = None
+        # In a sandbox's pid namespace nothing outlives the shell, whatever its process group.
+        self._contained = False
 
     @classmethod
     async def start(
@@ -162,7 +165,10 @@ class ShellProcess:
         *,
         on_output: OutputSink | None = None,
         env: Mapping[str, str] | None = None,
+        sandbox: SandboxPolicy | None = None,
     ) -> ShellProcess:
+        """`sandbox` (POSIX only): run the command inside it (see `terminal.sandbox`);
+        SandboxUnavailable when it cannot be set up."""
         self = cls(command, cwd, on_output)
         decoder = _Decoder(self._receive)
         if sys.platform == "win32":
@@ -178,7 +184,11 @@ class ShellProcess:
             assert self._proc.stdout is not None
             self._reader = _PipeReader(self._proc.stdout, decoder)
         else:
-            self._proc, self._reader = await _spawn_on_pty(command, cwd, command_env(env), decoder)
+            argv, full_env = shell_argv(command), command_env(env)
+            if sandbox is not None and sandbox.enabled:
+                argv, full_env = wrap(argv, sandbox, cwd), clean_env(full_env)
+                self._contained = True
+            self._proc, self._reader = await _spawn_on_pty(argv, cwd, full_env, decoder)
         return self
 
     @property
@@ -202,7 +212,7 @@ class ShellProcess:
         """True while the shell or anything it started still runs."""
         if self.returncode is None:
             return True
-        return sys.platform != "win32" and group_alive(self.pgid)
+        return sys.platform != "win32" and not self._contained and group_alive(self.pgid)
 
     def take_new_output(self) -> str:
         """Output since the previous call (bounded, cleaned)."""
@@ -289,7 +299,7 @@ class ShellProcess:
 
 
 async def _spawn_on_pty(
-    command: str, cwd: Path, env: dict[str, str], decoder: _Decoder
+    argv: list[str], cwd: Path, env: dict[str, str], decoder: _Decoder
 ) -> tuple[asyncio.subprocess.Process, _Reader]:
     import pty
 
@@ -297,7 +307,7 @@ async def _spawn_on_pty(
     try:
         _configure_terminal(slave)
         proc = await asyncio.create_subprocess_exec(
-            *shell_argv(command),
+            *argv,
             stdin=subprocess.DEVNULL,
             stdout=slave,
             stderr=slave,

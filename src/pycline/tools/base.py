@@ -54,7 +54,9 @@ class MissingParameter(ToolError):
 
 
 # The auto-approval categories of SPEC §7.
-ApprovalCategory: TypeAlias = Literal["read", "edit", "safe_command", "command", "browser", "mcp"]
+ApprovalCategory: TypeAlias = Literal[
+    "read", "edit", "safe_command", "command", "dangerous_command", "browser", "mcp"
+]
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,9 +15,16 @@ import math
 from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion, ToolOutput
 from pycline.prompts.responses import DENIED, with_feedback
+from pycline.storage.paths import pycline_home
 from pycline.terminal.background import BackgroundProcesses
 from pycline.terminal.danger import is_dangerous
 from pycline.terminal.process import ShellProcess
+from pycline.terminal.sandbox import (
+    SANDBOX_KEY,
+    SandboxPolicy,
+    SandboxUnavailable,
+    unavailable_reason,
+)
 from pycline.tools.base import (
     ApprovalCategory,
     ParamSpec,
@@ -27,6 +34,9 @@ from pycline.tools.base import (
     ToolSpec,
     describe,
 )
+from pycline.workspace.command_reach import Reach, command_reach
+
+_NOTICE_SHOWN = "sandbox_notice_shown"
 
 EXECUTE_COMMAND_SPEC = ToolSpec(
     name="execute_command",
@@ -37,7 +47,9 @@ EXECUTE_COMMAND_SPEC = ToolSpec(
         "middle). Commands cannot read input, so pass flags such as --yes. For a long-running "
         "command (dev server, watcher) set a short timeout, e.g. 10: once it passes, the command "
         "keeps running in the background and its later output appears in the environment "
-        "details; it is stopped when the task ends."
+        "details; it is stopped when the task ends. Files hidden by .clineignore must not be "
+        "read by commands; pycline's sandbox enforces that where it runs, without it that is "
+        "best effort."
     ),
     params=(
         ParamSpec("command", "The command line to run."),
@@ -96,27 +108,45 @@ class ExecuteCommandTool:
         refusal = ctx.access.command_refusal(command)
         if refusal:
             raise ToolError(refusal)
+        if "\x00" in command:
+            raise ToolError("The command contains a NUL byte, which no shell can run.")
+        sandbox = sandbox_in(ctx)
         danger = is_dangerous(command)
+        reach = reach_of(command, ctx)
+        # Without a sandbox, a command that reaches past the workspace by its words needs the
+        # user; inside one, the sandbox is what keeps it in.
+        risk = None if sandbox is not None else reach.risk
         category: ApprovalCategory = (
-            "command" if requires_approval or danger is not None else "safe_command"
+            "dangerous_command"
+            if danger is not None
+            else "command"
+            if requires_approval or risk is not None
+            else "safe_command"
         )
         summary = self.summary(call)
-        if danger is not None:
-            summary = f"{summary} (needs approval: {danger})"
+        if danger is not None or risk is not None:
+            summary = f"{summary} (needs approval: {danger or risk})"
         approval = await ctx.approve(
             ApprovalQuestion(self.spec.name, summary, preview=command),
             category,
-            outside_workspace=False,
+            outside_workspace=reach.writes_outside is not None,
         )
         if not approval.approved:
             return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
-        return await self._execute(command, timeout, ctx)
+        return await self._execute(command, timeout, ctx, sandbox)
 
-    async def _execute(self, command: str, timeout: float, ctx: ToolContext) -> ToolResult:
+    async def _execute(
+        self, command: str, timeout: float, ctx: ToolContext, sandbox: SandboxPolicy | None
+    ) -> ToolResult:
         try:
             process = await ShellProcess.start(
-                command, ctx.cwd, on_output=lambda text: ctx.say(ToolOutput(text))
+                command,
+                ctx.cwd,
+                on_output=lambda text: ctx.say(ToolOutput(text)),
+                sandbox=sandbox,
             )
+        except SandboxUnavailable as exc:
+            raise ToolError(f"The command was not run: {exc}") from exc
         except OSError as exc:
             raise ToolError(f"Could not start the command: {exc}") from exc
         try:
@@ -139,6 +169,34 @@ class ExecuteCommandTool:
         if code is None:
             return ToolResult(_timed_out(process, timeout))
         return ToolResult(_finished(process, code))
+
+
+def sandbox_in(ctx: ToolContext) -> SandboxPolicy | None:
+    """The sandbox commands run in for this task, or None (with a one-time notice to the user
+    when the sandbox was wanted by default and cannot be had here)."""
+    policy = ctx.extra.get(SANDBOX_KEY)
+    if not isinstance(policy, SandboxPolicy):
+        return None
+    if policy.enabled:
+        return policy
+    if not policy.explicit and not ctx.extra.get(_NOTICE_SHOWN):
+        reason = unavailable_reason()
+        if reason:
+            ctx.extra[_NOTICE_SHOWN] = True
+            ctx.say(ToolOutput(f"[pycline] {reason}\n"))
+    return None
+
+
+def reach_of(command: str, ctx: ToolContext) -> Reach:
+    access = ctx.access
+    return command_reach(
+        command,
+        root=ctx.workspace.root,
+        cwd=ctx.cwd,
+        home=pycline_home(),
+        blocked=access.blocked,
+        ignore_active=bool(getattr(access, "active", False)),
+    )
 
 
 def _output_section(process: ShellProcess) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
+from pathlib import Path
 
 from pycline.editing import textfile
 from pycline.editing.cleanup import (
@@ -165,10 +166,26 @@ class ReplaceInFileTool:
         )
 
 
+def _fingerprint(path: Path) -> bytes | None:
+    """The file's bytes as they are now (None: absent or unreadable)."""
+    try:
+        return path.read_bytes() if path.is_file() else None
+    except OSError:
+        return None
+
+
+def _reread(path: Path) -> TextFile | None:
+    try:
+        return textfile.read(path) if path.exists() else None
+    except (ToolError, OSError):
+        return None
+
+
 async def _propose_and_save(
     ctx: ToolContext, summary: str, tool: str, target: _Target, proposed: str, warning: str
 ) -> ToolResult:
     resolved = target.resolved
+    on_disk = _fingerprint(resolved.path)
     old_text = target.existing.text if target.existing else ""
     file = target.existing or TextFile("")
     # A replacement the file's encoding cannot hold is refused before anyone is asked.
@@ -204,6 +221,17 @@ async def _propose_and_save(
                 await before
     if not approval.approved:
         return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+    if _fingerprint(resolved.path) != on_disk:
+        # Someone (the user, in their editor) changed the file while the question was open:
+        # saving now would silently undo that, so the user is asked again with the real diff.
+        return await _propose_and_save(
+            ctx,
+            f"{summary} (the file changed while waiting for approval; review again)",
+            tool,
+            _Target(resolved, _reread(resolved.path)),
+            proposed,
+            warning,
+        )
 
     final = proposed
     user_changes = ""

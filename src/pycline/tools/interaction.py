@@ -52,6 +52,8 @@ def parse_options(raw: str | None) -> tuple[str, ...]:
         value = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise ToolError(f"options must be a JSON array of strings: {exc.msg}.") from exc
+    except RecursionError:
+        raise ToolError("options must be a JSON array of strings, not nested arrays.") from None
     if not isinstance(value, list):
         raise ToolError("options must be a JSON array of strings.")
     return tuple(str(v) for v in value)

@@ -32,6 +32,10 @@ SEARCH_FILES_SPEC = ToolSpec(
 )
 
 
+# Longer patterns do not fit in a command line, and no real search needs one.
+MAX_REGEX_CHARS = 10_000
+
+
 class SearchFilesTool:
     spec = SEARCH_FILES_SPEC
 
@@ -42,6 +46,13 @@ class SearchFilesTool:
         raw_path = call.require("path")
         regex = call.require("regex")
         file_pattern = call.get("file_pattern")
+        if "\x00" in regex or (file_pattern and "\x00" in file_pattern):
+            raise ToolError("The regex contains a NUL byte; search for text without it.")
+        if len(regex) > MAX_REGEX_CHARS:
+            raise ToolError(
+                f"The regex is {len(regex):,} characters long; keep it under "
+                f"{MAX_REGEX_CHARS:,} (search for a distinctive part instead)."
+            )
         target = ctx.resolve(raw_path)
         if ctx.access.blocked(target.path):
             raise ToolError(blocked_message(target.display))

@@ -13,6 +13,7 @@ from urllib.parse import urljoin
 from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion
 from pycline.prompts import responses
+from pycline.tools.addresses import known_charset, non_public_reason
 from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
 
 MAX_DOWNLOAD_BYTES = 5_000_000
@@ -60,8 +61,12 @@ async def fetch_markdown(
     max_bytes: int = MAX_DOWNLOAD_BYTES,
     max_chars: int = MAX_MARKDOWN_CHARS,
     timeout: float = FETCH_TIMEOUT,
+    allow_private: bool = True,
 ) -> str:
     """The page at `url` as Markdown (HTML converted, text passed through), with cut notes.
+
+    With `allow_private=False`, a redirect to a non-public address is refused (the user approved
+    a public one).
 
     Raises ToolError with a message for the model when the URL is bad, unreachable, answers with
     an HTTP error, or is not a text document.
@@ -69,9 +74,12 @@ async def fetch_markdown(
     url = _check_url(url)
     try:
         async with asyncio.timeout(timeout):
-            body, content_type, charset, final_url, cut = await _download(url, max_bytes, timeout)
+            body, content_type, charset, final_url, cut = await _download(
+                url, max_bytes, timeout, allow_private
+            )
     except TimeoutError as exc:
         raise ToolError(f"Fetching {url} timed out after {timeout:.0f}s.") from exc
+    charset = known_charset(charset)  # a page naming an encoding nobody knows: UTF-8
     kind = _kind(content_type, body)
     if kind == "html":
         # Conversion of a big page takes a while: keep the event loop responsive.
@@ -103,10 +111,17 @@ def _check_url(raw: str) -> str:
 
 
 async def _download(
-    url: str, max_bytes: int, timeout: float
+    url: str, max_bytes: int, timeout: float, allow_private: bool = True
 ) -> tuple[bytes, str, str | None, str, bool]:
     """(body, content type, charset, final URL after redirects, cut at max_bytes)."""
     import httpx2
+
+    async def check_hop(request: httpx2.Request) -> None:
+        if allow_private:
+            return
+        reason = await non_public_reason(str(request.url))
+        if reason is not None:
+            raise ToolError(f"Fetching {url} was redirected to {request.url}, but {reason}.")
 
     try:
         async with (
@@ -114,6 +129,7 @@ async def _download(
                 follow_redirects=True,
                 max_redirects=5,
                 timeout=httpx2.Timeout(timeout, connect=min(timeout, 10.0)),
+                event_hooks={"request": [check_hop]},
                 headers={
                     "User-Agent": _USER_AGENT,
                     "Accept": "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5",
@@ -200,16 +216,22 @@ class WebFetchTool:
     async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
         url = _check_url(call.require("url"))
         prompt = call.get("prompt")
+        # Loopback, the LAN, cloud metadata: reaching them is the user's call, like a file
+        # outside the workspace.
+        private = await non_public_reason(url)
+        summary = self.summary(call)
+        if private is not None:
+            summary = f"{summary} (needs approval: {private})"
         approval = await ctx.approve(
-            ApprovalQuestion(self.spec.name, self.summary(call), preview=url),
+            ApprovalQuestion(self.spec.name, summary, preview=url),
             "read",
-            outside_workspace=False,
+            outside_workspace=private is not None,
         )
         if not approval.approved:
             return ToolResult(
                 responses.with_feedback(responses.DENIED, approval.feedback), denied=True
             )
-        content = await fetch_markdown(url)
+        content = await fetch_markdown(url, allow_private=private is not None)
         text = f"Content of {url} (as Markdown):\n\n{content}"
         if prompt:
             text += f"\n\n(Read the content above with this question in mind: {prompt.strip()})"

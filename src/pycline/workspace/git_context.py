@@ -19,6 +19,18 @@ _EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 _HASH = re.compile(r"[0-9a-f]{7,40}")
 
 
+# The repository's own config may come from whoever packed it: nothing it names may run (an
+# fsmonitor or hook program, an external diff or textconv driver).
+_HARDENED = (
+    "-c", "core.quotepath=off",
+    "-c", "core.fsmonitor=false",
+    "-c", f"core.hooksPath={os.devnull}",
+    "-c", "core.untrackedCache=false",
+    "-c", "diff.external=",
+    "-c", "protocol.allow=never",
+)  # fmt: skip
+
+
 class _GitFailed(Exception):
     pass
 
@@ -28,8 +40,7 @@ async def _git(cwd: Path, *args: str) -> str:
     try:
         proc = await asyncio.create_subprocess_exec(
             "git",
-            "-c",
-            "core.quotepath=off",
+            *_HARDENED,
             *args,
             cwd=cwd,
             env=env,
@@ -132,9 +143,17 @@ async def _working_changes(root: Path, ignore: AccessRules) -> str:
         base = "HEAD"
     except _GitFailed:
         base = _EMPTY_TREE
-    names = [n for n in (await _git(top, "diff", base, "--name-only", "-z")).split("\0") if n]
+    names = [
+        n
+        for n in (await _git(top, "diff", "--no-ext-diff", base, "--name-only", "-z")).split("\0")
+        if n
+    ]
     allowed, hidden = _split_allowed(top, names, ignore)
-    diff = (await _git(top, "diff", base, "--", *allowed)).rstrip() if allowed else ""
+    diff = (
+        (await _git(top, "diff", "--no-ext-diff", "--no-textconv", base, "--", *allowed)).rstrip()
+        if allowed
+        else ""
+    )
     parts = [f"Status:\n{status}"]
     if diff:
         parts.append(f"Diff:\n{diff}")
@@ -160,7 +179,15 @@ async def _commit_details(root: Path, commit: str, ignore: AccessRules) -> str:
     names_out = await _git(top, "show", "--name-only", "--format=", "-z", commit)
     names = [n.strip("\n") for n in names_out.split("\0") if n.strip("\n")]
     allowed, hidden = _split_allowed(top, names, ignore)
-    patch = (await _git(top, "show", "--format=", commit, "--", *allowed)) if allowed else ""
+    patch = (
+        (
+            await _git(
+                top, "show", "--no-ext-diff", "--no-textconv", "--format=", commit, "--", *allowed
+            )
+        )
+        if allowed
+        else ""
+    )
     stat = stat.strip("\n").rstrip()  # keep the leading space of the first stat line
     text = f"{header.rstrip()}\n\n{stat}"
     if patch.strip():

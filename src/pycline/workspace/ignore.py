@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pathspec
 
+from pycline.workspace.confined import read_confined
 from pycline.workspace.permissions import (
     PermissionRules,
     check_with_rules,
@@ -30,6 +31,7 @@ IGNORE_FILE = ".clineignore"
 _INCLUDE = "!include "
 _MAX_INCLUDE_DEPTH = 5
 _MAX_GLOB_MATCHES = 500
+MAX_INCLUDE_BYTES = 1 << 20
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 # Commands whose arguments are files they print or copy somewhere readable.
@@ -73,16 +75,24 @@ def _stamp(path: Path) -> tuple[str, int, int]:
 def _read_lines(
     root: Path, path: Path, seen: set[Path], depth: int
 ) -> tuple[list[str], list[Path]]:
-    """The pattern lines of `path`, with `!include` files expanded (each file read once)."""
+    """The pattern lines of `path`, with `!include` files expanded (each file read once).
+
+    Only a regular file inside the workspace is read, and at most `MAX_INCLUDE_BYTES` of it: an
+    include naming a FIFO, a device or a file elsewhere is skipped.
+    """
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        data = read_confined(path, root, MAX_INCLUDE_BYTES)
+    except (OSError, ValueError):
         return [], [path]
+    text = data.decode("utf-8", errors="replace")
     read = [path]
     lines: list[str] = []
     for line in text.splitlines():
         if line.startswith(_INCLUDE) and depth < _MAX_INCLUDE_DEPTH:
-            target = (root / line[len(_INCLUDE) :].strip()).resolve()
+            try:
+                target = (root / line[len(_INCLUDE) :].strip()).resolve()
+            except (OSError, RuntimeError, ValueError):  # a loop, a name too long, a NUL
+                continue
             if target in seen:
                 continue
             seen.add(target)
@@ -169,6 +179,28 @@ class IgnoreRules:
             return _matches(spec, tuple(p for p in rel.split("/") if p), lambda: is_dir)
 
         return check
+
+    def hidden_paths(self) -> list[Path]:
+        """Every path the rules hide, as absolute paths (a hidden folder stands for everything
+        in it): what a sandbox must cover. Links are not followed; `.git` is not walked."""
+        check = self.snapshot()
+        if not self.active:
+            return []
+        found: list[Path] = []
+        for folder, dirs, files in os.walk(self.root):
+            rel_folder = Path(folder).relative_to(self.root).as_posix()
+            prefix = "" if rel_folder == "." else rel_folder + "/"
+            keep = []
+            for name in dirs:
+                if name == ".git" and not prefix:
+                    continue
+                if check(prefix + name, True):
+                    found.append(Path(folder, name))
+                elif not os.path.islink(os.path.join(folder, name)):
+                    keep.append(name)
+            dirs[:] = keep
+            found.extend(Path(folder, n) for n in files if check(prefix + n, False))
+        return found
 
     # --- commands ----------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from typing import Literal, TypeAlias
 
 from pycline.errors import ToolError
 from pycline.tools.base import AccessRules
+from pycline.workspace.confined import NotReadable, read_confined, resolved_inside
 from pycline.workspace.git_context import commit_details, working_changes
 from pycline.workspace.listing import list_workspace
 
@@ -114,12 +115,19 @@ async def expand_mentions(
             labels[mention.raw] = mention.raw
             continue
         is_dir = mention.kind == "path" and (
-            mention.value.endswith("/") or not mention.value or (root / mention.value).is_dir()
+            mention.value.endswith("/") or not mention.value or _is_dir(root / mention.value)
         )
         labels[mention.raw] = _label(mention, is_dir)
         blocks.append(await _block(mention, root, ignore, is_dir, fetch_url, problems, terminal))
     body = MENTION_RE.sub(lambda m: labels.get(m.group(0), m.group(0)), text)
     return body + "".join(f"\n\n{block}" for block in blocks)
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):  # a name too long, a NUL byte: not a folder we can show
+        return False
 
 
 async def _block(
@@ -177,9 +185,8 @@ async def _url_block(url: str, fetch_url: UrlFetcher | None) -> str:
     return f'<url_content url="{url}">\n{content}\n</url_content>'
 
 
-def _read_text(path: Path, limit: int) -> str:
-    with path.open("rb") as fh:
-        data = fh.read(limit + 1)
+def _read_text(path: Path, limit: int, root: Path) -> str:
+    data = read_confined(path, root, limit + 1)
     if b"\x00" in data[:8192]:
         return "(Binary file, not shown.)"
     text = data[:limit].decode("utf-8", errors="replace").rstrip("\n")
@@ -194,11 +201,15 @@ def _file_block(root: Path, rel: str, ignore: AccessRules) -> str:
         if ignore.blocked(path):
             content = f"Error fetching content: {rel} is blocked by the .clineignore file settings."
         else:
-            content = _read_text(path, MAX_FILE_CHARS)
+            content = _read_text(path, MAX_FILE_CHARS, root)
+    except NotReadable as exc:
+        content = f"Error fetching content: {exc}; ask for it with read_file instead."
     except FileNotFoundError:
         content = f"Error fetching content: {rel} does not exist."
     except OSError as exc:
         content = f"Error fetching content: {exc.strerror or exc}"
+    except ValueError:
+        content = f"Error fetching content: {rel[:200]!r} is not a valid path."
     return f'<file_content path="{rel}">\n{content}\n</file_content>'
 
 
@@ -208,6 +219,11 @@ def _folder_block(root: Path, rel: str, ignore: AccessRules) -> str:
     shown = f"{rel}/" if rel else "/"
     if ignore.blocked(folder):
         body = f"Error fetching content: {shown} is blocked by the .clineignore file settings."
+        return f'<folder_content path="{shown}">\n{body}\n</folder_content>'
+    try:
+        resolved_inside(folder, root)
+    except NotReadable as exc:
+        body = f"Error fetching content: {exc}; ask for it with list_files instead."
         return f'<folder_content path="{shown}">\n{body}\n</folder_content>'
     if not folder.is_dir():
         body = f"Error fetching content: {shown} does not exist."
@@ -228,7 +244,7 @@ def _folder_block(root: Path, rel: str, ignore: AccessRules) -> str:
         try:
             if path.stat().st_size > FOLDER_FILE_CHARS or total > FOLDER_TOTAL_CHARS:
                 continue
-            text = _read_text(path, FOLDER_FILE_CHARS)
+            text = _read_text(path, FOLDER_FILE_CHARS, root)
         except OSError:
             continue
         if text.startswith("(Binary file"):

@@ -8,6 +8,10 @@ from pathlib import Path
 
 from pycline.errors import ToolError
 
+# Linux's limits (PATH_MAX, NAME_MAX); longer paths fail in every system call.
+MAX_PATH_CHARS = 4_096
+MAX_NAME_BYTES = 255
+
 
 @dataclass(frozen=True, slots=True)
 class ResolvedPath:
@@ -30,12 +34,22 @@ class Workspace:
             raise ToolError("The path is empty.")
         if "\x00" in raw:
             raise ToolError(f"The path {raw!r} contains a NUL byte.")
+        if len(raw) > MAX_PATH_CHARS or any(
+            len(part.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES for part in raw.split("/")
+        ):
+            raise ToolError(
+                f"The path {raw[:80]!r}… is too long ({len(raw):,} characters); no file system "
+                "accepts it."
+            )
         candidate = Path(os.path.expanduser(raw))
         if not candidate.is_absolute():
             candidate = self.root / candidate
         # strict=False: the file may not exist yet (write_to_file), but existing parts are resolved,
         # so a symlink that points out of the workspace is caught.
-        resolved = candidate.resolve(strict=False)
+        try:
+            resolved = candidate.resolve(strict=False)
+        except (OSError, RuntimeError) as exc:  # a symlink loop, a name too long
+            raise ToolError(f"The path {raw[:200]!r} cannot be resolved: {exc}") from None
         try:
             rel = resolved.relative_to(self.root)
         except ValueError:

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from pycline.storage.paths import pycline_home
+from pycline.workspace.confined import read_confined
 
 RULE_SUFFIXES = frozenset({".md", ".txt"})
 # Subfolders of `.clinerules` that hold other things than rules (workflows, hooks).
@@ -41,6 +42,8 @@ def _rule_files_in(folder: Path) -> list[Path]:
     except OSError:
         return found
     for child in children:
+        if child.is_symlink() and child.is_dir():
+            continue  # a linked folder may lead anywhere, even back into itself
         if child.is_dir():
             if child.name not in _NOT_RULES and not child.name.startswith("."):
                 found.extend(_rule_files_in(child))
@@ -98,15 +101,19 @@ def gather_rules(
     files the task is working with (relative to the workspace, or absolute).
     """
     root = Path(root)
+    gdir = global_dir if global_dir is not None else global_rules_dir()
     in_play = _relative_paths(root, paths_in_play)
     sections: list[str] = []
-    for rule in discover(root, global_dir=global_dir):
+    for rule in discover(root, global_dir=gdir):
         if not _enabled(rule, root, global_toggles if rule.is_global else toggles):
             continue
         try:
-            text = rule.path.read_text(encoding="utf-8", errors="replace")[:MAX_RULE_CHARS]
+            # A repository's rules file may be a link to anything: only what resolves inside
+            # its own folder, and is a regular file, is read.
+            data = read_confined(rule.path, gdir if rule.is_global else root, MAX_RULE_CHARS * 4)
         except OSError:
             continue
+        text = data.decode("utf-8", errors="replace")[:MAX_RULE_CHARS]
         front, body = split_front_matter(text)
         if (
             front is not None

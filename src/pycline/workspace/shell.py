@@ -146,8 +146,16 @@ def _backtick_end(s: str, i: int) -> int:
 def tokenize(command: str) -> list[Token]:
     """Split a command line into words, operators and subshells.
 
-    Raises `ShellSyntaxError` when quotes or parentheses do not balance.
+    Raises `ShellSyntaxError` when quotes or parentheses do not balance, or nest too deeply to
+    follow.
     """
+    try:
+        return _tokenize(command)
+    except RecursionError:
+        raise ShellSyntaxError("substitutions nested too deeply") from None
+
+
+def _tokenize(command: str) -> list[Token]:
     tokens: list[Token] = []
     word = _WordBuilder()
     s = command

@@ -1,0 +1,38 @@
+"""Text without lone UTF-16 surrogates.
+
+A streaming server that cuts an emoji between two JSON deltas (`"\\ud83d"`, then `"\\ude00"`)
+hands us each half as a lone surrogate, which no UTF-8 file or terminal accepts. The joiner keeps a
+trailing high surrogate until the next piece arrives, pairs what pairs, and turns what stays alone
+into U+FFFD.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean(text: str) -> str:
+    """`text` with surrogate pairs joined and lone surrogates replaced by U+FFFD."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+class SurrogateJoiner:
+    """`clean` for text that arrives in pieces."""
+
+    def __init__(self) -> None:
+        self._held = ""
+
+    def feed(self, piece: str) -> str:
+        text = self._held + piece
+        self._held = ""
+        if text and "\ud800" <= text[-1] <= "\udbff":
+            self._held, text = text[-1], text[:-1]
+        return clean(text)
+
+    def finish(self) -> str:
+        text, self._held = clean(self._held), ""
+        return text
