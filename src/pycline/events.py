@@ -138,6 +138,28 @@ class TaskEnded:
     kind: Literal["task_ended"] = "task_ended"
 
 
+@dataclass(frozen=True, slots=True)
+class TaskProgress:
+    """The task's focus-chain checklist (Markdown `- [ ]` / `- [x]` lines) as last updated."""
+
+    checklist: str
+    completed: int
+    total: int
+    current: str  # the first open item ("" when every item is done)
+    kind: Literal["task_progress"] = "task_progress"
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetStatus:
+    """Spending against one cap ("spent / cap"): scope task, session or day; unit usd or tokens."""
+
+    scope: str
+    unit: str
+    spent: float
+    cap: float
+    kind: Literal["budget"] = "budget"
+
+
 Event: TypeAlias = (
     TaskStarted
     | RequestStarted
@@ -155,6 +177,8 @@ Event: TypeAlias = (
     | PlanResponse
     | CheckpointCreated
     | TaskEnded
+    | TaskProgress
+    | BudgetStatus
 )
 
 
@@ -219,6 +243,17 @@ class ErrorRetryQuestion:
     kind: Literal["error_retry"] = "error_retry"
 
 
+@dataclass(frozen=True, slots=True)
+class BudgetQuestion:
+    """A spending cap was reached: raise it (yes, or a new cap as text) or stop (no)."""
+
+    scope: str
+    unit: str
+    spent: float
+    cap: float
+    kind: Literal["budget_limit"] = "budget_limit"
+
+
 Question: TypeAlias = (
     ApprovalQuestion
     | FollowupQuestion
@@ -226,6 +261,7 @@ Question: TypeAlias = (
     | PlanQuestion
     | MistakeLimitQuestion
     | ErrorRetryQuestion
+    | BudgetQuestion
 )
 
 

@@ -10,12 +10,21 @@ from typing import TYPE_CHECKING, Any
 
 from pycline.app import wiring
 from pycline.app.config import ModelConfig
-from pycline.app.task_settings import checkpoint_settings, chromium_setting, workspace_tool_extras
+from pycline.app.task_settings import (
+    checkpoint_settings,
+    chromium_setting,
+    feature_settings,
+    workspace_tool_extras,
+)
 from pycline.context.manager import ContextManager
 from pycline.core import resumption
+from pycline.core.budget import CostGovernor, SessionSpend
 from pycline.core.checkpointing import TaskCheckpoints
+from pycline.core.features import AgentFeatures
+from pycline.core.focus_chain import FocusChain
 from pycline.core.modes import as_mode
 from pycline.core.task import Task, TaskOutcome, TaskSettings
+from pycline.core.tool_format import ToolFormat
 from pycline.core.ui_log import UiLog
 from pycline.errors import StorageError
 from pycline.events import Host
@@ -36,6 +45,7 @@ class Controller:
     config: ModelConfig
     plan_config: ModelConfig | None = None  # Plan mode's own model; None: the same as Act
     mcp: McpHub | None = None  # shared by the session's tasks; see start_mcp
+    spend: SessionSpend | None = None  # what this session's tasks spent (spending caps)
 
     async def start_mcp(self, workspace: Path) -> None:
         """Connect the configured MCP servers (in parallel); nothing when none is configured."""
@@ -90,6 +100,13 @@ class Controller:
         services = wiring.task_services(root, hub=self.mcp, chromium=chromium)
         # Settings the tools read from ToolContext.extra: mcpAutoApprove lists, linters.
         services.extra.update(workspace_tool_extras(self.home, root))
+        focus_settings, limits = feature_settings(self.home, root)
+        focus = FocusChain(focus_settings, folder.path / f"focus_chain_taskid_{folder.id}.md")
+        focus.load()
+        budget = CostGovernor(limits, self._spend(folder.id))
+        budget.task_cost = record.total_cost
+        budget.task_tokens = record.tokens_in + record.tokens_out
+        features = AgentFeatures(ToolFormat(settings.tool_call_format), focus, budget=budget)
         return Task(
             provider=current.provider,
             tools=current.tools,
@@ -106,7 +123,21 @@ class Controller:
             context=ContextManager.from_json(folder.load_context()) if history else None,
             profiles=profiles,
             checkpoints=self._checkpoints(root),
+            features=features,
         )
+
+    def _spend(self, task_id: str) -> SessionSpend:
+        """The session's spending ledger; the day's earlier spend is read once, from history."""
+        if self.spend is None:
+            now = time.localtime()
+            midnight = time.mktime((now.tm_year, now.tm_mon, now.tm_mday, 0, 0, 0, 0, 0, -1))
+            earlier = sum(
+                r.total_cost
+                for r in self.store.index.list(limit=10_000)
+                if r.ts >= midnight and r.id != task_id
+            )
+            self.spend = SessionSpend(earlier_today=earlier)
+        return self.spend
 
     def _checkpoints(self, root: Path) -> TaskCheckpoints:
         """The workspace's shadow-git checkpoints, unless `enableCheckpoints` is false."""

@@ -30,7 +30,19 @@ _SECRET_WORDS = ("apikey", "api_key", "secret", "token", "password")
 
 # Keys a workspace file may not set (see the module docstring for why).
 WORKSPACE_FORBIDDEN = frozenset(
-    {"baseUrl", "profiles", "mcpAutoApprove", "linters", "browserExecutablePath"}
+    {
+        "baseUrl",
+        "profiles",
+        "mcpAutoApprove",
+        "linters",
+        "browserExecutablePath",
+        # Spending caps are the user's own: a project may not lift them.
+        "maxTaskCost",
+        "maxSessionCost",
+        "maxDailyCost",
+        "maxTaskTokens",
+        "maxSessionTokens",
+    }
 )
 
 
@@ -118,6 +130,13 @@ class AutoApproveSettings(_Strict):
         return AutoApprove(**self.model_dump())
 
 
+class FocusChainSettings(_Strict):
+    """Cline's `focusChainSettings`: the task_progress checklist and how often to remind."""
+
+    enabled: bool = True
+    remind_cline_interval: int = Field(default=6, ge=1, le=10)
+
+
 class Settings(Profile):
     profiles: dict[str, Profile] = Field(default_factory=dict)
     active_profile: str | None = None
@@ -134,6 +153,15 @@ class Settings(Profile):
     auto_condense_threshold: float | None = Field(None, gt=0, le=1)  # fraction of the window
     notifications: bool = False
     linters: dict[str, list[str]] = Field(default_factory=dict)
+    # Native API tool calls, XML tool calls, or native where the model's catalogue entry says so.
+    tool_call_format: Literal["auto", "native", "xml"] = "auto"
+    focus_chain_settings: FocusChainSettings = Field(default_factory=FocusChainSettings)
+    # Spending caps (USD, tokens); None: no cap.
+    max_task_cost: float | None = Field(None, gt=0)
+    max_session_cost: float | None = Field(None, gt=0)
+    max_daily_cost: float | None = Field(None, gt=0)
+    max_task_tokens: int | None = Field(None, ge=1)
+    max_session_tokens: int | None = Field(None, ge=1)
 
     @field_validator("linters")
     @classmethod

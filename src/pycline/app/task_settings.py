@@ -6,6 +6,8 @@ from pathlib import Path
 
 from pycline.app.config import load
 from pycline.app.settings_model import Settings
+from pycline.core.budget import BudgetLimits
+from pycline.core.focus_chain import FocusSettings
 from pycline.core.task import TaskSettings
 
 
@@ -29,6 +31,7 @@ def task_settings(
         command_timeout=settings.command_timeout,
         mode=mode,
         auto_condense=settings.auto_condense_threshold,
+        tool_call_format=settings.tool_call_format,
     )
 
 
@@ -57,3 +60,19 @@ def checkpoint_settings(home: Path, workspace: Path | None = None) -> tuple[bool
     """`enableCheckpoints` and `checkpointRetention` (0: keep every checkpoint)."""
     settings = load(home, workspace)
     return settings.enable_checkpoints, settings.checkpoint_retention or 0
+
+
+def feature_settings(
+    home: Path, workspace: Path | None = None
+) -> tuple[FocusSettings, BudgetLimits]:
+    """The focus chain's settings and the spending caps."""
+    settings = load(home, workspace)
+    focus = settings.focus_chain_settings
+    limits = BudgetLimits(
+        max_task_cost=settings.max_task_cost,
+        max_session_cost=settings.max_session_cost,
+        max_daily_cost=settings.max_daily_cost,
+        max_task_tokens=settings.max_task_tokens,
+        max_session_tokens=settings.max_session_tokens,
+    )
+    return FocusSettings(focus.enabled, focus.remind_cline_interval), limits

@@ -103,7 +103,12 @@ def mode_profiles(
     pairs: tuple[tuple[Mode, Provider], ...] = (("act", act), ("plan", plan))
     for mode, provider in pairs:
         offered = tools_for(mode, tools)
-        profiles[mode] = ModeProfile(provider, offered, system_prompt(offered, root, mode=mode))
+        profiles[mode] = ModeProfile(
+            provider,
+            offered,
+            system_prompt(offered, root, mode=mode),
+            system_prompt(offered, root, mode=mode, native=True),
+        )
     return profiles
 
 
@@ -163,7 +168,12 @@ def system_info(cwd: Path) -> SystemInfo:
     )
 
 
-def system_prompt(tools: Sequence[Tool], cwd: Path, *, mode: str = "act") -> str:
+def system_prompt(
+    tools: Sequence[Tool], cwd: Path, *, mode: str = "act", native: bool = False
+) -> str:
     return build_system_prompt(
-        [t.spec for t in tools], system_info(cwd), mode="plan" if mode == "plan" else "act"
+        [t.spec for t in tools],
+        system_info(cwd),
+        mode="plan" if mode == "plan" else "act",
+        native=native,
     )

@@ -52,6 +52,9 @@ def fail(message: str, code: int = 2) -> None:
     raise SystemExit(code)
 
 
+# A spending cap stopped the task (distinct from 1, a failure, so scripts can tell them apart).
+EXIT_OVER_BUDGET = 3
+
 Runner = Callable[[], Awaitable["TaskOutcome"]]
 
 
@@ -93,4 +96,4 @@ def run_to_exit_code(
     if outcome.completed:
         return 0
     print(f"pycline: {outcome.reason} (task {started[0].id} saved)", file=sys.stderr)
-    return 1
+    return EXIT_OVER_BUDGET if outcome.over_budget else 1

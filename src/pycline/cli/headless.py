@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 from pycline.events import (
     Answer,
     ApprovalQuestion,
+    BudgetQuestion,
+    BudgetStatus,
     CompletionQuestion,
     CompletionResult,
     ErrorEvent,
@@ -35,6 +37,7 @@ from pycline.events import (
     PlanQuestion,
     PlanResponse,
     Question,
+    TaskProgress,
     TextDelta,
     TextDone,
     ToolFinished,
@@ -56,6 +59,13 @@ OUTSIDE_REFUSED = (
 )
 
 
+def budget_line(b: BudgetStatus | BudgetQuestion) -> str:
+    """`spent / cap` for one cap, e.g. `task budget $0.42 / $1.00`."""
+    if b.unit == "usd":
+        return f"{b.scope} budget ${b.spent:.2f} / ${b.cap:.2f}"
+    return f"{b.scope} budget {b.spent:,.0f} / {b.cap:,.0f} tokens"
+
+
 def headless_answer(question: Question) -> Answer:
     match question:
         case ApprovalQuestion(outside_workspace=True):
@@ -68,7 +78,7 @@ def headless_answer(question: Question) -> Answer:
             return Answer("no")  # a headless plan run ends with the plan
         case CompletionQuestion():
             return Answer("yes")
-        case MistakeLimitQuestion() | ErrorRetryQuestion():
+        case MistakeLimitQuestion() | ErrorRetryQuestion() | BudgetQuestion():
             return Answer("no")
 
 
@@ -134,6 +144,10 @@ class HeadlessHost:
                 self._line(f"Task completed:\n{result}")
             case Notice(text=text):
                 self._line(f"note: {text}")
+            case TaskProgress(completed=done, total=total, current=current):
+                self._line(f"  progress {done}/{total}" + (f" · {current}" if current else ""))
+            case BudgetStatus() as b:
+                self._line(f"  {budget_line(b)}")
             case ErrorEvent(text=text):
                 self._line(f"error: {text}")
             case Usage() as u:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from pycline.app.config import DEFAULT_MODELS, ModelConfig, save
 from pycline.cli.common import flags_config, plan_config, workspace_dir
 from pycline.cli.editor import edit_text
+from pycline.cli.headless import budget_line
 from pycline.cli.lines import LineReader
 from pycline.cli.style import colour_diff, style
 from pycline.core import user_input
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 from pycline.events import (
     Answer,
     ApprovalQuestion,
+    BudgetQuestion,
+    BudgetStatus,
     CompletionQuestion,
     CompletionResult,
     ErrorEvent,
@@ -37,6 +40,7 @@ from pycline.events import (
     PlanResponse,
     Question,
     ReasoningDelta,
+    TaskProgress,
     TextDelta,
     TextDone,
     ToolFinished,
@@ -102,6 +106,11 @@ class InteractiveHost:
                     self._line(style(f"  try: {command}", "dim"))
             case Notice(text=text):
                 self._line(style(text, "yellow"))
+            case TaskProgress(completed=done, total=total, current=current):
+                now = f" · {current}" if current else ""
+                self._line(style(f"TODOs {done}/{total}{now}", "cyan"))
+            case BudgetStatus() as b:
+                self._line(style(budget_line(b), "dim"))
             case ErrorEvent(text=text):
                 self._line(style(f"error: {text}", "red"))
             case Usage() as u:
@@ -223,6 +232,18 @@ class InteractiveHost:
             case ErrorRetryQuestion():
                 reply = await self._read("Retry the request? [y/N] ")
                 return Answer("yes") if reply.strip().lower() in ("y", "yes") else Answer("no")
+            case BudgetQuestion() as b:
+                self._line(style(f"Spending cap reached: {budget_line(b)}.", "yellow"))
+                reply = (
+                    await self._read("Raise it? [y = once more / a new cap / N = stop] ")
+                ).strip()
+                if reply.lower() in ("y", "yes"):
+                    return Answer("yes")
+                return (
+                    Answer("text", reply)
+                    if reply and reply.lower() not in ("n", "no")
+                    else Answer("no")
+                )
 
 
 WIZARD_CHOICES = (

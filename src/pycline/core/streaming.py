@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pycline.errors import ProviderError
 from pycline.events import Event, ReasoningDelta, TextDelta, TextDone
 from pycline.messages import Message
 from pycline.parsing.blocks import AssistantBlock, TextBlock, ToolUseBlock
+from pycline.parsing.native import NativeCall, NativeCallAssembler, ToolDefinition
 from pycline.parsing.stream import StreamingParser
-from pycline.providers.base import Provider, ReasoningChunk, TextChunk, UsageChunk
+from pycline.providers.base import Provider, ReasoningChunk, TextChunk, ToolCallChunk, UsageChunk
 
 
 @dataclass(slots=True)
@@ -19,6 +20,7 @@ class Reply:
     blocks: list[AssistantBlock]
     usage: UsageChunk | None
     cut_after_tool: bool  # the model went on after its first tool call; we stopped reading
+    calls: list[NativeCall] = field(default_factory=list)  # native tool calls, in order
 
 
 class StreamFailed(Exception):
@@ -84,16 +86,28 @@ async def stream_reply(
     system: str,
     messages: Sequence[Message],
     say: Callable[[Event], None],
+    *,
+    tools: Sequence[ToolDefinition] = (),
 ) -> Reply:
+    """With `tools`, the model calls tools natively: its text is prose only (no XML parsing) and
+    every call in the reply is kept; without, the first XML tool call ends the reply."""
     parser = StreamingParser()
     emitter = _ProseEmitter(say)
     received: list[str] = []
     usage: UsageChunk | None = None
     cut = False
-    stream = provider.stream(system, messages)
+    native = NativeCallAssembler()
+    stream = (
+        provider.stream(system, messages, tools=tools)
+        if tools
+        else provider.stream(system, messages)
+    )
     try:
         async for chunk in stream:
             match chunk:
+                case TextChunk(text=text) if tools:
+                    received.append(text)
+                    emitter.update([TextBlock("".join(received).strip(), partial=True)])
                 case TextChunk(text=text):
                     received.append(text)
                     parser.feed(text)
@@ -103,6 +117,8 @@ async def stream_reply(
                     if first is not None and not blocks[first].partial and _has_more(blocks, first):
                         cut = True
                         break
+                case ToolCallChunk(index=index, id=call_id, name=name, arguments=arguments):
+                    native.feed(index, id=call_id, name=name, arguments=arguments)
                 case ReasoningChunk(text=text):
                     say(ReasoningDelta(text))
                 case UsageChunk() as u:
@@ -113,6 +129,13 @@ async def stream_reply(
         aclose = getattr(stream, "aclose", None)
         if aclose is not None:
             await aclose()
+    if tools:
+        prose = "".join(received).strip()
+        calls = native.finish()
+        text_blocks: list[AssistantBlock] = [TextBlock(prose, partial=False)] if prose else []
+        emitter.finish(text_blocks)
+        tool_blocks = [ToolUseBlock(c.name, dict(c.params), partial=False) for c in calls]
+        return Reply("".join(received), [*text_blocks, *tool_blocks], usage, False, calls)
     blocks = parser.finish()
     if cut:
         first = _first_tool_index(blocks)

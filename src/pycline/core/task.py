@@ -15,11 +15,13 @@ from pathlib import Path
 
 from pycline.context.manager import ContextManager, Prepared
 from pycline.context.tokens import estimate_messages, estimate_text
-from pycline.core import modes, turn, user_input
+from pycline.core import calls, modes, user_input
 from pycline.core.approval import ApprovalPolicy, AutoApprove
 from pycline.core.checkpointing import TaskCheckpoints
+from pycline.core.features import AgentFeatures
 from pycline.core.services import TaskServices
 from pycline.core.streaming import Reply, StreamFailed, stream_reply
+from pycline.core.tool_format import ToolCallFormat, ToolFormat
 from pycline.core.ui_log import UiLog
 from pycline.errors import ProviderError, ProviderErrorKind, TaskCancelled
 from pycline.events import (
@@ -60,12 +62,14 @@ class TaskSettings:
     mode: str = "act"
     custom_instructions: str = ""
     auto_condense: float | None = None  # autoCondenseThreshold: condense at this share (issue 6)
+    tool_call_format: ToolCallFormat = "auto"
 
 
 @dataclass(frozen=True, slots=True)
 class TaskOutcome:
     completed: bool
     reason: str
+    over_budget: bool = False  # stopped at a spending cap
 
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -90,6 +94,7 @@ class Task:
         context: ContextManager | None = None,
         prompt_extras: Callable[[Sequence[str]], str] | None = None,
         profiles: Mapping[modes.Mode, modes.ModeProfile] | None = None,
+        features: AgentFeatures | None = None,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.host = host
@@ -107,6 +112,7 @@ class Task:
         self.checkpoints = checkpoints or TaskCheckpoints()  # checkpoint hook (issue 5)
         self.context = context or ContextManager()
         self.prompt_extras = prompt_extras
+        self.features = features or AgentFeatures(ToolFormat(self.settings.tool_call_format))
         self._in_play: list[str] = []
         self._seen: dict[str, float | None] = {}
         self._sleep = sleep
@@ -131,7 +137,10 @@ class Task:
 
     @property
     def system_prompt(self) -> str:
-        return self._profiles[self.mode].system_prompt
+        profile = self._profiles[self.mode]
+        if profile.native_prompt and self.features.tool_format.native(profile.provider.model):
+            return profile.native_prompt
+        return profile.system_prompt
 
     @property
     def tools(self) -> dict[str, Tool]:
@@ -141,6 +150,8 @@ class Task:
         """Switch Plan/Act; the conversation goes on with the other mode's model and prompt."""
         if mode == self.mode:
             return
+        if mode == "act":
+            self.features.focus.switched_to_act()
         self.mode = mode
         model = f"{self.provider.name}/{self.provider.model.id}"
         self.record.model = self.provider.model.id
@@ -208,19 +219,26 @@ class Task:
     async def _loop(self, user_content: list[Content]) -> TaskOutcome:
         first_request = not self.history
         while True:
+            notes, over_budget = await self.features.before_request(self)
+            if over_budget is not None:
+                self.history.append(Message("user", tuple(user_content), time.time()))
+                return TaskOutcome(False, over_budget, over_budget=True)
             env = self._environment(first_request)
             first_request = False
-            self.history.append(Message("user", (*user_content, TextContent(env)), time.time()))
+            content = (*user_content, *notes, TextContent(env))
+            self.history.append(Message("user", content, time.time()))
             self._save()
             reply = await self._request()
             if reply is None:
                 return TaskOutcome(False, self._last_error or "The model request failed.")
-            self.history.append(Message.assistant(turn.history_text(reply), ts=time.time()))
+            self.history.append(calls.history_message(reply, time.time()))
             self._save()
-            step = await turn.run_first_tool(self, reply)
+            step = await calls.run_reply(self, reply)
             await self.checkpoints.after_turn(self, reply)  # checkpoint hook (issue 5)
             if step.completed:
                 return TaskOutcome(True, "completed")
+            if (looped := await self.features.after_step(self)) is not None:
+                return TaskOutcome(False, looped)
             if step.next_mode is not None:
                 self.set_mode(step.next_mode)
             if step.mistake:
@@ -266,10 +284,16 @@ class Task:
         while True:
             self._requests += 1
             self.say(RequestStarted(self._requests))
+            tools = self.features.native_tools(self)
             try:
-                reply = await stream_reply(self.provider, self._system(), messages, self.say)
+                reply = await stream_reply(
+                    self.provider, self._system(), messages, self.say, tools=tools
+                )
             except StreamFailed as failed:
                 error = failed.error
+                if self.features.tool_format.should_fall_back(error, native=bool(tools)):
+                    self.say(Notice(self.features.tool_format.notice(error)))
+                    continue
                 if error.kind is ProviderErrorKind.CONTEXT_OVERFLOW and not overflow_retried:
                     overflow_retried = True
                     trimmed = self.context.aggressive(self.history, system=self._system())
@@ -304,6 +328,8 @@ class Task:
                     attempt = 0
                     continue
                 return None
+            if tools:
+                self.features.tool_format.succeeded()
             self._account(reply.usage, reply.text, messages)
             return reply
 
@@ -373,6 +399,7 @@ class Task:
         )
         if total:
             self._context_tokens = total
+        self.features.charged(self, cost, total)
         self.say(
             Usage(
                 usage.input_tokens,

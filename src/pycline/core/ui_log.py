@@ -8,6 +8,7 @@ import time
 from pycline.events import (
     Answer,
     ApprovalQuestion,
+    BudgetQuestion,
     CompletionQuestion,
     CompletionResult,
     ErrorEvent,
@@ -18,6 +19,7 @@ from pycline.events import (
     Notice,
     Question,
     ReasoningDelta,
+    TaskProgress,
     TaskStarted,
     TextDone,
     ToolFinished,
@@ -82,6 +84,8 @@ class UiLog:
                 )
             case Notice(text=text):
                 self._add("say", "info", text)
+            case TaskProgress(checklist=checklist):
+                self._add("say", "task_progress", checklist)
             case ErrorEvent(text=text):
                 self._add("say", "error", text)
             case CompletionResult(result=result, command=command):
@@ -108,6 +112,9 @@ class UiLog:
                 self._add("ask", "mistake_limit_reached", str(count))
             case ErrorRetryQuestion(error=error):
                 self._add("ask", "api_req_failed", error)
+            case BudgetQuestion(scope=scope, unit=unit, spent=spent, cap=cap):
+                detail = {"scope": scope, "unit": unit, "spent": spent, "cap": cap}
+                self._add("ask", "budget_limit_reached", json.dumps(detail))
 
     def record_answer(self, answer: Answer) -> None:
         self._add("say", "user_feedback", answer.text, response=answer.response)

@@ -1,0 +1,92 @@
+"""Running the tool calls of one reply, XML or native, with the per-call features around them.
+
+An XML reply holds one call (the stream stops after it). A native reply may hold several: they
+run in order, each with its own approval, and every call gets a result (the APIs require one per
+call). After a call that ends the turn — denied, the task completed, the mode switched — the rest
+are not run; their results say so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from pycline.core import turn
+from pycline.core.loops import LOOP_WARNING
+from pycline.core.streaming import Reply
+from pycline.messages import Content, Message, TextContent, ToolUseContent
+from pycline.parsing.blocks import ToolUseBlock
+from pycline.prompts import responses
+
+if TYPE_CHECKING:
+    from pycline.core.task import Task
+
+SKIPPED = "This tool call was not run: an earlier call in the same reply {why}."
+
+
+def history_message(reply: Reply, ts: float) -> Message:
+    """The assistant turn as kept in history: native calls as tool_use blocks."""
+    if not reply.calls:
+        return Message.assistant(turn.history_text(reply), ts=ts)
+    text = reply.text.strip()
+    content: list[Content] = [TextContent(text)] if text else []
+    content += [ToolUseContent(c.id, c.name, tuple(c.params.items())) for c in reply.calls]
+    return Message("assistant", tuple(content), ts)
+
+
+async def run_reply(task: Task, reply: Reply) -> turn.Step:
+    if not reply.calls:
+        block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
+        step = await turn.run_first_tool(task, reply)
+        if block is not None:
+            step = _observe(task, block.name, block.params, step)
+        return step
+    out: list[Content] = []
+    last = turn.Step([])
+    mistakes = 0
+    stop_why = ""
+    for call in reply.calls:
+        if stop_why:
+            out.append(TextContent(SKIPPED.format(why=stop_why), call.id))
+            continue
+        if call.error:
+            header = responses.tool_header(call.name or "tool")
+            body = responses.tool_error(call.name, call.error)
+            out.append(TextContent(f"{header}\n{body}", call.id))
+            mistakes += 1
+            continue
+        single = Reply("", [ToolUseBlock(call.name, dict(call.params), partial=False)], None, False)
+        step = _observe(task, call.name, call.params, await turn.run_first_tool(task, single))
+        first, *rest = step.content or [TextContent("")]
+        text = first.text if isinstance(first, TextContent) else ""
+        out += [TextContent(text, call.id), *rest]
+        mistakes += step.mistake
+        last = step
+        stop_why = _stop_reason(step, text)
+    return dataclasses.replace(last, content=out, mistake=mistakes == len(reply.calls))
+
+
+def _observe(task: Task, name: str, params: dict[str, str], step: turn.Step) -> turn.Step:
+    """Focus-chain update and loop detection for one call that ran."""
+    progress = task.features.focus.update(params.get("task_progress"))
+    if progress is not None:
+        task.say(progress)
+    verdict = task.features.loops.observe(name, params)
+    if verdict == "ok" or not step.content:
+        return step
+    first, *rest = step.content
+    if not isinstance(first, TextContent):
+        return step
+    warning = LOOP_WARNING.format(count=task.features.loops.count)
+    noted = TextContent(f"{first.text}\n\n{warning}", first.tool_use_id)
+    return dataclasses.replace(step, content=[noted, *rest], mistake=True)
+
+
+def _stop_reason(step: turn.Step, text: str) -> str:
+    if step.completed:
+        return "completed the task"
+    if step.next_mode is not None:
+        return "switched the mode"
+    if responses.DENIED in text:
+        return "was denied by the user"
+    return ""
