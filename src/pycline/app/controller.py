@@ -106,7 +106,12 @@ class Controller:
         budget = CostGovernor(limits, self._spend(folder.id))
         budget.task_cost = record.total_cost
         budget.task_tokens = record.tokens_in + record.tokens_out
-        features = AgentFeatures(ToolFormat(settings.tool_call_format), focus, budget=budget)
+        features = AgentFeatures(
+            ToolFormat(settings.tool_call_format),
+            focus,
+            budget=budget,
+            global_workflows=self.home / "workflows",
+        )
         return Task(
             provider=current.provider,
             tools=current.tools,

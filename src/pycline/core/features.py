@@ -5,8 +5,10 @@ cost governor. The task calls these at a few hook points; each feature keeps its
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pycline.core import commands
 from pycline.core.budget import CostGovernor
 from pycline.core.focus_chain import FocusChain
 from pycline.core.loops import LoopDetector, loop_stop_reason
@@ -26,6 +28,13 @@ class AgentFeatures:
     focus: FocusChain = field(default_factory=FocusChain)
     loops: LoopDetector = field(default_factory=LoopDetector)
     budget: CostGovernor = field(default_factory=CostGovernor)
+    global_workflows: Path | None = None  # the user's own workflows folder
+
+    def expand_commands(self, text: str, root: Path) -> str:
+        """A slash command in the user's text (a built-in or a workflow) as instructions."""
+        if "/" not in text:
+            return text
+        return commands.expand(text, commands.workflow_files(root, self.global_workflows)).text
 
     def native_tools(self, task: Task) -> tuple[ToolDefinition, ...]:
         """The tool definitions to send, or () when this request uses XML tool calls."""

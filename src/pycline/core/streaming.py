@@ -89,8 +89,9 @@ async def stream_reply(
     *,
     tools: Sequence[ToolDefinition] = (),
 ) -> Reply:
-    """With `tools`, the model calls tools natively: its text is prose only (no XML parsing) and
-    every call in the reply is kept; without, the first XML tool call ends the reply."""
+    """With `tools`, the model may call tools natively: every native call in the reply is kept.
+    An XML tool call in the text still counts when the reply has no native call (models offered
+    tools sometimes write one anyway); the first complete one ends the reply, as without tools."""
     parser = StreamingParser()
     emitter = _ProseEmitter(say)
     received: list[str] = []
@@ -105,9 +106,6 @@ async def stream_reply(
     try:
         async for chunk in stream:
             match chunk:
-                case TextChunk(text=text) if tools:
-                    received.append(text)
-                    emitter.update([TextBlock("".join(received).strip(), partial=True)])
                 case TextChunk(text=text):
                     received.append(text)
                     parser.feed(text)
@@ -129,14 +127,15 @@ async def stream_reply(
         aclose = getattr(stream, "aclose", None)
         if aclose is not None:
             await aclose()
-    if tools:
-        prose = "".join(received).strip()
+    blocks = parser.finish()
+    if native:
+        # Native calls win; prose is what the text said, any XML in it included.
         calls = native.finish()
+        prose = "".join(received).strip()
         text_blocks: list[AssistantBlock] = [TextBlock(prose, partial=False)] if prose else []
-        emitter.finish(text_blocks)
+        emitter.finish([b for b in blocks if isinstance(b, TextBlock)])
         tool_blocks = [ToolUseBlock(c.name, dict(c.params), partial=False) for c in calls]
         return Reply("".join(received), [*text_blocks, *tool_blocks], usage, False, calls)
-    blocks = parser.finish()
     if cut:
         first = _first_tool_index(blocks)
         assert first is not None

@@ -168,6 +168,9 @@ class Task:
         self.ui.record_question(question)
         self._save_ui()
         answer = await self.host.ask(question)
+        if answer.text:
+            commanded = self.features.expand_commands(answer.text, self.workspace.root)
+            answer = dataclasses.replace(answer, text=commanded)
         if answer.text and find_mentions(answer.text):
             expanded = await user_input.expand(answer.text, self.workspace.root, self.services)
             answer = dataclasses.replace(answer, text=expanded)
@@ -188,6 +191,7 @@ class Task:
 
     async def start(self, text: str, images: tuple[ImageContent, ...] = ()) -> TaskOutcome:
         self.say(TaskStarted(self.id, text, str(self.workspace.root)))
+        text = self.features.expand_commands(text, self.workspace.root)
         text = await user_input.expand(text, self.workspace.root, self.services)
         first: list[Content] = [TextContent(f"<task>\n{text}\n</task>"), *images]
         return await self._run(first)

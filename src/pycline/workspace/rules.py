@@ -17,8 +17,8 @@ from pathlib import Path
 from pycline.storage.paths import pycline_home
 
 RULE_SUFFIXES = frozenset({".md", ".txt"})
-# Subfolders of `.clinerules` that hold other things than rules (workflows, hooks).
-_NOT_RULES = frozenset({"workflows", "hooks"})
+# Subfolders of `.clinerules` that hold other things than rules (workflows, hooks, skills).
+_NOT_RULES = frozenset({"workflows", "hooks", "skills"})
 _SINGLE_FILES = (".cursorrules", ".windsurfrules", "AGENTS.md")
 MAX_RULE_CHARS = 100_000
 

@@ -1,0 +1,117 @@
+"""Cline's agent features through `pycline run` with a scripted model: workflows, the focus
+chain, loop detection and spending caps, in XML and native tool-call formats."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.test_headless import run_cli
+
+DONE = {"tool_calls": [{"name": "attempt_completion", "arguments": {"result": "done"}}]}
+
+
+def _run(home: Path, cwd: Path, replies: list[Any], text: str, *, fmt: str = "xml",
+         settings: dict[str, Any] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    (home / "settings").mkdir(parents=True, exist_ok=True)
+    all_settings = {"toolCallFormat": fmt, **(settings or {})}
+    (home / "settings" / "settings.json").write_text(json.dumps(all_settings), encoding="utf-8")
+    script = home / "script.json"
+    script.write_text(json.dumps(replies), encoding="utf-8")
+    return run_cli(
+        ["run", "--provider", "scripted", "--script", str(script), "--yes", text],
+        home=home,
+        cwd=cwd,
+    )
+
+
+def _history(home: Path) -> list[dict[str, Any]]:
+    (task,) = (home / "tasks").iterdir()
+    data: list[dict[str, Any]] = json.loads(
+        (task / "api_conversation_history.json").read_text(encoding="utf-8")
+    )
+    return data
+
+
+def _texts(message: dict[str, Any]) -> str:
+    parts = []
+    for block in message["content"]:
+        if block["type"] == "text":
+            parts.append(block["text"])
+        elif block["type"] == "tool_result":
+            parts.extend(b["text"] for b in block["content"])
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("fmt", ["xml", "native"])
+def test_a_workflow_is_sent_as_explicit_instructions(
+    isolated_home: Path, workspace: Path, fmt: str
+) -> None:
+    flows = workspace / ".clinerules" / "workflows"
+    flows.mkdir(parents=True)
+    (flows / "release.md").write_text("1. Bump the version\n2. Tag it", encoding="utf-8")
+    proc = _run(isolated_home, workspace, [DONE], "/release.md for 2.0", fmt=fmt)
+    assert proc.returncode == 0, proc.stderr
+    first = _texts(_history(isolated_home)[0])
+    assert first.startswith('<task>\n<explicit_instructions type="release.md">\n1. Bump')
+    assert "</explicit_instructions>\nfor 2.0\n</task>" in first
+
+
+@pytest.mark.parametrize("fmt", ["xml", "native"])
+def test_task_progress_is_shown_kept_beside_the_task_and_reminded(
+    isolated_home: Path, workspace: Path, fmt: str
+) -> None:
+    (workspace / "a.txt").write_text("alpha\n", encoding="utf-8")
+    read = {"name": "read_file", "arguments": {"path": "a.txt",
+            "task_progress": "- [x] read a.txt\n- [ ] finish"}}  # fmt: skip
+    proc = _run(isolated_home, workspace, [{"tool_calls": [read]}, DONE], "read it", fmt=fmt)
+    assert proc.returncode == 0, proc.stderr
+    assert "progress 1/2 · finish" in proc.stdout
+    (task,) = (isolated_home / "tasks").iterdir()
+    saved = (task / f"focus_chain_taskid_{task.name}.md").read_text(encoding="utf-8")
+    assert "- [x] read a.txt\n- [ ] finish" in saved
+    history = _history(isolated_home)
+    assert "# Task progress (recommended)" in _texts(history[0])  # no list yet at the start
+    assert "# Task progress" not in _texts(history[2])  # just updated: no reminder
+
+
+@pytest.mark.parametrize("fmt", ["xml", "native"])
+def test_five_identical_calls_stop_a_headless_run_after_a_warning_at_three(
+    isolated_home: Path, workspace: Path, fmt: str
+) -> None:
+    (workspace / "a.txt").write_text("alpha\n", encoding="utf-8")
+    read = {"tool_calls": [{"name": "read_file", "arguments": {"path": "a.txt"}}]}
+    proc = _run(isolated_home, workspace, [read] * 5 + [DONE], "loop", fmt=fmt)
+    assert proc.returncode == 1
+    last = proc.stderr.strip().splitlines()[-1]
+    assert "read_file 5 times in a row with identical arguments" in last
+    history = _history(isolated_home)
+    results = [_texts(m) for m in history if m["role"] == "user"][1:]
+    assert "[WARNING]" not in results[1] and "[WARNING]" in results[2]
+
+
+def test_a_token_cap_stops_a_headless_run_with_its_own_exit_code(
+    isolated_home: Path, workspace: Path
+) -> None:
+    read = {"tool_calls": [{"name": "list_files", "arguments": {"path": "."}}]}
+    proc = _run(
+        isolated_home, workspace, [read, read, DONE], "list", settings={"maxTaskTokens": 50}
+    )
+    assert proc.returncode == 3
+    assert "task budget" in proc.stdout and "/ 50 tokens" in proc.stdout
+    (line,) = [x for x in proc.stderr.splitlines() if x.startswith("pycline:")]
+    assert "task spending cap was reached" in line
+
+
+def test_a_project_settings_file_may_not_lift_a_spending_cap(
+    isolated_home: Path, workspace: Path
+) -> None:
+    (workspace / ".pycline").mkdir()
+    (workspace / ".pycline" / "settings.json").write_text('{"maxTaskCost": 1000}', "utf-8")
+    proc = _run(isolated_home, workspace, [DONE], "x")
+    assert proc.returncode == 2
+    assert "maxTaskCost" in proc.stderr
