@@ -115,3 +115,20 @@ def test_a_project_settings_file_may_not_lift_a_spending_cap(
     proc = _run(isolated_home, workspace, [DONE], "x")
     assert proc.returncode == 2
     assert "maxTaskCost" in proc.stderr
+
+
+@pytest.mark.parametrize("fmt", ["xml", "native"])
+def test_a_skill_is_loaded_on_demand_with_use_skill(
+    isolated_home: Path, workspace: Path, fmt: str
+) -> None:
+    folder = workspace / ".claude" / "skills" / "notes"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        "---\nname: notes\ndescription: Write release notes\n---\nGroup changes by area.",
+        encoding="utf-8",
+    )
+    use = {"tool_calls": [{"name": "use_skill", "arguments": {"skill_name": "notes"}}]}
+    proc = _run(isolated_home, workspace, [use, DONE], "notes please", fmt=fmt)
+    assert proc.returncode == 0, proc.stderr
+    result = _texts(_history(isolated_home)[2])
+    assert '# Skill "notes" is now active' in result and "Group changes by area." in result

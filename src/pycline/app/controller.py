@@ -91,10 +91,12 @@ class Controller:
         plan = wiring.build_provider(self.plan_config) if self.plan_config else act
         root = Path(record.workspace)
         chromium = chromium_setting(self.home, root)
+        skill_dirs = wiring.skill_dirs(self.home)
         if tools is None:
             tools = wiring.default_tools(chromium=chromium)
             if self.mcp is not None:
                 tools += wiring.mcp_tools()
+            tools += wiring.skill_tools(root, skill_dirs)
         profiles = wiring.mode_profiles(act, plan, tools, root)
         current = profiles[as_mode(settings.mode)]
         services = wiring.task_services(root, hub=self.mcp, chromium=chromium)
@@ -124,7 +126,7 @@ class Controller:
             history=history,
             ui=ui,
             services=services,
-            prompt_extras=wiring.prompt_extras(root, self.mcp),
+            prompt_extras=wiring.prompt_extras(root, self.mcp, skill_dirs=skill_dirs),
             context=ContextManager.from_json(folder.load_context()) if history else None,
             profiles=profiles,
             checkpoints=self._checkpoints(root),

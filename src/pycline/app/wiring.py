@@ -112,16 +112,32 @@ def mode_profiles(
     return profiles
 
 
+def skill_dirs(home: Path) -> list[Path]:
+    """The global skills folders: pycline's own, and Cline's."""
+    return [home / "skills", Path.home() / ".cline" / "skills"]
+
+
+def skill_tools(root: Path, dirs: Sequence[Path]) -> list[Tool]:
+    """`use_skill`, offered only when there is a skill to use."""
+    from pycline.tools.skills import UseSkillTool
+    from pycline.workspace.skills import discover_skills
+
+    return [UseSkillTool(dirs)] if discover_skills(root, dirs) else []
+
+
 def mcp_tools() -> list[Tool]:
     from pycline.tools.mcp_tools import AccessMcpResourceTool, UseMcpToolTool
 
     return [UseMcpToolTool(), AccessMcpResourceTool()]
 
 
-def prompt_extras(root: Path, hub: McpHub | None) -> Callable[[Sequence[str]], str]:
-    """The parts of the system prompt that change during a task: connected MCP servers, and the
-    user's rules (conditional rules apply once a matching file is in play)."""
+def prompt_extras(
+    root: Path, hub: McpHub | None, *, skill_dirs: Sequence[Path] = ()
+) -> Callable[[Sequence[str]], str]:
+    """The parts of the system prompt that change during a task: connected MCP servers, the
+    skills, and the user's rules (conditional rules apply once a matching file is in play)."""
     from pycline.workspace.rules import gather_rules
+    from pycline.workspace.skills import discover_skills, skills_prompt
 
     def extras(paths_in_play: Sequence[str]) -> str:
         parts: list[str] = []
@@ -129,6 +145,7 @@ def prompt_extras(root: Path, hub: McpHub | None) -> Callable[[Sequence[str]], s
             from pycline.mcp.prompt import mcp_prompt_section
 
             parts.append(mcp_prompt_section(hub.servers()))
+        parts.append(skills_prompt(discover_skills(root, skill_dirs)))
         parts.append(gather_rules(root, paths_in_play=paths_in_play))
         return "\n\n".join(p for p in parts if p)
 
