@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -132,3 +133,36 @@ def test_a_skill_is_loaded_on_demand_with_use_skill(
     assert proc.returncode == 0, proc.stderr
     result = _texts(_history(isolated_home)[2])
     assert '# Skill "notes" is now active' in result and "Group changes by area." in result
+
+
+def _hook(folder: Path, name: str, body: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(f"#!{sys.executable}\nimport json, sys\n{body}\n", encoding="utf-8")
+    path.chmod(0o755)
+    return path
+
+
+def test_hooks_add_context_and_a_project_hook_runs_only_once_trusted(
+    isolated_home: Path, workspace: Path
+) -> None:
+    (workspace / "a.txt").write_text("alpha\n", encoding="utf-8")
+    _hook(isolated_home / "hooks", "PreToolUse",
+          "print(json.dumps({'contextModification': 'POLICY: read-only today'}))")  # fmt: skip
+    _hook(workspace / ".clinerules" / "hooks", "TaskStart", "print(json.dumps({'cancel': True}))")
+    read = {"tool_calls": [{"name": "read_file", "arguments": {"path": "a.txt"}}]}
+    proc = _run(isolated_home, workspace, [read, DONE], "read")
+    assert proc.returncode == 0, proc.stderr
+    assert "hooks (TaskStart) were not run" in proc.stdout
+    result = _texts(_history(isolated_home)[2])
+    assert '<hook_context source="PreToolUse" type="policy">\nPOLICY: read-only today' in result
+
+    trust = run_cli(["hooks", "trust"], home=isolated_home, cwd=workspace)
+    assert trust.returncode == 0, trust.stderr
+    proc = run_cli(
+        ["run", "--provider", "scripted", "--script", str(isolated_home / "script.json"), "x"],
+        home=isolated_home,
+        cwd=workspace,
+    )
+    assert proc.returncode == 1
+    assert "The TaskStart hook cancelled the task." in proc.stderr

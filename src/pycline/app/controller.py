@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pycline.app import wiring
 from pycline.app.config import ModelConfig
+from pycline.app.hook_trust import HookTrust
 from pycline.app.task_settings import (
     checkpoint_settings,
     chromium_setting,
@@ -22,6 +23,7 @@ from pycline.core.budget import CostGovernor, SessionSpend
 from pycline.core.checkpointing import TaskCheckpoints
 from pycline.core.features import AgentFeatures
 from pycline.core.focus_chain import FocusChain
+from pycline.core.hooks import Hooks
 from pycline.core.modes import as_mode
 from pycline.core.task import Task, TaskOutcome, TaskSettings
 from pycline.core.tool_format import ToolFormat
@@ -102,17 +104,24 @@ class Controller:
         services = wiring.task_services(root, hub=self.mcp, chromium=chromium)
         # Settings the tools read from ToolContext.extra: mcpAutoApprove lists, linters.
         services.extra.update(workspace_tool_extras(self.home, root))
-        focus_settings, limits = feature_settings(self.home, root)
+        focus_settings, limits, hooks_enabled = feature_settings(self.home, root)
         focus = FocusChain(focus_settings, folder.path / f"focus_chain_taskid_{folder.id}.md")
         focus.load()
         budget = CostGovernor(limits, self._spend(folder.id))
         budget.task_cost = record.total_cost
         budget.task_tokens = record.tokens_in + record.tokens_out
+        hooks = Hooks(
+            root,
+            [(self.home / "hooks", "global"), (root / ".clinerules" / "hooks", "workspace")],
+            trusted=HookTrust(self.home).is_trusted,
+            enabled=hooks_enabled,
+        )
         features = AgentFeatures(
             ToolFormat(settings.tool_call_format),
             focus,
             budget=budget,
             global_workflows=self.home / "workflows",
+            hooks=hooks,
         )
         return Task(
             provider=current.provider,

@@ -156,6 +156,7 @@ class Settings(Profile):
     # Native API tool calls, XML tool calls, or native where the model's catalogue entry says so.
     tool_call_format: Literal["auto", "native", "xml"] = "auto"
     focus_chain_settings: FocusChainSettings = Field(default_factory=FocusChainSettings)
+    hooks_enabled: bool = True  # a project's hooks also need the user's trust
     # Spending caps (USD, tokens); None: no cap.
     max_task_cost: float | None = Field(None, gt=0)
     max_session_cost: float | None = Field(None, gt=0)

@@ -64,8 +64,8 @@ def checkpoint_settings(home: Path, workspace: Path | None = None) -> tuple[bool
 
 def feature_settings(
     home: Path, workspace: Path | None = None
-) -> tuple[FocusSettings, BudgetLimits]:
-    """The focus chain's settings and the spending caps."""
+) -> tuple[FocusSettings, BudgetLimits, bool]:
+    """The focus chain's settings, the spending caps, and whether hooks run."""
     settings = load(home, workspace)
     focus = settings.focus_chain_settings
     limits = BudgetLimits(
@@ -75,4 +75,4 @@ def feature_settings(
         max_task_tokens=settings.max_task_tokens,
         max_session_tokens=settings.max_session_tokens,
     )
-    return FocusSettings(focus.enabled, focus.remind_cline_interval), limits
+    return FocusSettings(focus.enabled, focus.remind_cline_interval), limits, settings.hooks_enabled

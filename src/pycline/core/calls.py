@@ -9,6 +9,7 @@ are not run; their results say so.
 from __future__ import annotations
 
 import dataclasses
+import time
 from typing import TYPE_CHECKING
 
 from pycline.core import turn
@@ -37,10 +38,10 @@ def history_message(reply: Reply, ts: float) -> Message:
 async def run_reply(task: Task, reply: Reply) -> turn.Step:
     if not reply.calls:
         block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
-        step = await turn.run_first_tool(task, reply)
-        if block is not None:
-            step = _observe(task, block.name, block.params, step)
-        return step
+        if block is None:
+            return await turn.run_first_tool(task, reply)
+        step = await _run_with_hooks(task, reply, block.name, block.params)
+        return _observe(task, block.name, block.params, step)
     out: list[Content] = []
     last = turn.Step([])
     mistakes = 0
@@ -56,7 +57,8 @@ async def run_reply(task: Task, reply: Reply) -> turn.Step:
             mistakes += 1
             continue
         single = Reply("", [ToolUseBlock(call.name, dict(call.params), partial=False)], None, False)
-        step = _observe(task, call.name, call.params, await turn.run_first_tool(task, single))
+        ran = await _run_with_hooks(task, single, call.name, call.params)
+        step = _observe(task, call.name, call.params, ran)
         first, *rest = step.content or [TextContent("")]
         text = first.text if isinstance(first, TextContent) else ""
         out += [TextContent(text, call.id), *rest]
@@ -64,6 +66,26 @@ async def run_reply(task: Task, reply: Reply) -> turn.Step:
         last = step
         stop_why = _stop_reason(step, text)
     return dataclasses.replace(last, content=out, mistake=mistakes == len(reply.calls))
+
+
+async def _run_with_hooks(task: Task, reply: Reply, name: str, params: dict[str, str]) -> turn.Step:
+    """The call between the PreToolUse and PostToolUse hooks; their context joins the result."""
+    refused = await task.features.before_tool(task, name, params)
+    if refused:
+        text = f"{responses.tool_header(name)}\n{responses.tool_error(name, refused)}"
+        return turn.Step([TextContent(text)], mistake=True)
+    started = time.monotonic()
+    step = await turn.run_first_tool(task, reply)
+    first = step.content[0] if step.content else None
+    if not isinstance(first, TextContent):
+        return step
+    rest = step.content[1:]
+    ms = int((time.monotonic() - started) * 1000)
+    extra = await task.features.after_tool(task, name, params, first.text, not step.mistake, ms)
+    if not extra:
+        return step
+    noted = TextContent(f"{first.text}\n\n{extra}", first.tool_use_id)
+    return dataclasses.replace(step, content=[noted, *rest])
 
 
 def _observe(task: Task, name: str, params: dict[str, str], step: turn.Step) -> turn.Step:

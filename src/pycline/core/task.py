@@ -206,8 +206,14 @@ class Task:
         outcome = TaskOutcome(False, "The task was cancelled.")
         try:
             await self.checkpoints.at_start(self)  # checkpoint hook (issue 5)
-            outcome = await self._loop(user_content)
+            hooked = await self.features.on_run(self, user_content)
+            if self.features.stop_reason is not None:
+                outcome = TaskOutcome(False, self.features.stop_reason)
+            else:
+                outcome = await self._loop([*user_content, *hooked])
+            await self.features.on_end(self, completed=outcome.completed, result=outcome.reason)
         except (asyncio.CancelledError, TaskCancelled):
+            await self.features.on_cancel(self)
             self.record.status = "cancelled"
             self.say(Notice("Task cancelled. Resume it later with `pycline resume`."))
             raise
