@@ -26,10 +26,8 @@ _TYPES: Final[dict[str, str]] = {
 NO_TASK_PROGRESS: Final = frozenset(
     {"execute_command", "browser_action", "new_task", "use_skill", "use_subagents"}
 )
-TASK_PROGRESS_DOC: Final = (
-    "A checklist of the task's steps in Markdown (`- [ ] step`, `- [x] done step`), updated "
-    "as work progresses. Optional."
-)
+# Repeated in every tool's schema, so kept short.
+TASK_PROGRESS_DOC: Final = "The task's steps as a Markdown checklist (- [ ] todo / - [x] done)."
 
 
 def definition(tool: ToolDoc) -> ToolDefinition:
