@@ -160,6 +160,21 @@ class BudgetStatus:
     kind: Literal["budget"] = "budget"
 
 
+@dataclass(frozen=True, slots=True)
+class SubagentProgress:
+    """One sub-agent of `use_subagents`: its state, its latest tool, what it has cost so far."""
+
+    index: int
+    total: int
+    prompt: str
+    status: str  # running | completed | failed
+    latest_tool: str = ""
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost: float = 0.0
+    kind: Literal["subagent"] = "subagent"
+
+
 Event: TypeAlias = (
     TaskStarted
     | RequestStarted
@@ -179,6 +194,7 @@ Event: TypeAlias = (
     | TaskEnded
     | TaskProgress
     | BudgetStatus
+    | SubagentProgress
 )
 
 

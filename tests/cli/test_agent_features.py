@@ -166,3 +166,52 @@ def test_hooks_add_context_and_a_project_hook_runs_only_once_trusted(
     )
     assert proc.returncode == 1
     assert "The TaskStart hook cancelled the task." in proc.stderr
+
+
+@pytest.mark.parametrize("fmt", ["xml", "native"])
+def test_newrule_writes_a_clinerules_file_through_new_rule(
+    isolated_home: Path, workspace: Path, fmt: str
+) -> None:
+    rule = {"name": "new_rule", "arguments": {
+        "path": ".clinerules/style.md", "content": "## Brief overview\nUse tabs."}}  # fmt: skip
+    outside = {"name": "new_rule", "arguments": {"path": "src/x.md", "content": "## Brief"}}
+    replies = [{"tool_calls": [outside]}, {"tool_calls": [rule]}, DONE]
+    proc = _run(isolated_home, workspace, replies, "/newrule about style", fmt=fmt)
+    assert proc.returncode == 0, proc.stderr
+    text = (workspace / ".clinerules" / "style.md").read_text(encoding="utf-8")
+    assert text == "## Brief overview\nUse tabs.\n"
+    assert not (workspace / "src").exists()
+    history = _history(isolated_home)
+    assert '<explicit_instructions type="newrule">' in _texts(history[0])
+    assert "inside .clinerules/" in _texts(history[2])
+
+
+@pytest.mark.parametrize("fmt", ["xml", "native"])
+def test_condense_replaces_the_history_by_the_approved_summary(
+    isolated_home: Path, workspace: Path, fmt: str
+) -> None:
+    (workspace / "a.txt").write_text("alpha\n", encoding="utf-8")
+    read = {"tool_calls": [{"name": "read_file", "arguments": {"path": "a.txt"}}]}
+    condense = {"tool_calls": [{"name": "condense", "arguments": {"context": "We read a.txt."}}]}
+    proc = _run(isolated_home, workspace, [read, condense, DONE], "read /smol", fmt=fmt)
+    assert proc.returncode == 0, proc.stderr
+    history = _history(isolated_home)
+    assert "<task>" in _texts(history[0]) and "alpha" not in json.dumps(history)
+    assert "We read a.txt." in _texts(history[1])
+    assert "Ask the user what to do next" in _texts(history[2])
+    assert all(b["type"] != "tool_result" for b in history[2]["content"])
+
+
+@pytest.mark.parametrize("fmt", ["xml", "native"])
+def test_new_task_hands_over_to_a_fresh_task_with_only_the_context(
+    isolated_home: Path, workspace: Path, fmt: str
+) -> None:
+    hand = {"tool_calls": [{"name": "new_task", "arguments": {"context": "Continue: add tests."}}]}
+    proc = _run(isolated_home, workspace, [hand, DONE], "big job /newtask", fmt=fmt)
+    assert proc.returncode == 0, proc.stderr
+    firsts = []
+    for task in (isolated_home / "tasks").iterdir():
+        saved = json.loads((task / "api_conversation_history.json").read_text(encoding="utf-8"))
+        firsts.append(_texts(saved[0]))
+    assert len(firsts) == 2
+    assert any(f.startswith("<task>\nContinue: add tests.\n</task>") for f in firsts)

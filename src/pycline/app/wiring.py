@@ -66,6 +66,12 @@ def default_tools(*, browser: bool | None = None, chromium: str | None = None) -
     from pycline.tools.command import ExecuteCommandTool
     from pycline.tools.definitions import ListCodeDefinitionNamesTool
     from pycline.tools.edit import ReplaceInFileTool, WriteToFileTool
+    from pycline.tools.handoff import (
+        CONDENSE_SPEC,
+        NEW_TASK_SPEC,
+        HandoffSpecTool,
+        NewRuleTool,
+    )
     from pycline.tools.interaction import AskFollowupQuestionTool, AttemptCompletionTool
     from pycline.tools.listing import ListFilesTool
     from pycline.tools.plan import PlanModeRespondTool
@@ -85,6 +91,9 @@ def default_tools(*, browser: bool | None = None, chromium: str | None = None) -
         AttemptCompletionTool(),
         PlanModeRespondTool(),
         WebFetchTool(),
+        NewRuleTool(),
+        HandoffSpecTool(CONDENSE_SPEC),
+        HandoffSpecTool(NEW_TASK_SPEC),
     ]
     if browser is None:
         browser = browser_status(chromium) is None

@@ -78,7 +78,15 @@ def run_to_exit_code(
         try:
             task, go = open_task()
             started.append(task)
-            return await go()
+            outcome = await go()
+            while outcome.next_task is not None:
+                # new_task: the approved context becomes the next task, in the same session.
+                task = controller.new_task(
+                    outcome.next_task, task.host, cwd, task.settings, provider=task.provider
+                )
+                started.insert(0, task)
+                outcome = await task.start(outcome.next_task)
+            return outcome
         finally:
             await controller.close()
 

@@ -13,6 +13,7 @@ import time
 from typing import TYPE_CHECKING
 
 from pycline.core import turn
+from pycline.core.handoffs import HANDOFF_TOOLS, HandoffResult, as_content, run_handoff
 from pycline.core.loops import LOOP_WARNING
 from pycline.core.streaming import Reply
 from pycline.messages import Content, Message, TextContent, ToolUseContent
@@ -40,6 +41,9 @@ async def run_reply(task: Task, reply: Reply) -> turn.Step:
         block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
         if block is None:
             return await turn.run_first_tool(task, reply)
+        if block.name in HANDOFF_TOOLS:
+            done = await _handoff(task, block.name, block.params)
+            return turn.Step([as_content(done, None)])
         step = await _run_with_hooks(task, reply, block.name, block.params)
         return _observe(task, block.name, block.params, step)
     out: list[Content] = []
@@ -56,6 +60,13 @@ async def run_reply(task: Task, reply: Reply) -> turn.Step:
             out.append(TextContent(f"{header}\n{body}", call.id))
             mistakes += 1
             continue
+        if call.name in HANDOFF_TOOLS:
+            done = await _handoff(task, call.name, call.params)
+            if done.replaced_history:  # the calls these results answer are gone from history
+                out = [TextContent(c.text) if isinstance(c, TextContent) else c for c in out]
+            out.append(as_content(done, call.id))
+            stop_why = "handed the conversation over" if not done.declined else ""
+            continue
         single = Reply("", [ToolUseBlock(call.name, dict(call.params), partial=False)], None, False)
         ran = await _run_with_hooks(task, single, call.name, call.params)
         step = _observe(task, call.name, call.params, ran)
@@ -66,6 +77,13 @@ async def run_reply(task: Task, reply: Reply) -> turn.Step:
         last = step
         stop_why = _stop_reason(step, text)
     return dataclasses.replace(last, content=out, mistake=mistakes == len(reply.calls))
+
+
+async def _handoff(task: Task, name: str, params: dict[str, str]) -> HandoffResult:
+    done = await run_handoff(task, name, params.get("context", ""))
+    if done.next_task is not None:
+        task.features.next_task = done.next_task
+    return done
 
 
 async def _run_with_hooks(task: Task, reply: Reply, name: str, params: dict[str, str]) -> turn.Step:

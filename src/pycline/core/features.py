@@ -21,7 +21,7 @@ from pycline.parsing.native import ToolDefinition
 from pycline.prompts.tool_schema import definitions
 
 if TYPE_CHECKING:
-    from pycline.core.task import Task
+    from pycline.core.task import Task, TaskOutcome
 
 
 @dataclass(slots=True)
@@ -33,6 +33,7 @@ class AgentFeatures:
     global_workflows: Path | None = None  # the user's own workflows folder
     hooks: Hooks | None = None
     stop_reason: str | None = None  # a hook cancelled the task
+    next_task: str | None = None  # the model handed over to a new task with this context
     _pending_context: str = ""  # PreToolUse's context, sent with the tool's result
 
     def expand_commands(self, text: str, root: Path) -> str:
@@ -59,17 +60,21 @@ class AgentFeatures:
             task.say(edited)
         return ([TextContent(note)] if note else []), None
 
-    async def after_step(self, task: Task) -> str | None:
-        """Why the task must stop after a step (a hook cancelled it, or the model looped and the
-        user gave up)."""
+    async def after_step(self, task: Task) -> TaskOutcome | None:
+        """How the task ends after a step, if it does: handed over to a new task, cancelled by a
+        hook, or stopped because the model looped and the user gave up."""
+        from pycline.core.task import TaskOutcome
+
+        if self.next_task is not None:
+            return TaskOutcome(True, "handed over to a new task", next_task=self.next_task)
         if self.stop_reason is not None:
-            return self.stop_reason
+            return TaskOutcome(False, self.stop_reason)
         tool = self.loops.stopped_tool
         if tool is None:
             return None
         answer = await task.ask(MistakeLimitQuestion(self.loops.count))
         if not answer.approved and not answer.text.strip():
-            return loop_stop_reason(tool)
+            return TaskOutcome(False, loop_stop_reason(tool))
         self.loops.reset()
         return None
 

@@ -19,6 +19,7 @@ from pycline.storage.atomic import atomic_write_text
 
 _ITEM = re.compile(r"^- \[( |x|X)\] ")
 DEFAULT_INTERVAL: Final = 6
+REMINDER_HEADING: Final = "# Task progress"
 
 
 @dataclass(frozen=True, slots=True)

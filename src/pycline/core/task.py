@@ -70,6 +70,7 @@ class TaskOutcome:
     completed: bool
     reason: str
     over_budget: bool = False  # stopped at a spending cap
+    next_task: str | None = None  # new_task: the text of the task to start next
 
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -247,8 +248,8 @@ class Task:
             await self.checkpoints.after_turn(self, reply)  # checkpoint hook (issue 5)
             if step.completed:
                 return TaskOutcome(True, "completed")
-            if (looped := await self.features.after_step(self)) is not None:
-                return TaskOutcome(False, looped)
+            if (ended := await self.features.after_step(self)) is not None:
+                return ended
             if step.next_mode is not None:
                 self.set_mode(step.next_mode)
             if step.mistake:
