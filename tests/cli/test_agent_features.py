@@ -215,3 +215,33 @@ def test_new_task_hands_over_to_a_fresh_task_with_only_the_context(
         firsts.append(_texts(saved[0]))
     assert len(firsts) == 2
     assert any(f.startswith("<task>\nContinue: add tests.\n</task>") for f in firsts)
+
+
+@pytest.mark.parametrize("fmt", ["xml", "native"])
+def test_subagents_research_in_parallel_and_their_cost_counts_for_the_parent(
+    isolated_home: Path, workspace: Path, fmt: str
+) -> None:
+    (workspace / "a.txt").write_text("alpha\n", encoding="utf-8")
+    spawn = {"tool_calls": [{"name": "use_subagents", "arguments": {
+        "prompt_1": "What is in a.txt?", "prompt_2": "Which files exist?"}}]}  # fmt: skip
+    report = {"tool_calls": [{"name": "attempt_completion", "arguments": {
+        "result": "Found it.\nRelevant file paths: a.txt"}}]}  # fmt: skip
+    proc = _run(
+        isolated_home, workspace, [spawn, report, report, DONE], "research",
+        fmt=fmt, settings={"subagentsEnabled": True},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    history = _history(isolated_home)
+    result = _texts(history[2])
+    assert "Subagent results:" in result and "Succeeded: 2" in result
+    assert "[1] COMPLETED - What is in a.txt?\nFound it." in result
+    (task,) = (isolated_home / "tasks").iterdir()
+    record = json.loads((task / "task_metadata.json").read_text(encoding="utf-8"))["record"]
+    children = [
+        json.loads((task / "subagents" / n / "task_metadata.json").read_text("utf-8"))["record"]
+        for n in ("1", "2")
+    ]
+    spent_by_children = sum(c["tokens_in"] for c in children)
+    assert all(c["tokens_in"] > 0 for c in children)
+    assert record["tokens_in"] > spent_by_children  # the parent's own requests, plus theirs
+    assert "sub-agent 2/2 completed" in proc.stdout

@@ -94,17 +94,20 @@ class Controller:
         root = Path(record.workspace)
         chromium = chromium_setting(self.home, root)
         skill_dirs = wiring.skill_dirs(self.home)
+        features_on = feature_settings(self.home, root)
         if tools is None:
             tools = wiring.default_tools(chromium=chromium)
             if self.mcp is not None:
                 tools += wiring.mcp_tools()
             tools += wiring.skill_tools(root, skill_dirs)
+            if features_on.subagents_enabled:
+                tools += wiring.subagent_tools()
         profiles = wiring.mode_profiles(act, plan, tools, root)
         current = profiles[as_mode(settings.mode)]
         services = wiring.task_services(root, hub=self.mcp, chromium=chromium)
         # Settings the tools read from ToolContext.extra: mcpAutoApprove lists, linters.
         services.extra.update(workspace_tool_extras(self.home, root))
-        focus_settings, limits, hooks_enabled = feature_settings(self.home, root)
+        focus_settings, limits = features_on.focus, features_on.limits
         focus = FocusChain(focus_settings, folder.path / f"focus_chain_taskid_{folder.id}.md")
         focus.load()
         budget = CostGovernor(limits, self._spend(folder.id))
@@ -114,7 +117,7 @@ class Controller:
             root,
             [(self.home / "hooks", "global"), (root / ".clinerules" / "hooks", "workspace")],
             trusted=HookTrust(self.home).is_trusted,
-            enabled=hooks_enabled,
+            enabled=features_on.hooks_enabled,
         )
         features = AgentFeatures(
             ToolFormat(settings.tool_call_format),

@@ -157,6 +157,7 @@ class Settings(Profile):
     tool_call_format: Literal["auto", "native", "xml"] = "auto"
     focus_chain_settings: FocusChainSettings = Field(default_factory=FocusChainSettings)
     hooks_enabled: bool = True  # a project's hooks also need the user's trust
+    subagents_enabled: bool = False  # offer use_subagents (Cline's default: off)
     # Spending caps (USD, tokens); None: no cap.
     max_task_cost: float | None = Field(None, gt=0)
     max_session_cost: float | None = Field(None, gt=0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from pycline.app.config import load
@@ -62,10 +63,16 @@ def checkpoint_settings(home: Path, workspace: Path | None = None) -> tuple[bool
     return settings.enable_checkpoints, settings.checkpoint_retention or 0
 
 
-def feature_settings(
-    home: Path, workspace: Path | None = None
-) -> tuple[FocusSettings, BudgetLimits, bool]:
-    """The focus chain's settings, the spending caps, and whether hooks run."""
+@dataclass(frozen=True, slots=True)
+class FeatureSettings:
+    focus: FocusSettings
+    limits: BudgetLimits
+    hooks_enabled: bool
+    subagents_enabled: bool
+
+
+def feature_settings(home: Path, workspace: Path | None = None) -> FeatureSettings:
+    """The focus chain's settings, the spending caps, hooks and sub-agents on or off."""
     settings = load(home, workspace)
     focus = settings.focus_chain_settings
     limits = BudgetLimits(
@@ -75,4 +82,9 @@ def feature_settings(
         max_task_tokens=settings.max_task_tokens,
         max_session_tokens=settings.max_session_tokens,
     )
-    return FocusSettings(focus.enabled, focus.remind_cline_interval), limits, settings.hooks_enabled
+    return FeatureSettings(
+        FocusSettings(focus.enabled, focus.remind_cline_interval),
+        limits,
+        settings.hooks_enabled,
+        settings.subagents_enabled,
+    )

@@ -134,6 +134,12 @@ def skill_tools(root: Path, dirs: Sequence[Path]) -> list[Tool]:
     return [UseSkillTool(dirs)] if discover_skills(root, dirs) else []
 
 
+def subagent_tools() -> list[Tool]:
+    from pycline.tools.handoff import SUBAGENTS_SPEC, HandoffSpecTool
+
+    return [HandoffSpecTool(SUBAGENTS_SPEC)]
+
+
 def mcp_tools() -> list[Tool]:
     from pycline.tools.mcp_tools import AccessMcpResourceTool, UseMcpToolTool
 

@@ -37,6 +37,7 @@ from pycline.events import (
     PlanQuestion,
     PlanResponse,
     Question,
+    SubagentProgress,
     TaskProgress,
     TextDelta,
     TextDone,
@@ -64,6 +65,11 @@ def budget_line(b: BudgetStatus | BudgetQuestion) -> str:
     if b.unit == "usd":
         return f"{b.scope} budget ${b.spent:.2f} / ${b.cap:.2f}"
     return f"{b.scope} budget {b.spent:,.0f} / {b.cap:,.0f} tokens"
+
+
+def subagent_line(s: SubagentProgress) -> str:
+    latest = f" · {s.latest_tool}" if s.latest_tool else ""
+    return f"sub-agent {s.index}/{s.total} {s.status}{latest} (${s.cost:.4f})"
 
 
 def headless_answer(question: Question) -> Answer:
@@ -148,6 +154,8 @@ class HeadlessHost:
                 self._line(f"  progress {done}/{total}" + (f" · {current}" if current else ""))
             case BudgetStatus() as b:
                 self._line(f"  {budget_line(b)}")
+            case SubagentProgress() as sub:
+                self._line(f"  {subagent_line(sub)}")
             case ErrorEvent(text=text):
                 self._line(f"error: {text}")
             case Usage() as u:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from pycline.app.config import DEFAULT_MODELS, ModelConfig, save
 from pycline.cli.common import flags_config, plan_config, workspace_dir
 from pycline.cli.editor import edit_text
-from pycline.cli.headless import budget_line
+from pycline.cli.headless import budget_line, subagent_line
 from pycline.cli.lines import LineReader
 from pycline.cli.style import colour_diff, style
 from pycline.core import user_input
@@ -40,6 +40,7 @@ from pycline.events import (
     PlanResponse,
     Question,
     ReasoningDelta,
+    SubagentProgress,
     TaskProgress,
     TextDelta,
     TextDone,
@@ -111,6 +112,8 @@ class InteractiveHost:
                 self._line(style(f"TODOs {done}/{total}{now}", "cyan"))
             case BudgetStatus() as b:
                 self._line(style(budget_line(b), "dim"))
+            case SubagentProgress() as sub:
+                self._line(style(subagent_line(sub), "dim"))
             case ErrorEvent(text=text):
                 self._line(style(f"error: {text}", "red"))
             case Usage() as u:

@@ -16,9 +16,13 @@ from pycline.core import turn
 from pycline.core.handoffs import HANDOFF_TOOLS, HandoffResult, as_content, run_handoff
 from pycline.core.loops import LOOP_WARNING
 from pycline.core.streaming import Reply
+from pycline.core.subagents import run_subagents
+from pycline.errors import ToolError
+from pycline.events import ToolFinished, ToolStarted
 from pycline.messages import Content, Message, TextContent, ToolUseContent
 from pycline.parsing.blocks import ToolUseBlock
 from pycline.prompts import responses
+from pycline.tools.base import ToolResult
 
 if TYPE_CHECKING:
     from pycline.core.task import Task
@@ -93,7 +97,10 @@ async def _run_with_hooks(task: Task, reply: Reply, name: str, params: dict[str,
         text = f"{responses.tool_header(name)}\n{responses.tool_error(name, refused)}"
         return turn.Step([TextContent(text)], mistake=True)
     started = time.monotonic()
-    step = await turn.run_first_tool(task, reply)
+    if name == "use_subagents":
+        step = await _subagents(task, params)
+    else:
+        step = await turn.run_first_tool(task, reply)
     first = step.content[0] if step.content else None
     if not isinstance(first, TextContent):
         return step
@@ -104,6 +111,19 @@ async def _run_with_hooks(task: Task, reply: Reply, name: str, params: dict[str,
         return step
     noted = TextContent(f"{first.text}\n\n{extra}", first.tool_use_id)
     return dataclasses.replace(step, content=[noted, *rest])
+
+
+async def _subagents(task: Task, params: dict[str, str]) -> turn.Step:
+    summary = "use_subagents"
+    task.say(ToolStarted(summary, summary))
+    try:
+        result = await run_subagents(task, params)
+    except ToolError as exc:
+        result = ToolResult(responses.tool_error(summary, str(exc)), is_error=True)
+    ok = not (result.is_error or result.denied)
+    task.say(ToolFinished(summary, summary, ok, result.text))
+    body = f"{responses.tool_header(summary)}\n{result.text}"
+    return turn.Step([TextContent(body)], mistake=result.is_error)
 
 
 def _observe(task: Task, name: str, params: dict[str, str], step: turn.Step) -> turn.Step:

@@ -58,6 +58,21 @@ NEW_TASK_SPEC = ToolSpec(
 )
 
 
+SUBAGENTS_SPEC = ToolSpec(
+    name="use_subagents",
+    description=(
+        "Run up to five read-only research sub-agents in parallel, each with its own context "
+        "window: they read, list, search and fetch, then report. Use for broad investigations "
+        "whose details you do not need in your own context. Each prompt is a self-contained "
+        "research question."
+    ),
+    params=(
+        ParamSpec("prompt_1", "The first sub-agent's research question."),
+        *(ParamSpec(f"prompt_{i}", "Another sub-agent's question.", False) for i in range(2, 6)),
+    ),
+)
+
+
 class NewRuleTool:
     spec = NEW_RULE_SPEC
 
