@@ -139,7 +139,7 @@ def _observe(task: Task, name: str, params: dict[str, str], step: turn.Step) -> 
         return step
     warning = LOOP_WARNING.format(count=task.features.loops.count)
     noted = TextContent(f"{first.text}\n\n{warning}", first.tool_use_id)
-    return dataclasses.replace(step, content=[noted, *rest], mistake=True)
+    return dataclasses.replace(step, content=[noted, *rest])
 
 
 def _stop_reason(step: turn.Step, text: str) -> str:
