@@ -385,7 +385,7 @@ async def _tasks(
         mode = task.mode
         if not outcome.completed:
             print(style(f"Task stopped: {outcome.reason} (task {task.id} saved)", "yellow"))
-        text = ""
+        text = outcome.next_task or ""  # new_task: the approved context starts the next task
 
 
 def _resume_arg(text: str) -> str | None:
