@@ -51,6 +51,7 @@ class FocusChain:
     file: Path | None = None  # where the list is kept; None: in memory only
     checklist: str = ""
     _since_update: int = 0
+    _requests: int = 0
     _written: str = ""
     _user_edited: bool = False
     _switched_to_act: bool = False
@@ -82,16 +83,20 @@ class FocusChain:
             return "", None
         edited = self._pick_up_edit()
         self._since_update += 1
+        self._requests += 1
         due = (
             mode == "plan"
             or self._switched_to_act
             or self._user_edited
-            or not self.checklist
+            or (not self.checklist and self._requests == 1)
             or self._since_update >= self.settings.remind_interval
         )
         if not due:
             return "", edited
         text = self._reminder_text(mode)
+        # Reminded: the count starts again, so a model that keeps no list is reminded every
+        # interval, not on every request.
+        self._since_update = 0
         self._switched_to_act = False
         self._user_edited = False
         return text, edited
