@@ -8,7 +8,7 @@ from pycline.core.budget import BudgetLimits, CostGovernor, SessionSpend
 from pycline.core.focus_chain import FocusChain, FocusSettings
 from pycline.events import Answer, BudgetQuestion, MistakeLimitQuestion, TaskProgress
 from pycline.providers.scripted import ScriptedCall, ScriptedReply
-from tests.core.harness import RecordingHost, complete, make_task
+from tests.core.harness import RecordingHost, complete, make_task, no, yes
 
 
 def _list(path: str = ".", progress: str = "") -> ScriptedReply:
@@ -32,7 +32,7 @@ async def test_a_reached_cap_asks_and_yes_raises_it_by_its_size(
 async def test_a_declined_cap_stops_before_the_next_request_and_counts_the_session(
     isolated_home: Path, workspace: Path
 ) -> None:
-    host = RecordingHost(default=lambda q: Answer("no"))
+    host = RecordingHost(default=no)
     task, provider = make_task(isolated_home, workspace, [_list(), complete()], host)
     session = SessionSpend(earlier_today=5.0)
     task.features.budget = CostGovernor(BudgetLimits(max_daily_cost=5.0), session)
@@ -70,7 +70,7 @@ async def test_guidance_after_a_loop_lets_the_task_go_on(
 ) -> None:
     host = RecordingHost()
     host.default = lambda q: (
-        Answer("text", "try src") if isinstance(q, MistakeLimitQuestion) else Answer("yes")
+        Answer(text="try src") if isinstance(q, MistakeLimitQuestion) else yes(q)
     )
     task, _ = make_task(isolated_home, workspace, [*[_list()] * 5, complete()], host)
     outcome = await task.start("go")

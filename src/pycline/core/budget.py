@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from pycline.events import Answer, BudgetQuestion, BudgetStatus
+from pycline.events import RAISE_CAP, Answer, BudgetQuestion, BudgetStatus
 
 Scope: TypeAlias = Literal["task", "session", "day"]
 Unit: TypeAlias = Literal["usd", "tokens"]
@@ -98,12 +98,14 @@ class CostGovernor:
         return None
 
     def raise_cap(self, question: BudgetQuestion, answer: Answer) -> bool:
-        """Apply the user's answer: True when the cap was raised (yes: by its original size;
-        a number: to that value, if above what is spent), False to stop."""
+        """Apply the user's answer: True when the cap was raised (to the number typed, if above
+        what is spent; else by its original size), False to stop."""
         key: tuple[Scope, Unit] = (_scope(question.scope), _unit(question.unit))
-        if answer.approved:
+        if answer.chose(RAISE_CAP) and not answer.text.strip():
             self._caps[key] = question.spent + question.cap
             return True
+        if not answer.chose(RAISE_CAP) and not answer.text.strip():
+            return False
         try:
             wanted = float(answer.text.strip().lstrip("$"))
         except ValueError:

@@ -71,7 +71,8 @@ async def run_reply(task: Task, reply: Reply) -> turn.Step:
             out.append(as_content(done, call.id))
             stop_why = "handed the conversation over" if not done.declined else ""
             continue
-        single = Reply("", [ToolUseBlock(call.name, dict(call.params), partial=False)], None, False)
+        block = ToolUseBlock(call.name, dict(call.params), partial=False)
+        single = Reply("", [block], None, False, call.id)
         ran = await _run_with_hooks(task, single, call.name, call.params)
         step = _observe(task, call.name, call.params, ran)
         first, *rest = step.content or [TextContent("")]

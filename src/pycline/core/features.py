@@ -15,7 +15,7 @@ from pycline.core.focus_chain import FocusChain
 from pycline.core.hooks import HookResult, Hooks, context_block, context_type
 from pycline.core.loops import LoopDetector, loop_stop_reason
 from pycline.core.tool_format import ToolFormat
-from pycline.events import MistakeLimitQuestion, Notice
+from pycline.events import CONTINUE, MistakeLimitQuestion, Notice
 from pycline.messages import Content, TextContent
 from pycline.parsing.native import ToolDefinition
 from pycline.prompts.tool_schema import definitions
@@ -73,7 +73,7 @@ class AgentFeatures:
         if tool is None:
             return None
         answer = await task.ask(MistakeLimitQuestion(self.loops.count))
-        if not answer.approved and not answer.text.strip():
+        if not answer.chose(CONTINUE) and not answer.text.strip():
             return TaskOutcome(False, loop_stop_reason(tool))
         self.loops.reset()
         return None

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pycline.errors import ProviderError
-from pycline.events import Event, ReasoningDelta, TextDelta, TextDone
+from pycline.events import Event, ReasoningDelta, TextDelta, TextDone, ToolPartial
 from pycline.messages import Message
 from pycline.parsing.blocks import AssistantBlock, TextBlock, ToolUseBlock
 from pycline.parsing.native import NativeCall, NativeCallAssembler, ToolDefinition
@@ -20,6 +21,7 @@ class Reply:
     blocks: list[AssistantBlock]
     usage: UsageChunk | None
     cut_after_tool: bool  # the model went on after its first tool call; we stopped reading
+    tool_call_id: str = ""  # the id the first tool call's events share ("" without a tool call)
     calls: list[NativeCall] = field(default_factory=list)  # native tool calls, in order
 
 
@@ -70,6 +72,32 @@ class _ProseEmitter:
         self.update(blocks)
 
 
+def new_tool_call_id() -> str:
+    return f"call_{secrets.token_hex(6)}"
+
+
+class _ToolWatcher:
+    """Reports the first tool call while it streams in, under one id from its first token on."""
+
+    def __init__(self, say: Callable[[Event], None]) -> None:
+        self._say = say
+        self.tool_call_id = ""
+        self._shown: dict[str, str] = {}
+
+    def update(self, blocks: Sequence[AssistantBlock]) -> None:
+        first = _first_tool_index(blocks)
+        if first is None:
+            return
+        block = blocks[first]
+        assert isinstance(block, ToolUseBlock)
+        if not self.tool_call_id:
+            self.tool_call_id = new_tool_call_id()
+        elif block.params == self._shown:
+            return
+        self._shown = dict(block.params)
+        self._say(ToolPartial(self.tool_call_id, block.name, self._shown))
+
+
 def _strip_thinking_tags(text: str) -> str:
     return text.replace("<thinking>", "").replace("</thinking>", "")
 
@@ -94,6 +122,7 @@ async def stream_reply(
     tools sometimes write one anyway); the first complete one ends the reply, as without tools."""
     parser = StreamingParser()
     emitter = _ProseEmitter(say)
+    watcher = _ToolWatcher(say)
     received: list[str] = []
     usage: UsageChunk | None = None
     cut = False
@@ -111,12 +140,14 @@ async def stream_reply(
                     parser.feed(text)
                     blocks = parser.blocks
                     emitter.update(blocks)
+                    watcher.update(blocks)
                     first = _first_tool_index(blocks)
                     if first is not None and not blocks[first].partial and _has_more(blocks, first):
                         cut = True
                         break
                 case ToolCallChunk(index=index, id=call_id, name=name, arguments=arguments):
                     native.feed(index, id=call_id, name=name, arguments=arguments)
+                    _show_native(say, native, index)
                 case ReasoningChunk(text=text):
                     say(ReasoningDelta(text))
                 case UsageChunk() as u:
@@ -135,13 +166,23 @@ async def stream_reply(
         text_blocks: list[AssistantBlock] = [TextBlock(prose, partial=False)] if prose else []
         emitter.finish([b for b in blocks if isinstance(b, TextBlock)])
         tool_blocks = [ToolUseBlock(c.name, dict(c.params), partial=False) for c in calls]
-        return Reply("".join(received), [*text_blocks, *tool_blocks], usage, False, calls)
+        return Reply(
+            "".join(received), [*text_blocks, *tool_blocks], usage, False, calls[0].id, calls
+        )
     if cut:
         first = _first_tool_index(blocks)
         assert first is not None
         blocks = blocks[: first + 1]
     emitter.finish(blocks)
-    return Reply("".join(received), blocks, usage, cut)
+    watcher.update(blocks)  # the parameters as finally parsed
+    return Reply("".join(received), blocks, usage, cut, watcher.tool_call_id)
+
+
+def _show_native(say: Callable[[Event], None], native: NativeCallAssembler, index: int) -> None:
+    """A native call as it streams in, under the provider's id for it."""
+    call_id, block = native.partial(index)
+    if call_id and block.name:
+        say(ToolPartial(call_id, block.name, dict(block.params)))
 
 
 def _has_more(blocks: Sequence[AssistantBlock], tool_index: int) -> bool:

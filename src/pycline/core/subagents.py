@@ -21,10 +21,15 @@ from typing import TYPE_CHECKING, Final
 from pycline.core.approval import AutoApprove
 from pycline.errors import ToolError
 from pycline.events import (
+    ACCEPT,
+    DENY,
+    STOP,
     Answer,
     ApprovalQuestion,
+    CompletionQuestion,
     CompletionResult,
     Event,
+    FollowupQuestion,
     Question,
     SubagentProgress,
     ToolStarted,
@@ -51,6 +56,7 @@ READ_ONLY_TOOLS: Final = frozenset(
         "attempt_completion",
     }
 )
+NO_USER: Final = "No one can answer: decide from what you found, and say what you assumed."
 RESEARCH_BRIEF: Final = """# Sub-agent
 You are a read-only research sub-agent working for another agent. Investigate only what the prompt asks, with the tools you have (they cannot change anything). Then call attempt_completion: its result is your report. Be concrete and brief, and end with "Relevant file paths:" listing the files that matter."""
 
@@ -115,9 +121,15 @@ class _ChildHost:
                 pass
 
     async def ask(self, question: Question) -> Answer:
-        if isinstance(question, ApprovalQuestion):
-            return Answer("no", "Sub-agents may only read.")
-        return Answer("yes")  # completion accepted; any other question: go on alone
+        match question:
+            case ApprovalQuestion():
+                return Answer(DENY.id, "Sub-agents may only read.")
+            case CompletionQuestion():
+                return Answer(ACCEPT.id)
+            case FollowupQuestion():
+                return Answer(text=NO_USER)
+            case _:
+                return Answer(STOP.id)
 
 
 async def run_subagents(task: Task, params: dict[str, str]) -> ToolResult:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import time
+from typing import assert_never
 
 from pycline.events import (
     Answer,
     ApprovalQuestion,
     BudgetQuestion,
+    BudgetStatus,
+    CheckpointCreated,
     CompletionQuestion,
     CompletionResult,
     ErrorEvent,
@@ -16,14 +19,24 @@ from pycline.events import (
     Event,
     FollowupQuestion,
     MistakeLimitQuestion,
+    ModeChanged,
     Notice,
+    PlanQuestion,
+    PlanResponse,
     Question,
+    QuestionAnswered,
+    QuestionAsked,
     ReasoningDelta,
+    RequestStarted,
+    SubagentProgress,
+    TaskEnded,
     TaskProgress,
     TaskStarted,
+    TextDelta,
     TextDone,
     ToolFinished,
     ToolOutput,
+    ToolPartial,
     ToolStarted,
     Usage,
 )
@@ -92,8 +105,30 @@ class UiLog:
                 self._add(
                     "say", "completion_result", result, **({"command": command} if command else {})
                 )
-            case _:
+            case PlanResponse(response=response):
+                self._add("say", "plan_mode_respond", response)
+            case ModeChanged(mode=mode, model=model):
+                self._add("say", "mode_changed", mode, model=model)
+            case (
+                RequestStarted()
+                | TextDelta()
+                | ToolPartial()
+                | CheckpointCreated()  # the checkpoint hook writes Cline's own message for it
+                | TaskEnded()
+                | QuestionAsked()
+                | QuestionAnswered()
+                | BudgetStatus()  # shown live; the api_req_started rows carry the cost
+            ):
                 return False
+            case SubagentProgress() as sub:
+                detail = {"index": sub.index, "total": sub.total, "prompt": sub.prompt,
+                          "status": sub.status, "tokensIn": sub.tokens_in,
+                          "tokensOut": sub.tokens_out, "cost": sub.cost}  # fmt: skip
+                self._add("say", "subagent", json.dumps(detail))
+            case ReasoningDelta() | ToolOutput():
+                raise AssertionError("buffered above")
+            case _:
+                assert_never(event)
         return True
 
     def record_question(self, question: Question) -> None:
@@ -105,7 +140,8 @@ class UiLog:
                     "ask", kind, json.dumps({"tool": tool, "summary": summary, "preview": preview})
                 )
             case FollowupQuestion(question=q, options=options):
-                self._add("ask", "followup", json.dumps({"question": q, "options": list(options)}))
+                labels = [o.label for o in options]
+                self._add("ask", "followup", json.dumps({"question": q, "options": labels}))
             case CompletionQuestion(result=result):
                 self._add("ask", "completion_result", result)
             case MistakeLimitQuestion(count=count):
@@ -115,9 +151,14 @@ class UiLog:
             case BudgetQuestion(scope=scope, unit=unit, spent=spent, cap=cap):
                 detail = {"scope": scope, "unit": unit, "spent": spent, "cap": cap}
                 self._add("ask", "budget_limit_reached", json.dumps(detail))
+            case PlanQuestion(response=response):
+                self._add("ask", "plan_mode_respond", json.dumps({"response": response}))
+            case _:
+                assert_never(question)
 
     def record_answer(self, answer: Answer) -> None:
-        self._add("say", "user_feedback", answer.text, response=answer.response)
+        images = {"images": list(answer.images)} if answer.images else {}
+        self._add("say", "user_feedback", answer.text, option=answer.option, **images)
 
     def _flush_buffers(self) -> None:
         if self._reasoning:

@@ -241,6 +241,11 @@ class NativeCallAssembler:
             for _, c in sorted(self._calls.items())
         ]
 
+    def partial(self, index: int) -> tuple[str, ToolUseBlock]:
+        """One call so far: its id ("" until known) and its block."""
+        call = self._calls[index]
+        return call.id, ToolUseBlock(call.name, call.scanner.partial(), partial=True)
+
     def finish(self) -> list[NativeCall]:
         """Every call, complete; one whose arguments are not a JSON object carries an error."""
         out: list[NativeCall] = []
