@@ -99,7 +99,7 @@ async def _run_with_hooks(task: Task, reply: Reply, name: str, params: dict[str,
         return turn.Step([TextContent(text)], mistake=True)
     started = time.monotonic()
     if name == "use_subagents":
-        step = await _subagents(task, params)
+        step = await _subagents(task, params, reply.tool_call_id)
     else:
         step = await turn.run_first_tool(task, reply)
     first = step.content[0] if step.content else None
@@ -114,15 +114,15 @@ async def _run_with_hooks(task: Task, reply: Reply, name: str, params: dict[str,
     return dataclasses.replace(step, content=[noted, *rest])
 
 
-async def _subagents(task: Task, params: dict[str, str]) -> turn.Step:
+async def _subagents(task: Task, params: dict[str, str], call_id: str) -> turn.Step:
     summary = "use_subagents"
-    task.say(ToolStarted(summary, summary))
+    task.say(ToolStarted(summary, summary, call_id))
     try:
         result = await run_subagents(task, params)
     except ToolError as exc:
         result = ToolResult(responses.tool_error(summary, str(exc)), is_error=True)
     ok = not (result.is_error or result.denied)
-    task.say(ToolFinished(summary, summary, ok, result.text))
+    task.say(ToolFinished(summary, summary, ok, result.text, call_id))
     body = f"{responses.tool_header(summary)}\n{result.text}"
     return turn.Step([TextContent(body)], mistake=result.is_error)
 
