@@ -17,6 +17,7 @@ from pycline.events import (
     ApprovalQuestion,
     BudgetQuestion,
     BudgetStatus,
+    CheckpointCreated,
     CompletionQuestion,
     CompletionResult,
     Envelope,
@@ -30,12 +31,19 @@ from pycline.events import (
     PlanQuestion,
     PlanResponse,
     Question,
+    QuestionAnswered,
+    QuestionAsked,
+    ReasoningDelta,
+    RequestStarted,
     SubagentProgress,
+    TaskEnded,
     TaskProgress,
+    TaskStarted,
     TextDelta,
     TextDone,
     ToolFinished,
     ToolOutput,
+    ToolPartial,
     ToolStarted,
     Usage,
 )
@@ -156,8 +164,20 @@ class HeadlessHost:
                     f"  tokens {u.input_tokens} in / {u.output_tokens} out{cache}"
                     f" · ${u.cost:.4f} (task ${u.task_cost:.4f})"
                 )
+            case (
+                TaskStarted()
+                | RequestStarted()
+                | ReasoningDelta()
+                | ToolPartial()
+                | ToolFinished()
+                | CheckpointCreated()
+                | TaskEnded()
+                | QuestionAsked()
+                | QuestionAnswered()
+            ):
+                pass  # shown another way (the question's prompt) or not at all in a terminal
             case _:
-                pass
+                assert_never(event)
 
 
 def run_headless(ns: argparse.Namespace) -> int:

@@ -54,7 +54,8 @@ async def run_handoff(task: Task, name: str, context: str) -> HandoffResult:
         return HandoffResult(f"{header}\n{CONDENSED}")
     task.history[:] = history_from_summary(task.history[0], context, {})
     task.context.reset()
-    task.folder.save_context(task.context.to_json())
+    task.recorder.context_changed(task.context.to_json())
+    task.recorder.history_changed(task.history)
     task.say(Notice(f"History condensed into a {len(context):,}-character summary."))
     return HandoffResult(f"{header}\n{CONDENSED}", replaced_history=True)
 

@@ -152,7 +152,9 @@ async def _run_child(parent: Task, child: _Child, total: int) -> None:
 
     host = _ChildHost(parent, child, total)
     host.progress()
-    folder = TaskFolder(parent.folder.path / "subagents" / f"{child.index}")
+    path = parent.folder.path / "subagents" / f"{child.index}"
+    path.mkdir(parents=True, exist_ok=True)
+    folder = TaskFolder(path)
     record = TaskRecord(
         id=f"{parent.id}-sub{child.index}",
         ts=time.time(),
