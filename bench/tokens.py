@@ -11,6 +11,8 @@ than any one vendor's tokenizer.
 Configurations:
   pycline      our system prompt (default tools, no browser), environment details as the loop
                builds them (workspace listing on the first request only), our context manager.
+  pycline-native   the same replies as native tool calls: the tools travel as JSON-schema
+               definitions (counted as their JSON text) instead of in the system prompt.
   cline-like   a 54 KB system-prompt stand-in, and the full environment details (with the
                workspace listing) on every turn, and no duplicate-read removal.
   cline-listing-once   as cline-like, but the listing only on the first request (what SPEC §6
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -35,7 +38,14 @@ from pycline.app import wiring
 from pycline.core.approval import AutoApprove
 from pycline.core.task import Task, TaskSettings
 from pycline.events import Answer, Event, Question
-from pycline.providers.scripted import ScriptedProvider
+from pycline.parsing.blocks import TextBlock, ToolUseBlock
+from pycline.parsing.stream import parse_assistant_message
+from pycline.providers.scripted import (
+    RecordedRequest,
+    ScriptedCall,
+    ScriptedProvider,
+    ScriptedReply,
+)
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskStore
 from pycline.workspace.paths import Workspace
@@ -174,7 +184,23 @@ def _cline_prompt() -> str:
     return (line * (CLINE_PROMPT_BYTES // len(line) + 1))[:CLINE_PROMPT_BYTES]
 
 
-async def measure(name: str, *, cline_like: bool, listing_every_turn: bool) -> Result:
+def _as_native(reply: str) -> ScriptedReply:
+    """An XML reply as the same call made natively."""
+    blocks = parse_assistant_message(reply)
+    prose = "\n".join(b.content for b in blocks if isinstance(b, TextBlock))
+    calls = tuple(ScriptedCall(b.name, b.params) for b in blocks if isinstance(b, ToolUseBlock))
+    return ScriptedReply(text=prose, tool_calls=calls)
+
+
+def _request_chars(request: RecordedRequest) -> int:
+    tools = len(json.dumps([[t.name, t.description, t.parameters] for t in request.tools]))
+    messages = sum(len(c.text) for m in request.messages for c in m.content if c.kind != "image")
+    return len(request.system) + tools + messages
+
+
+async def measure(
+    name: str, *, cline_like: bool, listing_every_turn: bool, native: bool = False
+) -> Result:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "project"
         root.mkdir()
@@ -183,8 +209,11 @@ async def measure(name: str, *, cline_like: bool, listing_every_turn: bool) -> R
         tools = wiring.default_tools(browser=False)
         ws = Workspace.at(root)
         folder = TaskStore(home).create()
-        provider = ScriptedProvider.of(*script(), chunk_size=64)
-        system = _cline_prompt() if cline_like else wiring.system_prompt(tools, ws.root)
+        replies = [_as_native(r) for r in script()] if native else script()
+        provider = ScriptedProvider.of(*replies, chunk_size=64)
+        system = (
+            _cline_prompt() if cline_like else wiring.system_prompt(tools, ws.root, native=native)
+        )
         options = {
             "provider": provider,
             "tools": tools,
@@ -196,6 +225,7 @@ async def measure(name: str, *, cline_like: bool, listing_every_turn: bool) -> R
             "settings": TaskSettings(
                 auto_approve=AutoApprove(edit_files=True, execute_all_commands=True),
                 headless=True,
+                tool_call_format="native" if native else "xml",
             ),
             "services": wiring.task_services(ws.root),
         }
@@ -207,15 +237,15 @@ async def measure(name: str, *, cline_like: bool, listing_every_turn: bool) -> R
         outcome = await task.start(TASK)
         if not outcome.completed:
             raise SystemExit(f"{name}: the scripted task did not complete: {outcome.reason}")
-        per_turn = [
-            (len(r.system) + sum(len(m.text) for m in r.messages)) // CHARS_PER_TOKEN
-            for r in provider.requests
-        ]
+        per_turn = [_request_chars(r) // CHARS_PER_TOKEN for r in provider.requests]
         return Result(name, per_turn)
 
 
 async def main(per_turn: bool) -> None:
     ours = await measure("pycline", cline_like=False, listing_every_turn=False)
+    native = await measure(
+        "pycline-native", cline_like=False, listing_every_turn=False, native=True
+    )
     cline = await measure("cline-like", cline_like=True, listing_every_turn=True)
     once = await measure("cline-listing-once", cline_like=True, listing_every_turn=False)
     tools = wiring.default_tools(browser=False)
@@ -230,10 +260,11 @@ async def main(per_turn: bool) -> None:
             zip(ours.per_turn, cline.per_turn, once.per_turn, strict=True)
         ):
             print(f"{i + 1:>4} {a:>9,} {b:>11,} {c:>13,}")
-    for result in (ours, cline, once):
+    for result in (ours, native, cline, once):
         print(f"{result.name:>20}: {result.total:>9,} input tokens in total")
     print(f"pycline / cline-like = {ours.total / cline.total:.2f} (target <= 0.50)")
     print(f"pycline / cline-listing-once = {ours.total / once.total:.2f}")
+    print(f"pycline-native / cline-like = {native.total / cline.total:.2f}")
 
 
 if __name__ == "__main__":

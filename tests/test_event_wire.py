@@ -20,6 +20,8 @@ from pycline.events import (
     APPROVE,
     Answer,
     ApprovalQuestion,
+    BudgetQuestion,
+    BudgetStatus,
     CheckpointCreated,
     CompletionQuestion,
     CompletionResult,
@@ -38,7 +40,9 @@ from pycline.events import (
     QuestionAsked,
     ReasoningDelta,
     RequestStarted,
+    SubagentProgress,
     TaskEnded,
+    TaskProgress,
     TaskStarted,
     TextDelta,
     TextDone,
@@ -57,6 +61,7 @@ QUESTIONS: list[Question] = [
     PlanQuestion("1. do it"),
     MistakeLimitQuestion(3),
     ErrorRetryQuestion("HTTP 500"),
+    BudgetQuestion("task", "usd", 1.02, 1.0),
 ]
 
 EVENTS: list[Event] = [
@@ -77,6 +82,9 @@ EVENTS: list[Event] = [
     PlanResponse("the plan"),
     CheckpointCreated("abc123", "after write_to_file a.txt"),
     TaskEnded("17", True, "completed"),
+    TaskProgress("- [x] a\n- [ ] b", 1, 2, "b"),
+    BudgetStatus("day", "usd", 0.5, 5.0),
+    SubagentProgress(1, 2, "what is in a.txt?", "running", "read_file a.txt", 10, 2, 0.01),
     *(QuestionAsked(f"17-q{i}", q) for i, q in enumerate(QUESTIONS)),
     QuestionAnswered("17-q0", Answer(APPROVE.id, "ok", ("data:image/png;base64,AA==",), "new")),
     QuestionAnswered("17-q1", Answer(text="8080")),

@@ -162,6 +162,43 @@ class TaskEnded:
     kind: Literal["task_ended"] = "task_ended"
 
 
+@dataclass(frozen=True, slots=True)
+class TaskProgress:
+    """The task's focus-chain checklist (Markdown `- [ ]` / `- [x]` lines) as last updated."""
+
+    checklist: str
+    completed: int
+    total: int
+    current: str  # the first open item ("" when every item is done)
+    kind: Literal["task_progress"] = "task_progress"
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetStatus:
+    """Spending against one cap ("spent / cap"): scope task, session or day; unit usd or tokens."""
+
+    scope: str
+    unit: str
+    spent: float
+    cap: float
+    kind: Literal["budget"] = "budget"
+
+
+@dataclass(frozen=True, slots=True)
+class SubagentProgress:
+    """One sub-agent of `use_subagents`: its state, its latest tool, what it has cost so far."""
+
+    index: int
+    total: int
+    prompt: str
+    status: str  # running | completed | failed
+    latest_tool: str = ""
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost: float = 0.0
+    kind: Literal["subagent"] = "subagent"
+
+
 # --- questions -------------------------------------------------------------------------------
 
 
@@ -251,6 +288,21 @@ class ErrorRetryQuestion:
     kind: Literal["error_retry"] = "error_retry"
 
 
+RAISE_CAP = Option("raise", "Raise the cap")
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetQuestion:
+    """A spending cap was reached: raise it (by its size, or to the number typed) or stop."""
+
+    scope: str
+    unit: str
+    spent: float
+    cap: float
+    options: tuple[Option, ...] = (RAISE_CAP, STOP)
+    kind: Literal["budget_limit"] = "budget_limit"
+
+
 Question: TypeAlias = (
     ApprovalQuestion
     | FollowupQuestion
@@ -258,6 +310,7 @@ Question: TypeAlias = (
     | PlanQuestion
     | MistakeLimitQuestion
     | ErrorRetryQuestion
+    | BudgetQuestion
 )
 
 
@@ -314,6 +367,9 @@ Event: TypeAlias = (
     | TaskEnded
     | QuestionAsked
     | QuestionAnswered
+    | TaskProgress
+    | BudgetStatus
+    | SubagentProgress
 )
 
 

@@ -12,7 +12,10 @@ from typing import Any, Literal, TypeAlias
 
 @dataclass(frozen=True, slots=True)
 class TextContent:
+    """Text; with `tool_use_id` it is the result of that native tool call (a `tool_result`)."""
+
     text: str
+    tool_use_id: str | None = None
     kind: Literal["text"] = "text"
 
 
@@ -23,7 +26,23 @@ class ImageContent:
     kind: Literal["image"] = "image"
 
 
-Content: TypeAlias = TextContent | ImageContent
+@dataclass(frozen=True, slots=True)
+class ToolUseContent:
+    """A native tool call in an assistant turn, kept in the provider-neutral Anthropic shape."""
+
+    id: str
+    name: str
+    params: tuple[tuple[str, str], ...]
+    kind: Literal["tool_use"] = "tool_use"
+
+    @property
+    def text(self) -> str:
+        """The call written as an XML tool call: how it reads to a model without native tools."""
+        body = "".join(f"<{k}>{v}</{k}>\n" for k, v in self.params)
+        return f"<{self.name}>\n{body}</{self.name}>"
+
+
+Content: TypeAlias = TextContent | ImageContent | ToolUseContent
 Role: TypeAlias = Literal["user", "assistant"]
 
 
@@ -50,8 +69,20 @@ class Message:
     def to_json(self) -> dict[str, Any]:
         blocks: list[dict[str, Any]] = []
         for c in self.content:
-            if isinstance(c, TextContent):
+            if isinstance(c, TextContent) and c.tool_use_id is not None:
+                blocks.append(
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": c.tool_use_id,
+                        "content": [{"type": "text", "text": c.text}],
+                    }
+                )
+            elif isinstance(c, TextContent):
                 blocks.append({"type": "text", "text": c.text})
+            elif isinstance(c, ToolUseContent):
+                blocks.append(
+                    {"type": "tool_use", "id": c.id, "name": c.name, "input": dict(c.params)}
+                )
             else:
                 blocks.append(
                     {
@@ -84,8 +115,32 @@ class Message:
                 elif block.get("type") == "image":
                     src = block["source"]
                     content.append(ImageContent(str(src["media_type"]), str(src["data"])))
+                elif block.get("type") == "tool_use":
+                    raw_input = block.get("input")
+                    params = raw_input if isinstance(raw_input, dict) else {}
+                    content.append(
+                        ToolUseContent(
+                            str(block["id"]),
+                            str(block["name"]),
+                            tuple((str(k), str(v)) for k, v in params.items()),
+                        )
+                    )
+                elif block.get("type") == "tool_result":
+                    content.append(
+                        TextContent(_result_text(block.get("content")), str(block["tool_use_id"]))
+                    )
         ts = data.get("ts")
         return Message(role, tuple(content), float(ts) if ts is not None else None)
+
+
+def _result_text(raw: Any) -> str:
+    if isinstance(raw, str):
+        return raw
+    if isinstance(raw, list):
+        return "\n".join(
+            str(b.get("text", "")) for b in raw if isinstance(b, dict) and b.get("type") == "text"
+        )
+    return ""
 
 
 UiType: TypeAlias = Literal["ask", "say"]

@@ -9,11 +9,13 @@ Each POST to /v1/messages takes the next scripted step: a string (a plain reply)
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from tests.fakes.server import (
+    FakeToolCall,
     Planned,
     RecordedRequest,
     ScriptedFake,
@@ -41,6 +43,7 @@ class AnthropicReply:
     end_early: bool = False  # end the body cleanly, but before message_delta / message_stop
     stream_error: Mapping[str, Any] | None = None  # an `event: error` after the text
     delta_size: int = 4
+    tool_calls: tuple[FakeToolCall, ...] = ()  # tool_use blocks with input_json_delta pieces
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,13 @@ def _stream_plan(reply: AnthropicReply, model: str, usage: AnthropicUsage) -> Pl
         events.append(sse("error", {"type": "error", "error": dict(reply.stream_error)}))
         return Planned(stream=b"".join(events))
     events.append(sse("content_block_stop", {"type": "content_block_stop", "index": index}))
+    for call in reply.tool_calls:
+        index += 1
+        block = {"type": "tool_use", "id": call.id, "name": call.name, "input": {}}
+        events.append(_block_start(index, block))
+        for part in pieces(json.dumps(dict(call.arguments)), reply.delta_size):
+            events.append(_block_delta(index, {"type": "input_json_delta", "partial_json": part}))
+        events.append(sse("content_block_stop", {"type": "content_block_stop", "index": index}))
     if reply.end_early:
         return Planned(stream=b"".join(events))
     events.append(
@@ -192,7 +202,10 @@ def _stream_plan(reply: AnthropicReply, model: str, usage: AnthropicUsage) -> Pl
             "message_delta",
             {
                 "type": "message_delta",
-                "delta": {"stop_reason": reply.stop_reason, "stop_sequence": None},
+                "delta": {
+                    "stop_reason": "tool_use" if reply.tool_calls else reply.stop_reason,
+                    "stop_sequence": None,
+                },
                 "usage": {"output_tokens": usage.output_tokens},
             },
         )

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from tests.fakes.server import Planned, RecordedRequest, ScriptedFake, Stall, pieces
+from tests.fakes.server import FakeToolCall, Planned, RecordedRequest, ScriptedFake, Stall, pieces
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ class GeminiReply:
     cut_off: bool = False  # drop the connection in the middle of the event after the text
     stream_error: Mapping[str, Any] | None = None  # an `{"error": …}` event after the text
     delta_size: int = 4
+    tool_calls: tuple[FakeToolCall, ...] = ()  # each a whole `functionCall` part, after the text
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,11 @@ def _stream_plan(reply: GeminiReply, model: str, usage: GeminiUsage) -> Planned:
     events.extend(
         _event(_chunk(model, [{"text": part}])) for part in pieces(reply.text, reply.delta_size)
     )
+    events.extend(
+        _event(_chunk(model, [{"functionCall": {"id": c.id, "name": c.name,
+                                                "args": dict(c.arguments)}}]))
+        for c in reply.tool_calls
+    )  # fmt: skip
     if reply.cut_off:
         partial = b"".join(events)
         closing = _event(_chunk(model, [{"text": ""}], finishReason="STOP"))

@@ -11,11 +11,13 @@ Each POST to /v1/chat/completions takes the next scripted step: a string (a plai
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from tests.fakes.server import (
+    FakeToolCall,
     Planned,
     RecordedRequest,
     ScriptedFake,
@@ -43,6 +45,7 @@ class OpenAIReply:
     cut_off: bool = False  # drop the connection in the middle of the event after the text
     stream_error: Mapping[str, Any] | None = None  # `data: {"error": …}` after the text
     delta_size: int = 4
+    tool_calls: tuple[FakeToolCall, ...] = ()  # streamed as `tool_calls` deltas after the text
 
 
 @dataclass(frozen=True)
@@ -205,6 +208,13 @@ def _stream_plan(reply: OpenAIReply, model: str, usage: OpenAIUsage | None) -> P
         events.append(sse(None, _delta(model, {"content": None, reply.reasoning_field: part})))
     for part in pieces(reply.text, reply.delta_size):
         events.append(sse(None, _delta(model, {"content": part})))
+    for index, call in enumerate(reply.tool_calls):
+        head = {"index": index, "id": call.id, "type": "function",
+                "function": {"name": call.name, "arguments": ""}}  # fmt: skip
+        events.append(sse(None, _delta(model, {"tool_calls": [head]})))
+        for part in pieces(json.dumps(dict(call.arguments)), reply.delta_size):
+            piece = {"index": index, "function": {"arguments": part}}
+            events.append(sse(None, _delta(model, {"tool_calls": [piece]})))
     if reply.cut_off:
         partial = b"".join(events)
         closing = sse(None, _delta(model, {}, reply.finish_reason or "stop"))
@@ -214,7 +224,8 @@ def _stream_plan(reply: OpenAIReply, model: str, usage: OpenAIUsage | None) -> P
         events.append(sse(None, {"error": dict(reply.stream_error)}))
         return Planned(stream=b"".join(events))
     if reply.finish_reason is not None:
-        events.append(sse(None, _delta(model, {}, reply.finish_reason)))
+        finish = "tool_calls" if reply.tool_calls else reply.finish_reason
+        events.append(sse(None, _delta(model, {}, finish)))
     if usage is not None:
         events.append(sse(None, _chunk(model, [], usage=_usage_json(usage))))
     events.append(sse(None, "[DONE]"))

@@ -50,6 +50,15 @@ class Planned:
 
 
 @dataclass(frozen=True)
+class FakeToolCall:
+    """A native tool call in a scripted reply; each fake sends it in its API's own shape."""
+
+    name: str
+    arguments: Mapping[str, Any]
+    id: str = "call_1"
+
+
+@dataclass(frozen=True)
 class Stall:
     """A scripted step for either fake: accept the request and never answer (for timeouts)."""
 

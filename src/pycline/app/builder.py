@@ -11,17 +11,24 @@ from typing import TYPE_CHECKING, Any
 
 from pycline.app import wiring
 from pycline.app.config import ModelConfig
+from pycline.app.hook_trust import HookTrust
 from pycline.app.task_settings import (
     checkpoint_settings,
     chromium_setting,
     diagnostics_settings,
+    feature_settings,
     workspace_tool_extras,
 )
 from pycline.context.manager import ContextManager
 from pycline.core import resumption
+from pycline.core.budget import CostGovernor, SessionSpend
 from pycline.core.checkpointing import TaskCheckpoints
+from pycline.core.features import AgentFeatures
+from pycline.core.focus_chain import FocusChain
+from pycline.core.hooks import Hooks
 from pycline.core.modes import as_mode
 from pycline.core.task import Task, TaskOutcome, TaskSettings
+from pycline.core.tool_format import ToolFormat
 from pycline.core.ui_log import UiLog
 from pycline.errors import StorageError
 from pycline.events import Host
@@ -44,6 +51,7 @@ class TaskBuilder:
     config: ModelConfig
     plan_config: ModelConfig | None = None  # Plan mode's own model; None: the same as Act
     mcp: McpHub | None = None  # shared by the session's tasks; see start_mcp
+    spend: SessionSpend | None = None  # what this session's tasks spent (spending caps)
 
     async def start_mcp(
         self, workspace: Path, *, extra: Mapping[str, ServerConfig] | None = None
@@ -93,10 +101,15 @@ class TaskBuilder:
         plan = wiring.build_provider(self.plan_config) if self.plan_config else act
         root = Path(record.workspace)
         chromium = chromium_setting(self.home, root)
+        skill_dirs = wiring.skill_dirs(self.home)
+        features_on = feature_settings(self.home, root)
         if tools is None:
             tools = wiring.default_tools(chromium=chromium)
             if self.mcp is not None:
                 tools += wiring.mcp_tools()
+            tools += wiring.skill_tools(root, skill_dirs)
+            if features_on.subagents_enabled:
+                tools += wiring.subagent_tools()
         profiles = wiring.mode_profiles(act, plan, tools, root)
         current = profiles[as_mode(settings.mode)]
         server_commands, diagnostics_timeout = diagnostics_settings(self.home, root)
@@ -109,6 +122,25 @@ class TaskBuilder:
         )
         # Settings the tools read from ToolContext.extra: mcpAutoApprove lists, linters.
         services.extra.update(workspace_tool_extras(self.home, root))
+        focus_settings, limits = features_on.focus, features_on.limits
+        focus = FocusChain(focus_settings, folder.path / f"focus_chain_taskid_{folder.id}.md")
+        focus.load()
+        budget = CostGovernor(limits, self._spend(folder.id))
+        budget.task_cost = record.total_cost
+        budget.task_tokens = record.tokens_in + record.tokens_out
+        hooks = Hooks(
+            root,
+            [(self.home / "hooks", "global"), (root / ".clinerules" / "hooks", "workspace")],
+            trusted=HookTrust(self.home).is_trusted,
+            enabled=features_on.hooks_enabled,
+        )
+        features = AgentFeatures(
+            ToolFormat(settings.tool_call_format),
+            focus,
+            budget=budget,
+            global_workflows=self.home / "workflows",
+            hooks=hooks,
+        )
         return Task(
             provider=current.provider,
             tools=current.tools,
@@ -121,12 +153,26 @@ class TaskBuilder:
             history=history,
             ui=ui,
             services=services,
-            prompt_extras=wiring.prompt_extras(root, self.mcp),
+            prompt_extras=wiring.prompt_extras(root, self.mcp, skill_dirs=skill_dirs),
             context=ContextManager.from_json(folder.load_context()) if history else None,
             profiles=profiles,
             checkpoints=self._checkpoints(root),
+            features=features,
             recorder=TaskRecorder(folder, background=True),
         )
+
+    def _spend(self, task_id: str) -> SessionSpend:
+        """The session's spending ledger; the day's earlier spend is read once, from history."""
+        if self.spend is None:
+            now = time.localtime()
+            midnight = time.mktime((now.tm_year, now.tm_mon, now.tm_mday, 0, 0, 0, 0, 0, -1))
+            earlier = sum(
+                r.total_cost
+                for r in self.store.index.list(limit=10_000)
+                if r.ts >= midnight and r.id != task_id
+            )
+            self.spend = SessionSpend(earlier_today=earlier)
+        return self.spend
 
     def _checkpoints(self, root: Path) -> TaskCheckpoints:
         """The workspace's shadow-git checkpoints, unless `enableCheckpoints` is false."""

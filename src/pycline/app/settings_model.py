@@ -116,6 +116,13 @@ class AutoApproveSettings(_Strict):
         return AutoApprove(**self.model_dump())
 
 
+class FocusChainSettings(_Strict):
+    """Cline's `focusChainSettings`: the task_progress checklist and how often to remind."""
+
+    enabled: bool = True
+    remind_cline_interval: int = Field(default=6, ge=1, le=10)
+
+
 class Settings(Profile):
     profiles: dict[str, Profile] = Field(default_factory=dict)
     active_profile: str | None = None
@@ -138,6 +145,17 @@ class Settings(Profile):
     # Language servers checking each edit: language -> command ([] turns a language off).
     language_servers: dict[str, list[str]] = Field(default_factory=dict)
     diagnostics_timeout: float = Field(4.0, gt=0, le=120)  # seconds a check may add to an edit
+    # Native API tool calls, XML tool calls, or native where the model's catalogue entry says so.
+    tool_call_format: Literal["auto", "native", "xml"] = "auto"
+    focus_chain_settings: FocusChainSettings = Field(default_factory=FocusChainSettings)
+    hooks_enabled: bool = True  # a project's hooks also need the user's trust
+    subagents_enabled: bool = False  # offer use_subagents (Cline's default: off)
+    # Spending caps (USD, tokens); None: no cap.
+    max_task_cost: float | None = Field(None, gt=0)
+    max_session_cost: float | None = Field(None, gt=0)
+    max_daily_cost: float | None = Field(None, gt=0)
+    max_task_tokens: int | None = Field(None, ge=1)
+    max_session_tokens: int | None = Field(None, ge=1)
 
     @field_validator("linters")
     @classmethod

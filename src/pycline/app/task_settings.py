@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from pycline.app.config import load
 from pycline.app.settings_model import LANGUAGE_SERVER_KEYS, Settings
+from pycline.core.budget import BudgetLimits
+from pycline.core.focus_chain import FocusSettings
 from pycline.core.task import TaskSettings
 from pycline.terminal.sandbox import (
     SANDBOX_ENV,
@@ -38,6 +41,7 @@ def task_settings(
         command_timeout=settings.command_timeout,
         mode=mode,
         auto_condense=settings.auto_condense_threshold,
+        tool_call_format=settings.tool_call_format,
     )
 
 
@@ -105,3 +109,30 @@ def diagnostics_settings(
     if os.environ.get("PYCLINE_LANGUAGE_SERVERS", "").lower() in ("0", "off", "false", "no"):
         commands = dict.fromkeys(LANGUAGE_SERVER_KEYS, ())
     return commands, settings.diagnostics_timeout
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureSettings:
+    focus: FocusSettings
+    limits: BudgetLimits
+    hooks_enabled: bool
+    subagents_enabled: bool
+
+
+def feature_settings(home: Path, workspace: Path | None = None) -> FeatureSettings:
+    """The focus chain's settings, the spending caps, hooks and sub-agents on or off."""
+    settings = load(home, workspace)
+    focus = settings.focus_chain_settings
+    limits = BudgetLimits(
+        max_task_cost=settings.max_task_cost,
+        max_session_cost=settings.max_session_cost,
+        max_daily_cost=settings.max_daily_cost,
+        max_task_tokens=settings.max_task_tokens,
+        max_session_tokens=settings.max_session_tokens,
+    )
+    return FeatureSettings(
+        FocusSettings(focus.enabled, focus.remind_cline_interval),
+        limits,
+        settings.hooks_enabled,
+        settings.subagents_enabled,
+    )

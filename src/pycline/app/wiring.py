@@ -90,6 +90,12 @@ def default_tools(*, browser: bool | None = None, chromium: str | None = None) -
     from pycline.tools.command import ExecuteCommandTool
     from pycline.tools.definitions import ListCodeDefinitionNamesTool
     from pycline.tools.edit import ReplaceInFileTool, WriteToFileTool
+    from pycline.tools.handoff import (
+        CONDENSE_SPEC,
+        NEW_TASK_SPEC,
+        HandoffSpecTool,
+        NewRuleTool,
+    )
     from pycline.tools.interaction import AskFollowupQuestionTool, AttemptCompletionTool
     from pycline.tools.listing import ListFilesTool
     from pycline.tools.plan import PlanModeRespondTool
@@ -109,6 +115,9 @@ def default_tools(*, browser: bool | None = None, chromium: str | None = None) -
         AttemptCompletionTool(),
         PlanModeRespondTool(),
         WebFetchTool(),
+        NewRuleTool(),
+        HandoffSpecTool(CONDENSE_SPEC),
+        HandoffSpecTool(NEW_TASK_SPEC),
     ]
     if browser is None:
         browser = browser_status(chromium) is None
@@ -127,8 +136,32 @@ def mode_profiles(
     pairs: tuple[tuple[Mode, Provider], ...] = (("act", act), ("plan", plan))
     for mode, provider in pairs:
         offered = tools_for(mode, tools)
-        profiles[mode] = ModeProfile(provider, offered, system_prompt(offered, root, mode=mode))
+        profiles[mode] = ModeProfile(
+            provider,
+            offered,
+            system_prompt(offered, root, mode=mode),
+            system_prompt(offered, root, mode=mode, native=True),
+        )
     return profiles
+
+
+def skill_dirs(home: Path) -> list[Path]:
+    """The global skills folders: pycline's own, and Cline's."""
+    return [home / "skills", Path.home() / ".cline" / "skills"]
+
+
+def skill_tools(root: Path, dirs: Sequence[Path]) -> list[Tool]:
+    """`use_skill`, offered only when there is a skill to use."""
+    from pycline.tools.skills import UseSkillTool
+    from pycline.workspace.skills import discover_skills
+
+    return [UseSkillTool(dirs)] if discover_skills(root, dirs) else []
+
+
+def subagent_tools() -> list[Tool]:
+    from pycline.tools.handoff import SUBAGENTS_SPEC, HandoffSpecTool
+
+    return [HandoffSpecTool(SUBAGENTS_SPEC)]
 
 
 def mcp_tools() -> list[Tool]:
@@ -137,10 +170,13 @@ def mcp_tools() -> list[Tool]:
     return [UseMcpToolTool(), AccessMcpResourceTool()]
 
 
-def prompt_extras(root: Path, hub: McpHub | None) -> Callable[[Sequence[str]], str]:
-    """The parts of the system prompt that change during a task: connected MCP servers, and the
-    user's rules (conditional rules apply once a matching file is in play)."""
+def prompt_extras(
+    root: Path, hub: McpHub | None, *, skill_dirs: Sequence[Path] = ()
+) -> Callable[[Sequence[str]], str]:
+    """The parts of the system prompt that change during a task: connected MCP servers, the
+    skills, and the user's rules (conditional rules apply once a matching file is in play)."""
     from pycline.workspace.rules import gather_rules
+    from pycline.workspace.skills import discover_skills, skills_prompt
 
     def extras(paths_in_play: Sequence[str]) -> str:
         parts: list[str] = []
@@ -148,6 +184,7 @@ def prompt_extras(root: Path, hub: McpHub | None) -> Callable[[Sequence[str]], s
             from pycline.mcp.prompt import mcp_prompt_section
 
             parts.append(mcp_prompt_section(hub.servers()))
+        parts.append(skills_prompt(discover_skills(root, skill_dirs)))
         parts.append(gather_rules(root, paths_in_play=paths_in_play))
         return "\n\n".join(p for p in parts if p)
 
@@ -203,7 +240,12 @@ def system_info(cwd: Path) -> SystemInfo:
     )
 
 
-def system_prompt(tools: Sequence[Tool], cwd: Path, *, mode: str = "act") -> str:
+def system_prompt(
+    tools: Sequence[Tool], cwd: Path, *, mode: str = "act", native: bool = False
+) -> str:
     return build_system_prompt(
-        [t.spec for t in tools], system_info(cwd), mode="plan" if mode == "plan" else "act"
+        [t.spec for t in tools],
+        system_info(cwd),
+        mode="plan" if mode == "plan" else "act",
+        native=native,
     )

@@ -53,6 +53,10 @@ def fail(message: str, code: int = 2) -> None:
     raise SystemExit(code)
 
 
+# A spending cap stopped the task (distinct from 1, a failure, so scripts can tell them apart).
+EXIT_OVER_BUDGET = 3
+
+
 def overrides_of(ns: argparse.Namespace) -> ConfigOverrides:
     from pycline.app.session import ConfigOverrides
 
@@ -76,7 +80,7 @@ def run_to_exit_code(
 
     0 only when the task completed; otherwise one line on stderr naming the saved task.
     """
-    from pycline.app.session import Session
+    from pycline.app.session import Session, TaskOptions
     from pycline.cli.follow import follow
 
     started: list[TaskHandle] = []
@@ -93,7 +97,16 @@ def run_to_exit_code(
             handle = await start(session)
             started.append(handle)
             await follow(handle, view)
-            return await handle.wait()
+            outcome = await handle.wait()
+            while outcome.next_task is not None:
+                # new_task: the approved context becomes the next task, in the same session.
+                previous = handle.task
+                options = TaskOptions(settings=previous.settings, provider=previous.provider)
+                handle = await session.new_task(outcome.next_task, options=options)
+                started.insert(0, handle)
+                await follow(handle, view)
+                outcome = await handle.wait()
+            return outcome
         finally:
             await session.close()
 
@@ -111,4 +124,4 @@ def run_to_exit_code(
     if outcome.completed:
         return 0
     print(f"pycline: {outcome.reason} (task {started[0].id} saved)", file=sys.stderr)
-    return 1
+    return EXIT_OVER_BUDGET if outcome.over_budget else 1

@@ -15,6 +15,8 @@ from pycline.events import (
     STOP,
     Answer,
     ApprovalQuestion,
+    BudgetQuestion,
+    BudgetStatus,
     CheckpointCreated,
     CompletionQuestion,
     CompletionResult,
@@ -33,7 +35,9 @@ from pycline.events import (
     QuestionAsked,
     ReasoningDelta,
     RequestStarted,
+    SubagentProgress,
     TaskEnded,
+    TaskProgress,
     TaskStarted,
     TextDelta,
     TextDone,
@@ -58,6 +62,18 @@ OUTSIDE_REFUSED = (
 )
 
 
+def budget_line(b: BudgetStatus | BudgetQuestion) -> str:
+    """`spent / cap` for one cap, e.g. `task budget $0.42 / $1.00`."""
+    if b.unit == "usd":
+        return f"{b.scope} budget ${b.spent:.2f} / ${b.cap:.2f}"
+    return f"{b.scope} budget {b.spent:,.0f} / {b.cap:,.0f} tokens"
+
+
+def subagent_line(s: SubagentProgress) -> str:
+    latest = f" · {s.latest_tool}" if s.latest_tool else ""
+    return f"sub-agent {s.index}/{s.total} {s.status}{latest} (${s.cost:.4f})"
+
+
 def headless_answer(question: Question) -> Answer:
     match question:
         case ApprovalQuestion(outside_workspace=True):
@@ -70,7 +86,7 @@ def headless_answer(question: Question) -> Answer:
             return Answer(STOP.id)  # a headless plan run ends with the plan
         case CompletionQuestion():
             return Answer(ACCEPT.id)
-        case MistakeLimitQuestion() | ErrorRetryQuestion():
+        case MistakeLimitQuestion() | ErrorRetryQuestion() | BudgetQuestion():
             return Answer(STOP.id)
         case _:
             assert_never(question)
@@ -133,6 +149,12 @@ class HeadlessHost:
                 self._line(f"Task completed:\n{result}")
             case Notice(text=text):
                 self._line(f"note: {text}")
+            case TaskProgress(completed=done, total=total, current=current):
+                self._line(f"  progress {done}/{total}" + (f" · {current}" if current else ""))
+            case BudgetStatus() as b:
+                self._line(f"  {budget_line(b)}")
+            case SubagentProgress() as sub:
+                self._line(f"  {subagent_line(sub)}")
             case ErrorEvent(text=text):
                 self._line(f"error: {text}")
             case Usage() as u:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, assert_never
 from pycline.app.config import DEFAULT_MODELS, ModelConfig, save
 from pycline.cli.common import overrides_of, workspace_dir
 from pycline.cli.editor import edit_text
+from pycline.cli.headless import budget_line, subagent_line
 from pycline.cli.lines import LineReader
 from pycline.cli.style import colour_diff, style
 from pycline.errors import ConfigError, PyclineError
@@ -20,11 +21,14 @@ from pycline.events import (
     APPROVE,
     CONTINUE,
     DENY,
+    RAISE_CAP,
     RETRY,
     STOP,
     SWITCH_TO_ACT,
     Answer,
     ApprovalQuestion,
+    BudgetQuestion,
+    BudgetStatus,
     CheckpointCreated,
     CompletionQuestion,
     CompletionResult,
@@ -43,7 +47,9 @@ from pycline.events import (
     QuestionAsked,
     ReasoningDelta,
     RequestStarted,
+    SubagentProgress,
     TaskEnded,
+    TaskProgress,
     TaskStarted,
     TextDelta,
     TextDone,
@@ -124,6 +130,13 @@ class InteractiveHost:
                     self._line(style(f"  try: {command}", "dim"))
             case Notice(text=text):
                 self._line(style(text, "yellow"))
+            case TaskProgress(completed=done, total=total, current=current):
+                now = f" · {current}" if current else ""
+                self._line(style(f"TODOs {done}/{total}{now}", "cyan"))
+            case BudgetStatus() as b:
+                self._line(style(budget_line(b), "dim"))
+            case SubagentProgress() as sub:
+                self._line(style(subagent_line(sub), "dim"))
             case ErrorEvent(text=text):
                 self._line(style(f"error: {text}", "red"))
             case Usage() as u:
@@ -257,6 +270,16 @@ class InteractiveHost:
             case ErrorRetryQuestion():
                 reply = await self._read("Retry the request? [y/N] ")
                 return Answer(RETRY.id if reply.strip().lower() in ("y", "yes") else STOP.id)
+            case BudgetQuestion() as b:
+                self._line(style(f"Spending cap reached: {budget_line(b)}.", "yellow"))
+                reply = (
+                    await self._read("Raise it? [y = by the same again / a new cap / N = stop] ")
+                ).strip()
+                if reply.lower() in ("y", "yes"):
+                    return Answer(RAISE_CAP.id)
+                if reply and reply.lower() not in ("n", "no"):
+                    return Answer(RAISE_CAP.id, reply)
+                return Answer(STOP.id)
             case _:
                 assert_never(question)
 
@@ -391,7 +414,7 @@ async def _tasks(
         mode = handle.task.mode
         if not outcome.completed:
             print(style(f"Task stopped: {outcome.reason} (task {handle.id} saved)", "yellow"))
-        text = ""
+        text = outcome.next_task or ""  # new_task: the approved context starts the next task
 
 
 def _resume_arg(text: str) -> str | None:

@@ -11,6 +11,7 @@ COMMANDS = (
     "history",
     "resume",
     "mcp",
+    "hooks",
     "config",
     "auth",
     # saved tasks and their checkpoints (cli/tasks_cmd.py, cli/checkpoints_cmd.py)
@@ -119,6 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pycline.cli.mcp_cmd import run_mcp
 
         return run_mcp(args[1:])
+    if command == "hooks":
+        from pycline.cli.hooks_cmd import run_hooks
+
+        return run_hooks(args[1:])
     if command in ("config", "auth"):
         from pycline.cli.config_cmd import run_auth, run_config
 

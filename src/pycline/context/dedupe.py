@@ -112,7 +112,9 @@ def apply_edits(messages: Sequence[Message], edits: Iterable[ReadEdit]) -> list[
             block = content[edit.block]
             if not isinstance(block, TextContent) or len(block.text) != edit.length:
                 continue
-            content[edit.block] = TextContent(_replace_spans(block.text, edit.spans))
+            content[edit.block] = TextContent(
+                _replace_spans(block.text, edit.spans), block.tool_use_id
+            )
             changed = True
         if changed:
             out[i] = Message(out[i].role, tuple(content), out[i].ts)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from pycline.messages import ImageContent, Message, TextContent
+from pycline.messages import ImageContent, Message, TextContent, ToolUseContent
 
 CHARS_PER_TOKEN = 3.5
 # Anthropic bills an image of up to ~1.15 megapixels at about 1,600 tokens; other vendors are in
@@ -27,7 +27,7 @@ def estimate_text(text: str) -> int:
 def estimate_message(message: Message) -> int:
     total = MESSAGE_OVERHEAD
     for block in message.content:
-        if isinstance(block, TextContent):
+        if isinstance(block, TextContent | ToolUseContent):
             total += estimate_text(block.text)
         elif isinstance(block, ImageContent):
             total += IMAGE_TOKENS

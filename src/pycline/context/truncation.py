@@ -83,9 +83,13 @@ def truncated(messages: Sequence[Message], deleted_range: Range | None) -> list[
 
 
 def without_tool_result(message: Message) -> Message:
-    """The message minus its leading tool-result block and the images that came with it."""
+    """The message minus its leading tool-result block and the images that came with it (and,
+    after native calls, every further result: their calls were cut with the same turn)."""
     rest = list(message.content[1:])
-    while rest and isinstance(rest[0], ImageContent):
+    while rest and (
+        isinstance(rest[0], ImageContent)
+        or (isinstance(rest[0], TextContent) and rest[0].tool_use_id is not None)
+    ):
         rest.pop(0)
     content: tuple[Content, ...] = tuple(rest) if rest else (TextContent(ORPHAN_NOTE),)
     return Message(message.role, content, message.ts)

@@ -65,7 +65,8 @@ async def condense(
     pending: Message | None = None
     if sent[-1].role == "user":
         # A user turn is waiting (a tool result): ask in it, and send it again after the summary.
-        pending = history[-1]
+        # Its tool results answer calls the summary replaces: they go back as plain text.
+        pending = _as_plain(history[-1])
         last = sent[-1]
         request = [
             *sent[:-1],
@@ -121,3 +122,11 @@ def _summary(reply: Reply) -> str:
 
 def _quiet(event: Event) -> None:
     """The summary is not shown as it streams; the front end gets one notice when it is done."""
+
+
+def _as_plain(message: Message) -> Message:
+    content = tuple(
+        TextContent(c.text) if isinstance(c, TextContent) and c.tool_use_id else c
+        for c in message.content
+    )
+    return Message(message.role, content, message.ts)

@@ -32,6 +32,7 @@ class ModeProfile:
     provider: Provider
     tools: Sequence[Tool]
     system_prompt: str
+    native_prompt: str = ""  # the prompt when tools go as native definitions ("": the same)
 
 
 def tools_for(mode: Mode, tools: Sequence[Tool]) -> list[Tool]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 
-from pycline.messages import Content, Message, TextContent
+from pycline.core.focus_chain import REMINDER_HEADING
+from pycline.messages import Content, Message, TextContent, ToolUseContent
 from pycline.parsing.blocks import ToolUseBlock
 from pycline.parsing.stream import parse_assistant_message
 from pycline.prompts import responses
@@ -21,6 +22,11 @@ def prepare(history: list[Message]) -> tuple[list[Message], list[Content]]:
     if kept and kept[-1].role == "user":
         last = kept.pop()
         pending = [c for c in last.content if not _is_environment(c)]
+    elif kept and kept[-1].role == "assistant" and _native_calls(kept[-1]):
+        pending = [
+            TextContent(f"[{c.name}] Result:\n{responses.INTERRUPTED}", c.id)
+            for c in _native_calls(kept[-1])
+        ]
     elif kept and kept[-1].role == "assistant":
         tool = next(
             (b for b in parse_assistant_message(kept[-1].text) if isinstance(b, ToolUseBlock)), None
@@ -30,9 +36,14 @@ def prepare(history: list[Message]) -> tuple[list[Message], list[Content]]:
     return kept, pending
 
 
+def _native_calls(message: Message) -> list[ToolUseContent]:
+    return [c for c in message.content if isinstance(c, ToolUseContent)]
+
+
 def _is_environment(content: Content) -> bool:
+    """Context the loop adds to each request (stale on resume: it is rebuilt)."""
     return isinstance(content, TextContent) and content.text.lstrip().startswith(
-        "<environment_details>"
+        ("<environment_details>", REMINDER_HEADING)
     )
 
 

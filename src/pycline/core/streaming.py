@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pycline.errors import ProviderError
 from pycline.events import Event, ReasoningDelta, TextDelta, TextDone, ToolPartial
 from pycline.messages import Message
 from pycline.parsing.blocks import AssistantBlock, TextBlock, ToolUseBlock
+from pycline.parsing.native import NativeCall, NativeCallAssembler, ToolDefinition
 from pycline.parsing.stream import StreamingParser
 from pycline.parsing.surrogates import SurrogateJoiner
-from pycline.providers.base import Provider, ReasoningChunk, TextChunk, UsageChunk
+from pycline.providers.base import Provider, ReasoningChunk, TextChunk, ToolCallChunk, UsageChunk
 
 
 @dataclass(slots=True)
@@ -22,6 +23,7 @@ class Reply:
     usage: UsageChunk | None
     cut_after_tool: bool  # the model went on after its first tool call; we stopped reading
     tool_call_id: str = ""  # the id the first tool call's events share ("" without a tool call)
+    calls: list[NativeCall] = field(default_factory=list)  # native tool calls, in order
 
 
 class StreamFailed(Exception):
@@ -113,16 +115,26 @@ async def stream_reply(
     system: str,
     messages: Sequence[Message],
     say: Callable[[Event], None],
+    *,
+    tools: Sequence[ToolDefinition] = (),
 ) -> Reply:
+    """With `tools`, the model may call tools natively: every native call in the reply is kept.
+    An XML tool call in the text still counts when the reply has no native call (models offered
+    tools sometimes write one anyway); the first complete one ends the reply, as without tools."""
     parser = StreamingParser()
     emitter = _ProseEmitter(say)
-    tools = _ToolWatcher(say)
+    watcher = _ToolWatcher(say)
     received: list[str] = []
     usage: UsageChunk | None = None
     cut = False
     # Halves of a character split between two deltas are joined before anything sees them.
     joiner, reasoning = SurrogateJoiner(), SurrogateJoiner()
-    stream = provider.stream(system, messages)
+    native = NativeCallAssembler()
+    stream = (
+        provider.stream(system, messages, tools=tools)
+        if tools
+        else provider.stream(system, messages)
+    )
     try:
         async for chunk in stream:
             match chunk:
@@ -132,11 +144,14 @@ async def stream_reply(
                     parser.feed(text)
                     blocks = parser.blocks
                     emitter.update(blocks)
-                    tools.update(blocks)
+                    watcher.update(blocks)
                     first = _first_tool_index(blocks)
                     if first is not None and not blocks[first].partial and _has_more(blocks, first):
                         cut = True
                         break
+                case ToolCallChunk(index=index, id=call_id, name=name, arguments=arguments):
+                    native.feed(index, id=call_id, name=name, arguments=arguments)
+                    _show_native(say, native, index)
                 case ReasoningChunk(text=piece):
                     say(ReasoningDelta(reasoning.feed(piece)))
                 case UsageChunk() as u:
@@ -151,13 +166,30 @@ async def stream_reply(
         received.append(rest)
         parser.feed(rest)
     blocks = parser.finish()
+    if native:
+        # Native calls win; prose is what the text said, any XML in it included.
+        calls = native.finish()
+        prose = "".join(received).strip()
+        text_blocks: list[AssistantBlock] = [TextBlock(prose, partial=False)] if prose else []
+        emitter.finish([b for b in blocks if isinstance(b, TextBlock)])
+        tool_blocks = [ToolUseBlock(c.name, dict(c.params), partial=False) for c in calls]
+        return Reply(
+            "".join(received), [*text_blocks, *tool_blocks], usage, False, calls[0].id, calls
+        )
     if cut:
         first = _first_tool_index(blocks)
         assert first is not None
         blocks = blocks[: first + 1]
     emitter.finish(blocks)
-    tools.update(blocks)  # the parameters as finally parsed
-    return Reply("".join(received), blocks, usage, cut, tools.tool_call_id)
+    watcher.update(blocks)  # the parameters as finally parsed
+    return Reply("".join(received), blocks, usage, cut, watcher.tool_call_id)
+
+
+def _show_native(say: Callable[[Event], None], native: NativeCallAssembler, index: int) -> None:
+    """A native call as it streams in, under the provider's id for it."""
+    call_id, block = native.partial(index)
+    if call_id and block.name:
+        say(ToolPartial(call_id, block.name, dict(block.params)))
 
 
 def _has_more(blocks: Sequence[AssistantBlock], tool_index: int) -> bool:

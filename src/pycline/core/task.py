@@ -15,12 +15,14 @@ from pathlib import Path
 
 from pycline.context.manager import ContextManager, Prepared
 from pycline.context.tokens import estimate_messages, estimate_text
-from pycline.core import modes, turn, user_input
+from pycline.core import calls, modes, user_input
 from pycline.core.approval import ApprovalPolicy, AutoApprove
 from pycline.core.checkpointing import TaskCheckpoints
+from pycline.core.features import AgentFeatures
 from pycline.core.retry import RetryPolicy, one_line
 from pycline.core.services import TaskServices
 from pycline.core.streaming import Reply, StreamFailed, stream_reply
+from pycline.core.tool_format import ToolCallFormat, ToolFormat
 from pycline.core.ui_log import UiLog
 from pycline.errors import ProviderErrorKind
 from pycline.events import (
@@ -66,12 +68,15 @@ class TaskSettings:
     mode: str = "act"
     custom_instructions: str = ""
     auto_condense: float | None = None  # autoCondenseThreshold: condense at this share
+    tool_call_format: ToolCallFormat = "auto"
 
 
 @dataclass(frozen=True, slots=True)
 class TaskOutcome:
     completed: bool
     reason: str
+    over_budget: bool = False  # stopped at a spending cap
+    next_task: str | None = None  # new_task: the text of the task to start next
 
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -97,6 +102,7 @@ class Task:
         context: ContextManager | None = None,
         prompt_extras: Callable[[Sequence[str]], str] | None = None,
         profiles: Mapping[modes.Mode, modes.ModeProfile] | None = None,
+        features: AgentFeatures | None = None,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.host = host
@@ -118,6 +124,7 @@ class Task:
             self.recorder.start_from(self.history, self.ui.messages)
         self.context = context or ContextManager()
         self.prompt_extras = prompt_extras
+        self.features = features or AgentFeatures(ToolFormat(self.settings.tool_call_format))
         self._in_play: list[str] = []
         self._seen: dict[str, float | None] = {}
         self._sleep = sleep
@@ -144,7 +151,10 @@ class Task:
 
     @property
     def system_prompt(self) -> str:
-        return self._profiles[self.mode].system_prompt
+        profile = self._profiles[self.mode]
+        if profile.native_prompt and self.features.tool_format.native(profile.provider.model):
+            return profile.native_prompt
+        return profile.system_prompt
 
     @property
     def tools(self) -> dict[str, Tool]:
@@ -154,6 +164,8 @@ class Task:
         """Switch Plan/Act; the conversation goes on with the other mode's model and prompt."""
         if mode == self.mode:
             return
+        if mode == "act":
+            self.features.focus.switched_to_act()
         self.mode = mode
         model = f"{self.provider.name}/{self.provider.model.id}"
         self.record.model = self.provider.model.id
@@ -184,6 +196,9 @@ class Task:
         self.recorder.ui_changed(self.ui.messages)
         await self.recorder.flush()  # saved before it is shown: a kill while waiting keeps it
         answer = await self.host.ask(question)
+        if answer.text:
+            commanded = self.features.expand_commands(answer.text, self.workspace.root)
+            answer = dataclasses.replace(answer, text=commanded)
         if answer.text and find_mentions(answer.text):
             expanded = await user_input.expand(answer.text, self.workspace.root, self.services)
             answer = dataclasses.replace(answer, text=expanded)
@@ -206,6 +221,7 @@ class Task:
 
     async def start(self, text: str, images: tuple[ImageContent, ...] = ()) -> TaskOutcome:
         self.say(TaskStarted(self.id, text, str(self.workspace.root)))
+        text = self.features.expand_commands(text, self.workspace.root)
         text = await user_input.expand(text, self.workspace.root, self.services)
         first: list[Content] = [TextContent(f"<task>\n{text}\n</task>"), *images]
         return await self._run(first)
@@ -220,8 +236,14 @@ class Task:
         outcome = TaskOutcome(False, "The task was cancelled.")
         try:
             await self.checkpoints.at_start(self)
-            outcome = await self._loop(user_content)
+            hooked = await self.features.on_run(self, user_content)
+            if self.features.stop_reason is not None:
+                outcome = TaskOutcome(False, self.features.stop_reason)
+            else:
+                outcome = await self._loop([*user_content, *hooked])
+            await self.features.on_end(self, completed=outcome.completed, result=outcome.reason)
         except asyncio.CancelledError:
+            await self.features.on_cancel(self)
             self.record.status = "cancelled"
             self.say(Notice("Task cancelled. Resume it later with `pycline resume`."))
             raise
@@ -238,20 +260,27 @@ class Task:
     async def _loop(self, user_content: list[Content]) -> TaskOutcome:
         first_request = not self.history
         while True:
+            notes, over_budget = await self.features.before_request(self)
+            if over_budget is not None:
+                self.history.append(Message("user", tuple(user_content), time.time()))
+                return TaskOutcome(False, over_budget, over_budget=True)
             env = self._environment(first_request)
             first_request = False
-            self.history.append(Message("user", (*user_content, TextContent(env)), time.time()))
+            content = (*user_content, *notes, TextContent(env))
+            self.history.append(Message("user", content, time.time()))
             await self._saved()
             reply = await self._request()
             if reply is None:
                 return TaskOutcome(False, self._last_error or "The model request failed.")
-            self.history.append(Message.assistant(turn.history_text(reply), ts=time.time()))
+            self.history.append(calls.history_message(reply, time.time()))
             await self._saved()
             await self.checkpoints.settle()
-            step = await turn.run_first_tool(self, reply)
+            step = await calls.run_reply(self, reply)
             await self.checkpoints.after_turn(self, reply)
             if step.completed:
                 return TaskOutcome(True, "completed")
+            if (ended := await self.features.after_step(self)) is not None:
+                return ended
             if step.next_mode is not None:
                 self.set_mode(step.next_mode)
             if step.mistake:
@@ -295,10 +324,16 @@ class Task:
         while True:
             self._requests += 1
             self.say(RequestStarted(self._requests))
+            tools = self.features.native_tools(self)
             try:
-                reply = await stream_reply(self.provider, self._system(), messages, self.say)
+                reply = await stream_reply(
+                    self.provider, self._system(), messages, self.say, tools=tools
+                )
             except StreamFailed as failed:
                 error = failed.error
+                if self.features.tool_format.should_fall_back(error, native=bool(tools)):
+                    self.say(Notice(self.features.tool_format.notice(error)))
+                    continue
                 if error.kind is ProviderErrorKind.CONTEXT_OVERFLOW and not overflow_retried:
                     overflow_retried = True
                     trimmed = self.context.aggressive(self.history, system=self._system())
@@ -333,6 +368,8 @@ class Task:
                     attempt = 0
                     continue
                 return None
+            if tools:
+                self.features.tool_format.succeeded()
             self._account(reply.usage, reply.text, messages)
             return reply
 
@@ -400,6 +437,7 @@ class Task:
         )
         if total:
             self._context_tokens = total
+        self.features.charged(self, cost, total)
         self.say(
             Usage(
                 usage.input_tokens,

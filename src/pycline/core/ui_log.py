@@ -9,6 +9,8 @@ from typing import assert_never
 from pycline.events import (
     Answer,
     ApprovalQuestion,
+    BudgetQuestion,
+    BudgetStatus,
     CheckpointCreated,
     CompletionQuestion,
     CompletionResult,
@@ -26,7 +28,9 @@ from pycline.events import (
     QuestionAsked,
     ReasoningDelta,
     RequestStarted,
+    SubagentProgress,
     TaskEnded,
+    TaskProgress,
     TaskStarted,
     TextDelta,
     TextDone,
@@ -93,6 +97,8 @@ class UiLog:
                 )
             case Notice(text=text):
                 self._add("say", "info", text)
+            case TaskProgress(checklist=checklist):
+                self._add("say", "task_progress", checklist)
             case ErrorEvent(text=text):
                 self._add("say", "error", text)
             case CompletionResult(result=result, command=command):
@@ -111,8 +117,14 @@ class UiLog:
                 | TaskEnded()
                 | QuestionAsked()
                 | QuestionAnswered()
+                | BudgetStatus()  # shown live; the api_req_started rows carry the cost
             ):
                 return False
+            case SubagentProgress() as sub:
+                detail = {"index": sub.index, "total": sub.total, "prompt": sub.prompt,
+                          "status": sub.status, "tokensIn": sub.tokens_in,
+                          "tokensOut": sub.tokens_out, "cost": sub.cost}  # fmt: skip
+                self._add("say", "subagent", json.dumps(detail))
             case ReasoningDelta() | ToolOutput():
                 raise AssertionError("buffered above")
             case _:
@@ -136,6 +148,9 @@ class UiLog:
                 self._add("ask", "mistake_limit_reached", str(count))
             case ErrorRetryQuestion(error=error):
                 self._add("ask", "api_req_failed", error)
+            case BudgetQuestion(scope=scope, unit=unit, spent=spent, cap=cap):
+                detail = {"scope": scope, "unit": unit, "spent": spent, "cap": cap}
+                self._add("ask", "budget_limit_reached", json.dumps(detail))
             case PlanQuestion(response=response):
                 self._add("ask", "plan_mode_respond", json.dumps({"response": response}))
             case _:

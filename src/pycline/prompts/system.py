@@ -48,6 +48,9 @@ Call a tool with XML tags, the tool name enclosing one tag per parameter:
 Only one tool call per message, at the end of the message. Its result arrives in the next user message.
 Think first inside <thinking></thinking> if useful: what you know, which tool fits, whether every required parameter is known."""
 
+_NATIVE_FORMAT = """# Tool use
+Use the tools offered through the API: one tool call per step, then wait for its result (it comes back as the tool's result). Think briefly before a call: what you know, which tool fits, whether every required parameter is known."""
+
 _EDITING = """# Editing files
 - replace_in_file for targeted changes: SEARCH text must match the file exactly (whitespace, comments), complete lines, in file order; keep each block small and unique; several blocks in one call are fine.
 - write_to_file for new files or rewrites: always the COMPLETE content, never placeholders such as "rest unchanged".
@@ -89,11 +92,13 @@ def build_system_prompt(
     *,
     mode: Mode = "act",
     custom_instructions: str = "",
+    native: bool = False,
 ) -> str:
+    """With `native`, tools are described by their API definitions instead of in the prompt."""
+    tool_docs = "# Tools\n\n" + "\n\n".join(render_tool(t) for t in tools)
     parts = [
         _ROLE,
-        _FORMAT,
-        "# Tools\n\n" + "\n\n".join(render_tool(t) for t in tools),
+        *((_NATIVE_FORMAT,) if native else (_FORMAT, tool_docs)),
         _EDITING,
         _MODES[mode],
         _RULES.format(cwd=info.cwd),

@@ -16,9 +16,17 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.messages import Message
+from pycline.parsing.native import ToolDefinition
 from pycline.providers import errors
-from pycline.providers.base import ModelInfo, ReasoningChunk, StreamChunk, TextChunk, UsageChunk
-from pycline.providers.convert import to_anthropic, to_anthropic_system
+from pycline.providers.base import (
+    ModelInfo,
+    ReasoningChunk,
+    StreamChunk,
+    TextChunk,
+    ToolCallChunk,
+    UsageChunk,
+)
+from pycline.providers.convert import anthropic_tools, to_anthropic, to_anthropic_system
 
 if TYPE_CHECKING:
     from anthropic import Timeout
@@ -76,7 +84,9 @@ class AnthropicProvider:
         if client is not None:
             await client.close()
 
-    async def stream(self, system: str, messages: Sequence[Message]) -> AsyncIterator[StreamChunk]:
+    async def stream(
+        self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
+    ) -> AsyncIterator[StreamChunk]:
         import anthropic
         import httpx2
 
@@ -94,14 +104,16 @@ class AnthropicProvider:
         budget = self._thinking()
         if budget is not None:
             thinking = {"type": "enabled", "budget_tokens": budget}
+        wire_tools: Any = anthropic_tools(tools) if tools else anthropic.omit
         try:
             response = await client.messages.create(
                 model=self._model.id,
                 max_tokens=max_tokens,
                 system=cast("Any", to_anthropic_system(system, cache=cache)),
-                messages=cast("Any", to_anthropic(messages, cache=cache)),
+                messages=cast("Any", to_anthropic(messages, cache=cache, native=bool(tools))),
                 stream=True,
                 thinking=thinking,
+                tools=wire_tools,
             )
         except catch as exc:
             raise self._translate(exc, streaming=False) from exc
@@ -218,6 +230,8 @@ class _StreamState:
                 block = event.content_block
                 if block.type == "text" and block.text:
                     yield TextChunk(block.text)
+                elif block.type == "tool_use":
+                    yield ToolCallChunk(event.index, block.id, block.name)
                 elif block.type == "thinking" and block.thinking:
                     yield ReasoningChunk(block.thinking)
             case "content_block_delta":
@@ -226,6 +240,8 @@ class _StreamState:
                     yield TextChunk(delta.text)
                 elif delta.type == "thinking_delta" and delta.thinking:
                     yield ReasoningChunk(delta.thinking)
+                elif delta.type == "input_json_delta" and delta.partial_json:
+                    yield ToolCallChunk(event.index, arguments=delta.partial_json)
             case "message_delta":
                 self.stop_reason = event.delta.stop_reason
                 self.usage = _merge_usage(self.usage or UsageChunk(), event.usage)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeAlias
 
 from pycline.messages import Message
+from pycline.parsing.native import ToolDefinition
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +34,19 @@ class UsageChunk:
     kind: Literal["usage"] = "usage"
 
 
-StreamChunk: TypeAlias = TextChunk | ReasoningChunk | UsageChunk
+@dataclass(frozen=True, slots=True)
+class ToolCallChunk:
+    """A piece of a native tool call: `index` tells calls in one reply apart; `id` and `name`
+    come with the first piece, `arguments` is the next fragment of the arguments' JSON."""
+
+    index: int
+    id: str | None = None
+    name: str | None = None
+    arguments: str = ""
+    kind: Literal["tool_call"] = "tool_call"
+
+
+StreamChunk: TypeAlias = TextChunk | ReasoningChunk | UsageChunk | ToolCallChunk
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +63,8 @@ class ModelInfo:
     supports_prompt_cache: bool = False
     supports_reasoning: bool = False  # streams thinking / reasoning text
     supports_temperature: bool = True  # o-series and gpt-5 reject `temperature`
+    # Calls tools reliably through the API's own tool calling (toolCallFormat "auto" uses it).
+    supports_native_tools: bool = False
 
     def cost(self, usage: UsageChunk) -> float:
         if usage.cost is not None:
@@ -71,4 +86,13 @@ class Provider(Protocol):
     @property
     def model(self) -> ModelInfo: ...
 
-    def stream(self, system: str, messages: Sequence[Message]) -> AsyncIterator[StreamChunk]: ...
+    def stream(
+        self,
+        system: str,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolDefinition] = (),
+    ) -> AsyncIterator[StreamChunk]:
+        """With `tools`, the model may call them natively (`ToolCallChunk`s); without, tool
+        calls already in `messages` are sent as the XML text they stand for."""
+        ...

@@ -16,19 +16,20 @@ from pycline.providers.base import ModelInfo
 
 # One row per model: id, context window, max output tokens, then USD per million tokens for
 # input, output, cache write and cache read, then capability flags:
-#   images, cache (prompt caching), reasoning (streams thinking), no-temperature (rejects it).
+#   images, cache (prompt caching), reasoning (streams thinking), no-temperature (rejects it),
+#   tools (calls tools reliably natively: Cline's "next-gen" models, so toolCallFormat auto uses it).
 # Prices are the vendors' standard tier. OpenAI and DeepSeek cache automatically: writes are free
 # and cached input is billed at the cache-read price.
 _Row: TypeAlias = tuple[str, int, int, float, float, float, float, str]
 _TABLE: Final[tuple[_Row, ...]] = (
     # Anthropic
-    ("claude-opus-4-5", 200_000, 64_000, 5.0, 25.0, 6.25, 0.5, "images cache reasoning"),
-    ("claude-opus-4-1", 200_000, 32_000, 15.0, 75.0, 18.75, 1.5, "images cache reasoning"),
-    ("claude-opus-4", 200_000, 32_000, 15.0, 75.0, 18.75, 1.5, "images cache reasoning"),
-    ("claude-sonnet-4-6", 200_000, 64_000, 3.0, 15.0, 3.75, 0.3, "images cache reasoning"),
-    ("claude-sonnet-4-5", 200_000, 64_000, 3.0, 15.0, 3.75, 0.3, "images cache reasoning"),
-    ("claude-sonnet-4", 200_000, 64_000, 3.0, 15.0, 3.75, 0.3, "images cache reasoning"),
-    ("claude-haiku-4-5", 200_000, 64_000, 1.0, 5.0, 1.25, 0.1, "images cache reasoning"),
+    ("claude-opus-4-5", 200_000, 64_000, 5.0, 25.0, 6.25, 0.5, "images cache reasoning tools"),
+    ("claude-opus-4-1", 200_000, 32_000, 15.0, 75.0, 18.75, 1.5, "images cache reasoning tools"),
+    ("claude-opus-4", 200_000, 32_000, 15.0, 75.0, 18.75, 1.5, "images cache reasoning tools"),
+    ("claude-sonnet-4-6", 200_000, 64_000, 3.0, 15.0, 3.75, 0.3, "images cache reasoning tools"),
+    ("claude-sonnet-4-5", 200_000, 64_000, 3.0, 15.0, 3.75, 0.3, "images cache reasoning tools"),
+    ("claude-sonnet-4", 200_000, 64_000, 3.0, 15.0, 3.75, 0.3, "images cache reasoning tools"),
+    ("claude-haiku-4-5", 200_000, 64_000, 1.0, 5.0, 1.25, 0.1, "images cache reasoning tools"),
     ("claude-3-7-sonnet", 200_000, 8_192, 3.0, 15.0, 3.75, 0.3, "images cache reasoning"),
     ("claude-3-5-sonnet", 200_000, 8_192, 3.0, 15.0, 3.75, 0.3, "images cache"),
     ("claude-3-5-haiku", 200_000, 8_192, 0.8, 4.0, 1.0, 0.08, "cache"),
@@ -42,8 +43,26 @@ _TABLE: Final[tuple[_Row, ...]] = (
     ("o3", 200_000, 100_000, 2.0, 8.0, 0.0, 0.5, "images cache reasoning no-temperature"),
     ("o3-mini", 200_000, 100_000, 1.1, 4.4, 0.0, 0.55, "cache reasoning no-temperature"),
     ("o4-mini", 200_000, 100_000, 1.1, 4.4, 0.0, 0.275, "images cache reasoning no-temperature"),
-    ("gpt-5", 400_000, 128_000, 1.25, 10.0, 0.0, 0.125, "images cache reasoning no-temperature"),
-    ("gpt-5.1", 400_000, 128_000, 1.25, 10.0, 0.0, 0.125, "images cache reasoning no-temperature"),
+    (
+        "gpt-5",
+        400_000,
+        128_000,
+        1.25,
+        10.0,
+        0.0,
+        0.125,
+        "images cache reasoning no-temperature tools",
+    ),
+    (
+        "gpt-5.1",
+        400_000,
+        128_000,
+        1.25,
+        10.0,
+        0.0,
+        0.125,
+        "images cache reasoning no-temperature tools",
+    ),
     (
         "gpt-5-mini",
         400_000,
@@ -52,7 +71,7 @@ _TABLE: Final[tuple[_Row, ...]] = (
         2.0,
         0.0,
         0.025,
-        "images cache reasoning no-temperature",
+        "images cache reasoning no-temperature tools",
     ),
     (
         "gpt-5-nano",
@@ -62,16 +81,34 @@ _TABLE: Final[tuple[_Row, ...]] = (
         0.4,
         0.0,
         0.005,
-        "images cache reasoning no-temperature",
+        "images cache reasoning no-temperature tools",
     ),
     # Google Gemini (prices up to 200k prompt tokens; cached input at the cache-read price)
-    ("gemini-3-pro-preview", 1_048_576, 65_536, 2.0, 12.0, 0.0, 0.2, "images cache reasoning"),
-    ("gemini-2.5-pro", 1_048_576, 65_536, 1.25, 10.0, 0.0, 0.125, "images cache reasoning"),
-    ("gemini-2.5-flash", 1_048_576, 65_536, 0.3, 2.5, 0.0, 0.03, "images cache reasoning"),
-    ("gemini-2.5-flash-lite", 1_048_576, 65_536, 0.1, 0.4, 0.0, 0.01, "images cache reasoning"),
+    (
+        "gemini-3-pro-preview",
+        1_048_576,
+        65_536,
+        2.0,
+        12.0,
+        0.0,
+        0.2,
+        "images cache reasoning tools",
+    ),
+    ("gemini-2.5-pro", 1_048_576, 65_536, 1.25, 10.0, 0.0, 0.125, "images cache reasoning tools"),
+    ("gemini-2.5-flash", 1_048_576, 65_536, 0.3, 2.5, 0.0, 0.03, "images cache reasoning tools"),
+    (
+        "gemini-2.5-flash-lite",
+        1_048_576,
+        65_536,
+        0.1,
+        0.4,
+        0.0,
+        0.01,
+        "images cache reasoning tools",
+    ),
     ("gemini-2.0-flash", 1_048_576, 8_192, 0.1, 0.4, 0.0, 0.025, "images cache"),
     # xAI (grok-4 thinks but neither streams its reasoning nor takes reasoning_effort)
-    ("grok-4", 256_000, 32_768, 3.0, 15.0, 0.0, 0.75, "images cache"),
+    ("grok-4", 256_000, 32_768, 3.0, 15.0, 0.0, 0.75, "images cache tools"),
     ("grok-code-fast-1", 256_000, 10_000, 0.2, 1.5, 0.0, 0.02, "cache"),
     ("grok-3-mini", 131_072, 8_192, 0.3, 0.5, 0.0, 0.075, "cache reasoning"),
     # Mistral
@@ -81,7 +118,7 @@ _TABLE: Final[tuple[_Row, ...]] = (
     ("llama-3.3-70b-versatile", 131_072, 32_768, 0.59, 0.79, 0.0, 0.0, ""),
     ("llama-3.3-70b-instruct-turbo", 131_072, 8_192, 0.88, 0.88, 0.0, 0.0, ""),
     # DeepSeek
-    ("deepseek-chat", 128_000, 8_192, 0.28, 0.42, 0.0, 0.028, "cache"),
+    ("deepseek-chat", 128_000, 8_192, 0.28, 0.42, 0.0, 0.028, "cache tools"),
     (
         "deepseek-reasoner",
         128_000,
@@ -90,10 +127,10 @@ _TABLE: Final[tuple[_Row, ...]] = (
         0.42,
         0.0,
         0.028,
-        "cache reasoning no-temperature",
+        "cache reasoning no-temperature tools",
     ),
 )
-_FLAGS: Final = frozenset({"images", "cache", "reasoning", "no-temperature"})
+_FLAGS: Final = frozenset({"images", "cache", "reasoning", "no-temperature", "tools"})
 
 # What `lookup` answers when no model id is configured.
 DEFAULT_MODELS: Final[dict[str, str]] = {
@@ -150,6 +187,7 @@ def _models() -> dict[str, ModelInfo]:
             supports_prompt_cache="cache" in flag_set,
             supports_reasoning="reasoning" in flag_set,
             supports_temperature="no-temperature" not in flag_set,
+            supports_native_tools="tools" in flag_set,
         )
     return models
 

@@ -8,14 +8,23 @@ importing this module stays cheap and works without it.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from pycline.errors import ConfigError, ProviderError, ProviderErrorKind
-from pycline.messages import ImageContent, Message, TextContent
+from pycline.messages import ImageContent, Message, TextContent, ToolUseContent
+from pycline.parsing.native import ToolDefinition
 from pycline.providers import errors
-from pycline.providers.base import ModelInfo, ReasoningChunk, StreamChunk, TextChunk, UsageChunk
+from pycline.providers.base import (
+    ModelInfo,
+    ReasoningChunk,
+    StreamChunk,
+    TextChunk,
+    ToolCallChunk,
+    UsageChunk,
+)
 from pycline.providers.convert import EMPTY_TURN
 
 GEMINI_BASE_URL: Final = "https://generativelanguage.googleapis.com"
@@ -85,7 +94,9 @@ class GeminiProvider:
         if http is not None:
             await http.aclose()
 
-    async def stream(self, system: str, messages: Sequence[Message]) -> AsyncIterator[StreamChunk]:
+    async def stream(
+        self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
+    ) -> AsyncIterator[StreamChunk]:
         import httpx2
         from google.auth.exceptions import GoogleAuthError
         from google.genai import errors as genai_errors
@@ -93,7 +104,9 @@ class GeminiProvider:
         client = self._get_client()
         try:
             response = await client.aio.models.generate_content_stream(
-                model=self._model.id, contents=to_gemini(messages), config=self._config(system)
+                model=self._model.id,
+                contents=to_gemini(messages, native=bool(tools)),
+                config=self._config(system, tools),
             )
         except (genai_errors.APIError, httpx2.TransportError, GoogleAuthError) as exc:
             raise self._translate(exc, streaming=False) from exc
@@ -130,7 +143,7 @@ class GeminiProvider:
         if state.finish_reason == "MAX_TOKENS":
             raise errors.cut_off(self._label, "the reply reached the maximum output length")
 
-    def _config(self, system: str) -> Any:
+    def _config(self, system: str, tools: Sequence[ToolDefinition] = ()) -> Any:
         from google.genai import types
 
         thinking = None
@@ -144,6 +157,7 @@ class GeminiProvider:
             max_output_tokens=self._model.max_output_tokens,
             temperature=0.0 if self._model.supports_temperature else None,
             thinking_config=thinking,
+            tools=[types.Tool(function_declarations=_declarations(tools))] if tools else None,
         )
 
     def _get_client(self) -> Any:
@@ -239,25 +253,62 @@ def _client_with_timeouts(timeout: Any) -> Any:
     return Client(timeout=timeout)
 
 
-def to_gemini(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """Our messages as Gemini `contents`: roles user/model, text and inline image parts."""
+def to_gemini(messages: Sequence[Message], *, native: bool = False) -> list[dict[str, Any]]:
+    """Our messages as Gemini `contents`: roles user/model, text and inline image parts.
+
+    With `native`, calls become `function_call` parts and results `function_response` parts
+    (named after the call they answer); without, both travel as text.
+    """
     contents: list[dict[str, Any]] = []
+    names: dict[str, str] = {}
     for message in messages:
         parts: list[dict[str, Any]] = []
+        results: list[dict[str, Any]] = []
         for content in message.content:
-            if isinstance(content, TextContent):
-                if content.text:
-                    parts.append({"text": content.text})
+            if isinstance(content, ToolUseContent) and native:
+                names[content.id] = content.name
+                call = {"id": content.id, "name": content.name, "args": dict(content.params)}
+                parts.append({"function_call": call})
+            elif isinstance(content, TextContent) and content.tool_use_id is not None and native:
+                response = {
+                    "id": content.tool_use_id,
+                    "name": names.get(content.tool_use_id, "tool"),
+                    "response": {"output": content.text},
+                }
+                results.append({"function_response": response})
             elif isinstance(content, ImageContent):
                 parts.append(
                     {"inline_data": {"mime_type": content.media_type, "data": content.data_b64}}
                 )
+            elif content.text:
+                parts.append({"text": content.text})
+        parts = results + parts
         if not parts:
             parts.append({"text": EMPTY_TURN})
         contents.append(
             {"role": "model" if message.role == "assistant" else "user", "parts": parts}
         )
     return contents
+
+
+def _declarations(tools: Sequence[ToolDefinition]) -> Any:
+    from google.genai import types
+
+    return [
+        types.FunctionDeclaration(
+            name=t.name,
+            description=t.description,
+            parameters_json_schema=_gemini_schema(t.parameters),
+        )
+        for t in tools
+    ]
+
+
+def _gemini_schema(schema: Any) -> Any:
+    """Gemini's schema rejects `additionalProperties`; everything else is standard."""
+    if isinstance(schema, dict):
+        return {k: _gemini_schema(v) for k, v in schema.items() if k != "additionalProperties"}
+    return schema
 
 
 def _error_details(details: dict[str, Any]) -> tuple[str | None, float | None]:
@@ -288,6 +339,7 @@ class _StreamState:
     finish_reason: str | None = None
     blocked: str | None = None
     usage: UsageChunk | None = None
+    calls: int = 0
 
     def feed(self, chunk: Any) -> Iterator[StreamChunk]:
         feedback = chunk.prompt_feedback
@@ -296,6 +348,13 @@ class _StreamState:
         for candidate in chunk.candidates or ():
             content = candidate.content
             for part in (content.parts if content is not None else None) or ():
+                call = part.function_call
+                if call is not None:
+                    # Gemini sends each call whole, in one part.
+                    arguments = json.dumps(call.args or {}, ensure_ascii=False)
+                    yield ToolCallChunk(self.calls, call.id or None, call.name or "", arguments)
+                    self.calls += 1
+                    continue
                 if not part.text:
                     continue
                 yield ReasoningChunk(part.text) if part.thought else TextChunk(part.text)

@@ -13,9 +13,17 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.messages import Message
+from pycline.parsing.native import ToolDefinition
 from pycline.providers import errors
-from pycline.providers.base import ModelInfo, ReasoningChunk, StreamChunk, TextChunk, UsageChunk
-from pycline.providers.convert import to_openai
+from pycline.providers.base import (
+    ModelInfo,
+    ReasoningChunk,
+    StreamChunk,
+    TextChunk,
+    ToolCallChunk,
+    UsageChunk,
+)
+from pycline.providers.convert import openai_tools, to_openai
 from pycline.providers.presets import OPENAI, Preset
 
 if TYPE_CHECKING:
@@ -64,7 +72,9 @@ class OpenAIProvider:
         if client is not None:
             await client.close()
 
-    async def stream(self, system: str, messages: Sequence[Message]) -> AsyncIterator[StreamChunk]:
+    async def stream(
+        self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
+    ) -> AsyncIterator[StreamChunk]:
         import httpx2
         import openai
 
@@ -75,9 +85,11 @@ class OpenAIProvider:
         # SDK walks every message against its type annotations on each request, which at a few
         # hundred turns costs far more than the request itself (json.dumps of the same data is
         # cheap). The SDK still builds, sends and parses the request.
+        if tools:
+            options["tools"] = openai_tools(tools)
         options["extra_body"] = {
             **options.get("extra_body", {}),
-            "messages": to_openai(system, messages),
+            "messages": to_openai(system, messages, native=bool(tools)),
         }
         try:
             response = await client.chat.completions.create(
@@ -198,6 +210,14 @@ class _StreamState:
                         yield ReasoningChunk(reasoning)
                 if delta.content:
                     yield TextChunk(delta.content)
+                for call in delta.tool_calls or ():
+                    function = call.function
+                    yield ToolCallChunk(
+                        call.index,
+                        call.id or None,
+                        (function.name if function is not None else None) or None,
+                        (function.arguments if function is not None else None) or "",
+                    )
             if choice.finish_reason:
                 self.finish_reason = choice.finish_reason
         if chunk.usage is not None:

@@ -1,28 +1,45 @@
 """A provider that replays scripted replies: for tests, demos and offline plumbing checks.
 
 Script file format (JSON): a list of replies, or `{"model": {...}, "replies": [...]}`. A reply is a
-string, or an object `{"text": str, "reasoning": str, "usage": {...}, "error": {...}}` where `error`
-(`{"kind": "server", "status": 500, "message": "..."}`) makes that request fail after streaming
-`text` (a cut-off reply when `text` is set).
+string, or an object `{"text": str, "reasoning": str, "tool_calls": [...], "usage": {...},
+"error": {...}}` where `error` (`{"kind": "server", "status": 500, "message": "..."}`) makes that
+request fail after streaming `text` (a cut-off reply when `text` is set).
+
+A tool call is `{"name": str, "arguments": {...}}` (optionally `"id"`). When the request offers
+tools it streams as a native call; otherwise as the XML text it stands for, so one script serves
+both tool-call formats.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pycline.errors import ConfigError, ProviderError, ProviderErrorKind
 from pycline.messages import Message
+from pycline.parsing.native import ToolDefinition
 from pycline.providers.base import (
     ModelInfo,
     ReasoningChunk,
     StreamChunk,
     TextChunk,
+    ToolCallChunk,
     UsageChunk,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptedCall:
+    name: str
+    arguments: Mapping[str, Any]
+    id: str = ""
+
+    def xml(self) -> str:
+        body = "".join(f"<{k}>{_as_text(v)}</{k}>\n" for k, v in self.arguments.items())
+        return f"<{self.name}>\n{body}</{self.name}>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,12 +48,14 @@ class ScriptedReply:
     reasoning: str = ""
     usage: UsageChunk | None = None
     error: ProviderError | None = None
+    tool_calls: tuple[ScriptedCall, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class RecordedRequest:
     system: str
     messages: tuple[Message, ...]
+    tools: tuple[ToolDefinition, ...] = ()
 
 
 @dataclass
@@ -84,9 +103,11 @@ class ScriptedProvider:
         replies = [_reply_from_json(r) for r in raw_replies]
         return ScriptedProvider(replies, chunk_size=chunk_size, model_info=model)
 
-    async def stream(self, system: str, messages: Sequence[Message]) -> AsyncIterator[StreamChunk]:
+    async def stream(
+        self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
+    ) -> AsyncIterator[StreamChunk]:
         index = len(self.requests)
-        self.requests.append(RecordedRequest(system, tuple(messages)))
+        self.requests.append(RecordedRequest(system, tuple(messages), tuple(tools)))
         if index >= len(self.replies):
             raise ProviderError(
                 ProviderErrorKind.OTHER, f"The script has no reply left (request {index + 1})."
@@ -95,8 +116,17 @@ class ScriptedProvider:
         if reply.reasoning:
             yield ReasoningChunk(reply.reasoning)
         step = max(1, self.chunk_size)
-        for start in range(0, len(reply.text), step):
-            yield TextChunk(reply.text[start : start + step])
+        text = reply.text
+        if reply.tool_calls and not tools:
+            text = "\n".join([text, *(c.xml() for c in reply.tool_calls)]).strip()
+        for start in range(0, len(text), step):
+            yield TextChunk(text[start : start + step])
+        if tools:
+            for n, call in enumerate(reply.tool_calls):
+                arguments = json.dumps(dict(call.arguments), ensure_ascii=False)
+                yield ToolCallChunk(n, call.id or f"call_{index}_{n}", call.name)
+                for start in range(0, len(arguments), step):
+                    yield ToolCallChunk(n, arguments=arguments[start : start + step])
         if reply.error is not None:
             raise reply.error
         yield reply.usage or UsageChunk(
@@ -121,9 +151,22 @@ def _reply_from_json(raw: Any) -> ScriptedReply:
             str(err.get("message", "scripted error")),
             status=err.get("status"),
         )
+    calls = raw.get("tool_calls", [])
+    if not isinstance(calls, list) or not all(
+        isinstance(c, dict) and isinstance(c.get("name"), str) for c in calls
+    ):
+        raise ConfigError("A scripted reply's tool_calls must be a list of {name, arguments}.")
     return ScriptedReply(
+        tool_calls=tuple(
+            ScriptedCall(c["name"], dict(c.get("arguments") or {}), str(c.get("id", "")))
+            for c in calls
+        ),
         text=str(raw.get("text", "")),
         reasoning=str(raw.get("reasoning", "")),
         usage=usage,
         error=error,
     )
+
+
+def _as_text(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value)

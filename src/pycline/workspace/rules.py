@@ -18,8 +18,8 @@ from pycline.storage.paths import pycline_home
 from pycline.workspace.confined import read_confined
 
 RULE_SUFFIXES = frozenset({".md", ".txt"})
-# Subfolders of `.clinerules` that hold other things than rules (workflows, hooks).
-_NOT_RULES = frozenset({"workflows", "hooks"})
+# Subfolders of `.clinerules` that hold other things than rules (workflows, hooks, skills).
+_NOT_RULES = frozenset({"workflows", "hooks", "skills"})
 _SINGLE_FILES = (".cursorrules", ".windsurfrules", "AGENTS.md")
 MAX_RULE_CHARS = 100_000
 

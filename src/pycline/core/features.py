@@ -1,0 +1,166 @@
+"""Cline's agent features around the loop: tool-call format, focus chain, loop detection, the
+cost governor. The task calls these at a few hook points; each feature keeps its own state here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pycline.core import commands
+from pycline.core.budget import CostGovernor
+from pycline.core.focus_chain import FocusChain
+from pycline.core.hooks import HookResult, Hooks, context_block, context_type
+from pycline.core.loops import LoopDetector, loop_stop_reason
+from pycline.core.tool_format import ToolFormat
+from pycline.events import CONTINUE, MistakeLimitQuestion, Notice
+from pycline.messages import Content, TextContent
+from pycline.parsing.native import ToolDefinition
+from pycline.prompts.tool_schema import definitions
+
+if TYPE_CHECKING:
+    from pycline.core.task import Task, TaskOutcome
+
+
+@dataclass(slots=True)
+class AgentFeatures:
+    tool_format: ToolFormat = field(default_factory=ToolFormat)
+    focus: FocusChain = field(default_factory=FocusChain)
+    loops: LoopDetector = field(default_factory=LoopDetector)
+    budget: CostGovernor = field(default_factory=CostGovernor)
+    global_workflows: Path | None = None  # the user's own workflows folder
+    hooks: Hooks | None = None
+    stop_reason: str | None = None  # a hook cancelled the task
+    next_task: str | None = None  # the model handed over to a new task with this context
+    _pending_context: str = ""  # PreToolUse's context, sent with the tool's result
+
+    def expand_commands(self, text: str, root: Path) -> str:
+        """A slash command in the user's text (a built-in or a workflow) as instructions."""
+        if "/" not in text:
+            return text
+        return commands.expand(text, commands.workflow_files(root, self.global_workflows)).text
+
+    def native_tools(self, task: Task) -> tuple[ToolDefinition, ...]:
+        """The tool definitions to send, or () when this request uses XML tool calls."""
+        if not self.tool_format.native(task.provider.model):
+            return ()
+        return definitions([t.spec for t in task.tools.values()])
+
+    async def before_request(self, task: Task) -> tuple[list[Content], str | None]:
+        """Notes for the next user message, and why the task must stop now (a spending cap the
+        user would not raise), if it must."""
+        while (question := self.budget.reached()) is not None:
+            answer = await task.ask(question)
+            if not self.budget.raise_cap(question, answer):
+                return [], self.budget.stop_reason(question)
+        note, edited = self.focus.reminder(mode=task.mode)
+        if edited is not None:
+            task.say(edited)
+        return ([TextContent(note)] if note else []), None
+
+    async def after_step(self, task: Task) -> TaskOutcome | None:
+        """How the task ends after a step, if it does: handed over to a new task, cancelled by a
+        hook, or stopped because the model looped and the user gave up."""
+        from pycline.core.task import TaskOutcome
+
+        if self.next_task is not None:
+            return TaskOutcome(True, "handed over to a new task", next_task=self.next_task)
+        if self.stop_reason is not None:
+            return TaskOutcome(False, self.stop_reason)
+        tool = self.loops.stopped_tool
+        if tool is None:
+            return None
+        answer = await task.ask(MistakeLimitQuestion(self.loops.count))
+        if not answer.chose(CONTINUE) and not answer.text.strip():
+            return TaskOutcome(False, loop_stop_reason(tool))
+        self.loops.reset()
+        return None
+
+    def charged(self, task: Task, cost: float, tokens: int) -> None:
+        self.budget.charge(cost, tokens)
+        for status in self.budget.status():
+            task.say(status)
+
+    # --- hooks ----------------------------------------------------------------------------------
+
+    async def hook(self, task: Task, name: str, data: dict[str, Any]) -> HookResult:
+        if self.hooks is None:
+            return HookResult()
+        common = {
+            "taskId": task.id,
+            "workspaceRoots": [str(task.workspace.root)],
+            "userId": "unknown",
+            "model": {"provider": task.provider.name, "slug": task.provider.model.id},
+        }
+        self.hooks.common = common
+        result = await self.hooks.run(name, data)
+        for error in result.errors:
+            task.say(Notice(f"Hook {name}: {error}"))
+        if result.cancel:
+            self.stop_reason = f"The {name} hook cancelled the task."
+        return result
+
+    async def on_run(self, task: Task, content: Sequence[Content]) -> list[Content]:
+        """TaskStart (or TaskResume) and UserPromptSubmit before the first request of a run;
+        their context for the model. A cancel sets `stop_reason`."""
+        meta = {"taskId": task.id, "ulid": task.id}
+        prompt = next((c.text for c in content if isinstance(c, TextContent)), "")
+        if task.history:
+            data = {"taskResume": {"taskMetadata": meta, "previousState": {
+                "messageCount": len(task.history), "conversationHistoryDeleted": False}}}  # fmt: skip
+            first = await self.hook(task, "TaskResume", data)
+            source = ("TaskResume", "general")
+        else:
+            meta_start = {**meta, "initialTask": task.record.task}
+            first = await self.hook(task, "TaskStart", {"taskStart": {"taskMetadata": meta_start}})
+            source = ("TaskStart", "")
+        submit = await self.hook(
+            task, "UserPromptSubmit", {"userPromptSubmit": {"prompt": prompt, "attachments": []}}
+        )
+        if self.hooks is not None and self.hooks.untrusted:
+            names = ", ".join(p.name for p in self.hooks.untrusted)
+            task.say(
+                Notice(
+                    f"This project's hooks ({names}) were not run: they are not trusted as they "
+                    "are now. Review them, then run `pycline hooks trust`."
+                )
+            )
+        blocks = [
+            context_block(source[0], first.context, kind=source[1]),
+            context_block("UserPromptSubmit", submit.context),
+        ]
+        return [TextContent(b) for b in blocks if b]
+
+    async def on_end(self, task: Task, *, completed: bool, result: str) -> None:
+        if completed:
+            meta = {"taskId": task.id, "ulid": task.id, "result": result, "command": ""}
+            await self.hook(task, "TaskComplete", {"taskComplete": {"taskMetadata": meta}})
+
+    async def on_cancel(self, task: Task) -> None:
+        meta = {"taskId": task.id, "ulid": task.id, "completionStatus": "cancelled"}
+        await self.hook(task, "TaskCancel", {"taskCancel": {"taskMetadata": meta}})
+
+    async def before_tool(self, task: Task, name: str, params: Mapping[str, str]) -> str:
+        """PreToolUse; "" to go on, else why the tool is refused (the task then stops)."""
+        if name == "attempt_completion":
+            return ""
+        data = {"preToolUse": {"toolName": name, "parameters": dict(params)}}
+        result = await self.hook(task, "PreToolUse", data)
+        self._pending_context = result.context
+        return "The PreToolUse hook refused this tool call." if result.cancel else ""
+
+    async def after_tool(
+        self, task: Task, name: str, params: Mapping[str, str], result: str, ok: bool, ms: int
+    ) -> str:
+        """PostToolUse; the hooks' context (with PreToolUse's) to append to the tool result."""
+        data = {"postToolUse": {"toolName": name, "parameters": dict(params), "result": result,
+                                "success": ok, "executionTimeMs": ms}}  # fmt: skip
+        post = await self.hook(task, "PostToolUse", data)
+        pre, self._pending_context = self._pending_context, ""
+        blocks = [
+            context_block("PreToolUse", pre, kind=context_type(pre)),
+            context_block("PostToolUse", post.context, kind=context_type(post.context)),
+        ]
+        return "\n\n".join(b for b in blocks if b)

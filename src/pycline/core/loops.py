@@ -1,0 +1,59 @@
+"""Loop detection: the model calling the same tool with the same arguments again and again.
+
+The signature is the tool name and its parameters in key order, without `task_progress` (a
+changing checklist does not make a repeated call new). Three identical calls in a row earn the
+model a warning; five stop it (the task asks the user, a headless run ends).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final, Literal
+
+WARN_AT: Final = 3
+STOP_AT: Final = 5
+
+LOOP_WARNING: Final = (
+    "[WARNING] You have called this tool {count} times in a row with identical arguments. "
+    "Repeating it will not give a different result: change the tool or its arguments, or "
+    "explain what is blocking you."
+)
+
+
+def loop_stop_reason(name: str) -> str:
+    return f"The model called {name} {STOP_AT} times in a row with identical arguments; stopped."
+
+
+def signature(name: str, params: Mapping[str, str]) -> str:
+    kept = {k: params[k] for k in sorted(params) if k != "task_progress"}
+    return name + json.dumps(kept, ensure_ascii=False, sort_keys=True)
+
+
+@dataclass(slots=True)
+class LoopDetector:
+    _last: str = ""
+    _count: int = 0
+    stopped_tool: str | None = None  # set when the stop threshold was reached
+
+    def observe(self, name: str, params: Mapping[str, str]) -> Literal["ok", "warn", "stop"]:
+        sig = signature(name, params)
+        self._count = self._count + 1 if sig == self._last else 1
+        self._last = sig
+        if self._count >= STOP_AT:
+            self.stopped_tool = name
+            return "stop"
+        if self._count >= WARN_AT:
+            return "warn"
+        return "ok"
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    def reset(self) -> None:
+        """The user chose to go on: count afresh."""
+        self._last = ""
+        self._count = 0
+        self.stopped_tool = None

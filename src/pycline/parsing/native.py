@@ -1,0 +1,260 @@
+"""Native tool calls: the definitions sent to the model and the assembly of streamed calls.
+
+A provider streams a call as pieces: an id and a name first, then its arguments as fragments of
+one JSON object (`{"path": "a.py", "content": "…`). `NativeCallAssembler` turns those pieces into
+the same `ToolUseBlock`s the XML parser yields: partial while arguments arrive (each string value
+as far as it has come), complete at the end. Values are strings, as in XML calls; a non-string
+argument (a boolean, a number, a list) becomes its JSON text.
+
+The argument scanner keeps its state between fragments and looks at every character once, so a
+long file's content costs time in proportion to its length however finely it is streamed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pycline.parsing.blocks import ToolUseBlock
+
+__all__ = [
+    "ArgumentScanner",
+    "NativeCall",
+    "NativeCallAssembler",
+    "ToolDefinition",
+    "arguments_to_params",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDefinition:
+    """A tool as the model sees it natively: a name, a description, a JSON schema."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class NativeCall:
+    """A complete native tool call: the provider's id, the tool, its arguments as strings."""
+
+    id: str
+    name: str
+    params: dict[str, str]
+    error: str = ""  # why the call cannot run (its arguments were not a JSON object)
+
+
+def arguments_to_params(raw: str) -> dict[str, str] | None:
+    """The complete arguments JSON as string params; None when it is not a JSON object."""
+    text = raw.strip() or "{}"
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    return {str(k): _as_string(v) for k, v in value.items()}
+
+
+def _as_string(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+_Where = Literal["start", "key", "colon", "value", "string", "raw", "after"]
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+class ArgumentScanner:
+    """Reads a flat JSON object fragment by fragment; `partial()` gives the values so far.
+
+    Only the top level is interpreted: a nested value (array, object) is kept as raw JSON text.
+    Malformed input never raises here; the final parse (`arguments_to_params`) decides.
+    """
+
+    def __init__(self) -> None:
+        self._where: _Where = "start"
+        self._key: list[str] = []
+        self._value: list[str] = []
+        self._current_key = ""
+        self._escape = ""  # an escape in progress: "\\" or "\\uXXX…"
+        self._high = ""  # a high surrogate waiting for its pair
+        self._depth = 0
+        self._raw_in_string = False
+        self._raw_escape = False
+        self._in_key = False
+        self.values: dict[str, str] = {}
+
+    def feed(self, text: str) -> None:
+        for ch in text:
+            self._step(ch)
+
+    def partial(self) -> dict[str, str]:
+        """The values seen so far, the one being read included as far as it has arrived."""
+        out = dict(self.values)
+        if self._where in ("string", "raw") and not self._in_key:
+            out[self._current_key] = "".join(self._value)
+        return out
+
+    def _step(self, ch: str) -> None:
+        match self._where:
+            case "start":
+                if ch == "{":
+                    self._where = "key"
+            case "key":
+                if ch == '"':
+                    self._in_key = True
+                    self._key = []
+                    self._where = "string"
+            case "colon":
+                if ch == ":":
+                    self._where = "value"
+            case "value":
+                if ch == '"':
+                    self._in_key = False
+                    self._value = []
+                    self._where = "string"
+                elif not ch.isspace():
+                    self._value = [ch]
+                    self._depth = 1 if ch in "[{" else 0
+                    self._raw_in_string = False
+                    self._raw_escape = False
+                    self._where = "raw"
+                    if ch in ",}":
+                        self._where = "key"
+            case "string":
+                self._string_char(ch)
+            case "raw":
+                self._raw_char(ch)
+            case "after":
+                if ch == ",":
+                    self._where = "key"
+
+    def _string_char(self, ch: str) -> None:
+        target = self._key if self._in_key else self._value
+        if self._escape:
+            self._escape += ch
+            if self._escape.startswith("\\u"):
+                if len(self._escape) < 6:
+                    return
+                self._emit_code(int(self._escape[2:], 16) if _is_hex(self._escape[2:]) else 0xFFFD)
+            else:
+                target.append(_ESCAPES.get(ch, ch))
+            self._escape = ""
+            return
+        if ch == "\\":
+            self._escape = "\\"
+            return
+        if self._high:
+            target.append(self._high)
+            self._high = ""
+        if ch == '"':
+            if self._in_key:
+                self._current_key = "".join(self._key)
+                self._where = "colon"
+            else:
+                self.values[self._current_key] = "".join(self._value)
+                self._where = "after"
+            return
+        target.append(ch)
+
+    def _emit_code(self, code: int) -> None:
+        target = self._key if self._in_key else self._value
+        if 0xD800 <= code <= 0xDBFF:
+            if self._high:
+                target.append(self._high)
+            self._high = chr(code)
+            return
+        if 0xDC00 <= code <= 0xDFFF and self._high:
+            pair = 0x10000 + ((ord(self._high) - 0xD800) << 10) + (code - 0xDC00)
+            self._high = ""
+            target.append(chr(pair))
+            return
+        if self._high:
+            target.append(self._high)
+            self._high = ""
+        target.append(chr(code))
+
+    def _raw_char(self, ch: str) -> None:
+        if self._raw_in_string:
+            self._value.append(ch)
+            if self._raw_escape:
+                self._raw_escape = False
+            elif ch == "\\":
+                self._raw_escape = True
+            elif ch == '"':
+                self._raw_in_string = False
+            return
+        if self._depth == 0 and ch in ",}":
+            self.values[self._current_key] = "".join(self._value).strip()
+            self._where = "key"
+            return
+        if ch == '"':
+            self._raw_in_string = True
+        elif ch in "[{":
+            self._depth += 1
+        elif ch in "]}":
+            self._depth -= 1
+        self._value.append(ch)
+
+
+def _is_hex(text: str) -> bool:
+    return all(c in "0123456789abcdefABCDEF" for c in text)
+
+
+@dataclass(slots=True)
+class _Pending:
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+    scanner: ArgumentScanner = field(default_factory=ArgumentScanner)
+
+
+class NativeCallAssembler:
+    """Collects streamed call pieces by their index within the reply."""
+
+    def __init__(self) -> None:
+        self._calls: dict[int, _Pending] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._calls)
+
+    def feed(self, index: int, *, id: str | None, name: str | None, arguments: str) -> None:
+        call = self._calls.setdefault(index, _Pending())
+        if id:
+            call.id = id
+        if name:
+            call.name = name
+        if arguments:
+            call.arguments.append(arguments)
+            call.scanner.feed(arguments)
+
+    @property
+    def blocks(self) -> list[ToolUseBlock]:
+        """The calls so far, each partial, with the arguments that have arrived."""
+        return [
+            ToolUseBlock(c.name, c.scanner.partial(), partial=True)
+            for _, c in sorted(self._calls.items())
+        ]
+
+    def partial(self, index: int) -> tuple[str, ToolUseBlock]:
+        """One call so far: its id ("" until known) and its block."""
+        call = self._calls[index]
+        return call.id, ToolUseBlock(call.name, call.scanner.partial(), partial=True)
+
+    def finish(self) -> list[NativeCall]:
+        """Every call, complete; one whose arguments are not a JSON object carries an error."""
+        out: list[NativeCall] = []
+        for index, call in sorted(self._calls.items()):
+            params = arguments_to_params("".join(call.arguments))
+            call_id = call.id or f"call_{index}"
+            if params is None:
+                error = "The tool call's arguments were not a JSON object; retry with valid JSON."
+                out.append(NativeCall(call_id, call.name, {}, error))
+            else:
+                out.append(NativeCall(call_id, call.name, params))
+        return out

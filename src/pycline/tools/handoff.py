@@ -1,0 +1,105 @@
+"""Cline's hand-off tools: `new_rule` writes a rule file; `condense` and `new_task` carry a summary
+the model wrote. The last two change the task itself, so the loop runs them (`core.handoffs`);
+here are their specs, shown to the model like any tool's.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from pycline.errors import ToolError
+from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.edit import WriteToFileTool
+
+NEW_RULE_SPEC = ToolSpec(
+    name="new_rule",
+    description=(
+        "Create a rule file for this project in .clinerules/ (Markdown), e.g. when the user asks "
+        "for one with /newrule. The user approves the file like any edit."
+    ),
+    params=(
+        ParamSpec("path", "The file, under .clinerules/ and ending in .md."),
+        ParamSpec("content", "The rule: starts with '## Brief overview', then concrete guidance."),
+    ),
+    example=(
+        "<new_rule>\n<path>.clinerules/testing.md</path>\n<content>## Brief overview\n"
+        "...</content>\n</new_rule>"
+    ),
+)
+
+CONDENSE_SPEC = ToolSpec(
+    name="condense",
+    description=(
+        "Replace the conversation so far by a detailed summary, when the user asks for it "
+        "(/smol, /compact). The user approves the summary first."
+    ),
+    params=(
+        ParamSpec(
+            "context",
+            "The summary: previous conversation, current work, key technical concepts, relevant "
+            "files and code, problem solving, pending tasks and next steps.",
+        ),
+    ),
+)
+
+NEW_TASK_SPEC = ToolSpec(
+    name="new_task",
+    description=(
+        "Start a new task that continues from this one with only the context you give, when the "
+        "user asks for it (/newtask). The user approves the hand-off first."
+    ),
+    params=(
+        ParamSpec(
+            "context",
+            "Everything the new task needs: current work, key technical concepts, relevant files "
+            "and code, problem solving, pending tasks and next steps.",
+        ),
+    ),
+)
+
+
+SUBAGENTS_SPEC = ToolSpec(
+    name="use_subagents",
+    description=(
+        "Run up to five read-only research sub-agents in parallel, each with its own context "
+        "window: they read, list, search and fetch, then report. Use for broad investigations "
+        "whose details you do not need in your own context. Each prompt is a self-contained "
+        "research question."
+    ),
+    params=(
+        ParamSpec("prompt_1", "The first sub-agent's research question."),
+        *(ParamSpec(f"prompt_{i}", "Another sub-agent's question.", False) for i in range(2, 6)),
+    ),
+)
+
+
+class NewRuleTool:
+    spec = NEW_RULE_SPEC
+
+    def summary(self, call: ToolCall) -> str:
+        return describe(self.spec.name, call.get("path"))
+
+    async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        path = call.require("path").strip()
+        parts = PurePosixPath(path.replace("\\", "/")).parts
+        if len(parts) < 2 or parts[0] != ".clinerules" or ".." in parts or not path.endswith(".md"):
+            raise ToolError("A rule's path must be inside .clinerules/ and end in .md.")
+        write = ToolCall("write_to_file", {"path": path, "content": call.require("content")})
+        return await WriteToFileTool().run(write, ctx)
+
+
+class HandoffSpecTool:
+    """A tool the loop handles itself (its run is never reached through this object)."""
+
+    def __init__(self, spec: ToolSpec) -> None:
+        self._spec = spec
+
+    @property
+    def spec(self) -> ToolSpec:
+        return self._spec
+
+    def summary(self, call: ToolCall) -> str:
+        return self._spec.name
+
+    async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        raise ToolError(f"{self._spec.name} cannot be used here.")
