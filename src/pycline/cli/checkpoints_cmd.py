@@ -50,8 +50,13 @@ def _parser(name: str) -> argparse.ArgumentParser:
             description="Restore the workspace files, the task's conversation, or both, to a "
             "checkpoint.",
         )
-        p.add_argument("id", help="task id")
-        p.add_argument("checkpoint", help="checkpoint number or commit (see `pycline checkpoints`)")
+        p.add_argument(
+            "refs",
+            nargs="+",
+            metavar="[ID] CHECKPOINT",
+            help="task id (default: the latest task in this folder), then a checkpoint number "
+            "or commit (see `pycline checkpoints`)",
+        )
         how = p.add_mutually_exclusive_group(required=True)
         how.add_argument("--workspace", action="store_true", help="files back to the checkpoint")
         how.add_argument(
@@ -63,17 +68,35 @@ def _parser(name: str) -> argparse.ArgumentParser:
         prog="pycline diff",
         description="Changes from a checkpoint to now, or between two checkpoints.",
     )
-    p.add_argument("id", help="task id")
-    p.add_argument("checkpoint", help="checkpoint number or commit")
-    p.add_argument("checkpoint2", nargs="?", help="a later checkpoint (default: the files now)")
+    p.add_argument(
+        "refs",
+        nargs="*",
+        metavar="[ID] [CHECKPOINT [CHECKPOINT2]]",
+        help="task id (default: the latest task in this folder); a checkpoint (default: the "
+        "first, so the changes since the task started); a later one (default: the files now)",
+    )
     p.add_argument("--stat", action="store_true", help="only the list of changed files")
     return p
+
+
+def _split_refs(store: TaskStore, refs: list[str], most: int) -> tuple[str | None, list[str]]:
+    """`[ID] CP…`: the first word is a task id when such a task exists, else a checkpoint."""
+    task_id = refs[0] if refs and (store.tasks_dir / refs[0]).is_dir() else None
+    checkpoints = refs[1:] if task_id is not None else refs
+    if len(checkpoints) > most:
+        raise CheckpointError(f"Too many checkpoints given: {' '.join(checkpoints)}.")
+    return task_id, checkpoints
 
 
 def run_checkpoints_command(name: str, argv: list[str]) -> int:
     ns = _parser(name).parse_args(argv)
     store = TaskStore(pycline_home())
     try:
+        if name in ("restore", "diff"):
+            ns.id, refs = _split_refs(store, ns.refs, 1 if name == "restore" else 2)
+            if name == "restore" and not refs:
+                raise CheckpointError("Name the checkpoint to restore (`pycline checkpoints`).")
+            ns.checkpoint, ns.checkpoint2 = [*refs, None, None][:2]
         if name == "checkpoints":
             if ns.disk:
                 return asyncio.run(_disk(store, remove_orphans=ns.remove_orphans))
@@ -196,7 +219,10 @@ def _print_change(change: FileChange) -> None:
 async def _diff(store: TaskStore, ns: argparse.Namespace) -> int:
     _, record = _open(store, ns.id)
     checkpoints = await task_checkpoints(store, record)
-    first = pick(checkpoints, ns.checkpoint)
+    if not checkpoints:
+        print(f"Task {record.id} has no checkpoints.")
+        return 0
+    first = pick(checkpoints, ns.checkpoint) if ns.checkpoint else checkpoints[0]
     second = pick(checkpoints, ns.checkpoint2) if ns.checkpoint2 else None
     changes = await _tracker(store, record).diff(
         first.commit, second.commit if second is not None else None

@@ -7,7 +7,7 @@ import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from pycline.app.config import ModelConfig, resolve, resolve_plan
 from pycline.errors import PyclineError
@@ -47,7 +47,7 @@ def workspace_dir(ns: argparse.Namespace) -> Path:
     return path
 
 
-def fail(message: str, code: int = 2) -> None:
+def fail(message: str, code: int = 2) -> NoReturn:
     print(f"pycline: {message}", file=sys.stderr)
     raise SystemExit(code)
 

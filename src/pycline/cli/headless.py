@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from pycline.cli.common import (
@@ -148,11 +149,32 @@ class HeadlessHost:
                 pass
 
 
+def task_text(ns: argparse.Namespace) -> str:
+    """The task from the words given, `-` (standard input) or --task-file; exits when empty."""
+    if ns.task_file and ns.task:
+        fail("give the task as words or with --task-file, not both")
+    source = ns.task_file or (" ".join(ns.task) if ns.task != ["-"] else "-")
+    if ns.task_file or ns.task == ["-"]:
+        try:
+            if source == "-":
+                text = sys.stdin.read()
+            else:
+                text = Path(source).expanduser().read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"cannot read the task from {source}: {exc}")
+    else:
+        text = source
+    if not text.strip():
+        fail("no task given (words, `-` for standard input, or --task-file FILE)")
+    return text.strip()
+
+
 def run_headless(ns: argparse.Namespace) -> int:
     from pycline.app.controller import Controller
     from pycline.app.task_settings import task_settings
 
     cwd = workspace_dir(ns)
+    text = task_text(ns)
     try:
         home, config = resolved_config(ns)
         controller = Controller(home, config, plan_config(ns, home, config))
@@ -169,7 +191,7 @@ def run_headless(ns: argparse.Namespace) -> int:
     host = HeadlessHost(json_mode=ns.json)
 
     def open_task() -> tuple[Task, Runner]:
-        task = controller.new_task(" ".join(ns.task), host, cwd, settings)
+        task = controller.new_task(text, host, cwd, settings)
         return task, lambda: task.start(task.record.task)
 
     return run_to_exit_code(controller, cwd, open_task)

@@ -9,13 +9,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pycline.app.config import DEFAULT_MODELS, ModelConfig, save
 from pycline.cli.common import flags_config, plan_config, workspace_dir
 from pycline.cli.editor import edit_text
 from pycline.cli.lines import LineReader
 from pycline.cli.style import colour_diff, style
 from pycline.core import user_input
-from pycline.errors import ConfigError, PyclineError
+from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
     from pycline.app.controller import Controller
@@ -225,45 +224,6 @@ class InteractiveHost:
                 return Answer("yes") if reply.strip().lower() in ("y", "yes") else Answer("no")
 
 
-WIZARD_CHOICES = (
-    (
-        "openai",
-        "A local or self-hosted OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp)",
-    ),
-    ("openai", "OpenAI (API key)"),
-    ("anthropic", "Anthropic (API key)"),
-)
-
-
-async def first_run_wizard(reader: LineReader, home: Path) -> ModelConfig:
-    print(style("No model is configured yet. Let's set one up (saved for next time).", "bold"))
-    for i, (_, label) in enumerate(WIZARD_CHOICES, 1):
-        print(f"  {i}. {label}")
-    while True:
-        choice = await reader.readline("Choose 1-3: ")
-        if choice is None:
-            raise EOFError
-        if choice.strip() in ("1", "2", "3"):
-            break
-    index = int(choice.strip()) - 1
-    provider = WIZARD_CHOICES[index][0]
-    base_url = key = None
-    if index == 0:
-        base_url = (await reader.readline("Server URL [http://localhost:11434/v1]: ") or "").strip()
-        base_url = base_url or "http://localhost:11434/v1"
-        model = (await reader.readline("Model name: ") or "").strip()
-    else:
-        key = (await reader.readline("API key: ") or "").strip()
-        default = DEFAULT_MODELS[provider]
-        model = (await reader.readline(f"Model [{default}]: ") or "").strip() or default
-    if not model:
-        raise ConfigError("A model name is needed.")
-    config = ModelConfig(provider=provider, model=model, base_url=base_url, api_key=key or None)
-    save(home, config)
-    print(style("Saved.", "green"))
-    return config
-
-
 async def _ask_mcp_trust(reader: LineReader, home: Path, cwd: Path) -> None:
     """A project MCP file not trusted as it is now: show what it would run, and ask."""
     from pycline.mcp.trust import McpTrust, describe
@@ -296,9 +256,6 @@ async def session(ns: argparse.Namespace) -> int:
     reader = LineReader(complete_root=cwd)
     flags = flags_config(ns)
     config = resolve(flags, home, workspace=cwd, profile=ns.profile)
-    if config.provider is None:
-        wizard = await first_run_wizard(reader, home)
-        config = resolve(flags.merged_over(wizard), home, workspace=cwd, profile=ns.profile)
     controller = Controller(home, config, plan_config(ns, home, config))
     print(style(f"pycline · {config.provider}/{config.model} · {cwd}", "dim"))
     from pycline.app.task_settings import chromium_setting
@@ -371,7 +328,10 @@ def _resume_arg(text: str) -> str | None:
 
 
 def run_interactive(ns: argparse.Namespace) -> int:
+    from pycline.cli.setup_wizard import first_run
+
     try:
+        first_run(ns)
         return asyncio.run(session(ns))
     except KeyboardInterrupt:
         print(style("\nCancelled. The task is saved.", "yellow"), file=sys.stderr)
