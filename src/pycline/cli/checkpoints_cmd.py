@@ -217,18 +217,30 @@ def _print_change(change: FileChange) -> None:
 
 
 async def _diff(store: TaskStore, ns: argparse.Namespace) -> int:
-    _, record = _open(store, ns.id)
+    return await show_diff(store, ns.id, ns.checkpoint, ns.checkpoint2, stat=ns.stat)
+
+
+async def show_diff(
+    store: TaskStore,
+    task_id: str | None,
+    ref: str | None = None,
+    ref2: str | None = None,
+    *,
+    stat: bool = False,
+) -> int:
+    """Print the changes from a checkpoint (default: the task's first) to another, or to now."""
+    _, record = _open(store, task_id)
     checkpoints = await task_checkpoints(store, record)
     if not checkpoints:
         print(f"Task {record.id} has no checkpoints.")
         return 0
-    first = pick(checkpoints, ns.checkpoint) if ns.checkpoint else checkpoints[0]
-    second = pick(checkpoints, ns.checkpoint2) if ns.checkpoint2 else None
+    first = pick(checkpoints, ref) if ref else checkpoints[0]
+    second = pick(checkpoints, ref2) if ref2 else None
     changes = await _tracker(store, record).diff(
         first.commit, second.commit if second is not None else None
     )
     for change in changes:
-        if ns.stat:
+        if stat:
             print(f"{change.status:<9} {change.path}")
         else:
             _print_change(change)
@@ -236,6 +248,15 @@ async def _diff(store: TaskStore, ns: argparse.Namespace) -> int:
     files = "1 file" if len(changes) == 1 else f"{len(changes)} files"
     print(style(f"{files} changed from {first.commit[:10]} to {target}.", "dim"))
     return 0
+
+
+async def undo_last_step(store: TaskStore, task_id: str) -> int:
+    """Files and conversation back to the checkpoint before the task's latest one."""
+    _, record = _open(store, task_id)
+    checkpoints = await task_checkpoints(store, record)
+    if len(checkpoints) < 2:
+        raise CheckpointError("Nothing to undo: the task has no earlier checkpoint.")
+    return await _restore(store, record.id, checkpoints[-2].commit, "both")
 
 
 # --- disk use, and cleaning up after a deleted task ------------------------------------------

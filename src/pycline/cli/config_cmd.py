@@ -111,12 +111,18 @@ def _known(parts: Sequence[str]) -> bool:
 
 def _names() -> list[str]:
     """Every fixed dotted setting name, for suggestions."""
+    from pydantic import BaseModel
+
     from pycline.app.settings_model import AutoApproveSettings, ModelChoice, Settings
 
+    inner: dict[str, type[BaseModel]] = {
+        "autoApprove": AutoApproveSettings,
+        "planMode": ModelChoice,
+    }
     names: list[str] = []
     for name, info in Settings.model_fields.items():
         top = info.alias or name
-        nested = {"autoApprove": AutoApproveSettings, "planMode": ModelChoice}.get(top)
+        nested = inner.get(top)
         if nested is None:
             names.append(top)
             continue
@@ -125,7 +131,7 @@ def _names() -> list[str]:
 
 
 def suggestion(key: str) -> str:
-    """" Did you mean 'autoApprove.editFiles'?" for a mistyped name; "" when none is near."""
+    """The hint for a mistyped name (`Did you mean 'autoApprove.editFiles'?`), or ""."""
     import difflib
 
     lowered = {n.lower(): n for n in _names()}

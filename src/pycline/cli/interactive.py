@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pycline.cli import slash, slash_run
 from pycline.cli.common import flags_config, plan_config, workspace_dir
 from pycline.cli.editor import edit_text
 from pycline.cli.lines import LineReader
@@ -18,7 +20,7 @@ from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
     from pycline.app.controller import Controller
-    from pycline.terminal.background import BackgroundProcesses
+    from pycline.core.task import TaskOutcome
 
 from pycline.events import (
     Answer,
@@ -46,15 +48,19 @@ from pycline.events import (
 
 
 class InteractiveHost:
-    def __init__(self, reader: LineReader, *, notify: bool = False) -> None:
+    def __init__(
+        self,
+        reader: LineReader,
+        *,
+        notify: bool = False,
+        state: slash_run.SlashState | None = None,
+    ) -> None:
         self.reader = reader
         self.notify = notify  # settings.notifications: a desktop popup when a question waits
         self._mid_line = False
         self._in_reasoning = False
-        # `/compact` at the completion prompt condenses the running task's history (issue 6).
-        self.compact: Callable[[], Awaitable[bool]] | None = None
-        # The running task's background processes: `/ps` lists them, `/stop N` stops one.
-        self.background: BackgroundProcesses | None = None
+        # Slash commands at every prompt act on this (the running task, its last usage, …).
+        self.state = state
 
     def _write(self, text: str) -> None:
         sys.stdout.write(text)
@@ -104,6 +110,8 @@ class InteractiveHost:
             case ErrorEvent(text=text):
                 self._line(style(f"error: {text}", "red"))
             case Usage() as u:
+                if self.state is not None:
+                    self.state.usage = u
                 cache = ""
                 if u.cache_read_tokens or u.cache_write_tokens:
                     cache = f" (cache {u.cache_read_tokens} read / {u.cache_write_tokens} write)"
@@ -117,38 +125,29 @@ class InteractiveHost:
             case _:
                 pass
 
-    async def _read(self, prompt: str) -> str:
+    async def _read(self, prompt: str, *, accepts: tuple[str, ...] = ()) -> str:
+        """A reply to a question; slash commands typed meanwhile run and the question is asked
+        again. Commands in `accepts` are this question's own answers and come back as typed."""
         while True:
             line = await self.reader.readline(prompt)
             self._mid_line = False
             if line is None:
                 raise EOFError
-            if not await self._process_command(line.strip()):
+            parts = slash.split(line)
+            if self.state is None or parts is None or parts[0] in accepts:
                 return line
-
-    async def _process_command(self, line: str) -> bool:
-        """`/ps` and `/stop N` work at any prompt while a task runs; True when handled."""
-        words = line.split()
-        if not words or words[0] not in ("/ps", "/stop") or self.background is None:
-            return False
-        if words[0] == "/ps":
-            infos = self.background.list()
-            if not infos:
-                self._line("No background processes.")
-            for info in infos:
-                state = "running" if info.running else f"exited ({info.exit_code})"
-                self._line(f"  {info.id}  {state:<12} {info.command}")
-            return True
-        if len(words) == 2 and words[1].isdigit():
-            try:
-                await self.background.stop(int(words[1]))
-            except KeyError:
-                self._line(f"No background process {words[1]}.")
-            else:
-                self._line(f"Stopped process {words[1]}.")
-        else:
-            self._line("Usage: /stop N (see /ps)")
-        return True
+            outcome = await slash_run.run(self.state, line, "question")
+            match outcome:
+                case None:
+                    return line
+                case slash_run.Send(text=text):
+                    return text
+                case slash_run.Quit():
+                    raise EOFError
+                case slash_run.Handled():
+                    continue
+                case slash_run.SetMode() | slash_run.NewTask() | slash_run.Resume():
+                    self._line(style(f"/{parts[0]} works at the Task> prompt, not here.", "yellow"))
 
     async def ask(self, question: Question) -> Answer:
         sys.stdout.write("\a")  # the terminal bell: the task waits for the user
@@ -193,28 +192,21 @@ class InteractiveHost:
                 return Answer("text", reply)
             case PlanQuestion():
                 reply = await self._read(
-                    style("Reply to the plan, /act to carry it out, or Enter to stop: ", "bold")
+                    style("Reply to the plan, /act to carry it out, or Enter to stop: ", "bold"),
+                    accepts=("act",),
                 )
                 word = reply.strip()
                 if word.startswith("/act"):
                     return Answer("yes", word[len("/act") :].strip())
                 return Answer("text", word) if word else Answer("no")
             case CompletionQuestion():
-                while True:
-                    reply = await self._read(
-                        style(
-                            "Press Enter to accept, or type feedback to continue "
-                            "(/compact condenses the history): ",
-                            "bold",
-                        )
-                    )
-                    if reply.strip() != "/compact":
-                        break
-                    if self.compact is None:
-                        self._line(style("Nothing to condense here.", "yellow"))
-                    else:
-                        await self.compact()
-                return Answer("yes") if not reply.strip() else Answer("text", reply.strip())
+                reply = await self._read(
+                    style("Press Enter to accept, or type feedback to continue (/help): ", "bold"),
+                    accepts=("new", "clear"),
+                )
+                if not reply.strip() or slash.split(reply) is not None:
+                    return Answer("yes")  # `/new`: accepted; the next message is a new task
+                return Answer("text", reply.strip())
             case MistakeLimitQuestion(count=count):
                 self._line(style(f"The model has made {count} mistakes in a row.", "yellow"))
                 reply = await self._read("Type guidance to continue, or press Enter to stop: ")
@@ -253,7 +245,9 @@ async def session(ns: argparse.Namespace) -> int:
 
     cwd = workspace_dir(ns)
     home = pycline_home()
-    reader = LineReader(complete_root=cwd)
+    reader = LineReader(
+        complete_root=cwd, commands=lambda: [c.name for c in slash.registry(cwd, home)]
+    )
     flags = flags_config(ns)
     config = resolve(flags, home, workspace=cwd, profile=ns.profile)
     controller = Controller(home, config, plan_config(ns, home, config))
@@ -283,48 +277,76 @@ async def _tasks(
     ns: argparse.Namespace, controller: Controller, reader: LineReader, home: Path, cwd: Path
 ) -> int:
     from pycline.app.config import load
-    from pycline.app.task_settings import task_settings
 
-    host = InteractiveHost(reader, notify=load(home, cwd).notifications)
-    text = " ".join(ns.task).strip()
+    state = slash_run.SlashState(home, cwd, controller, say=_say)
+    host = InteractiveHost(reader, notify=load(home, cwd).notifications, state=state)
+    typed = " ".join(ns.task).strip()
     mode = "plan" if ns.plan else "act"
     while True:
-        while not text:
+        if not typed:
             line = await reader.readline(style("Plan> " if mode == "plan" else "Task> ", "bold"))
             if line is None:
                 return 0
-            text = line.strip()
-            if text in ("/plan", "/act"):
-                mode = text[1:]
-                print(style(f"{mode.upper()} MODE", "cyan"))
-                text = ""
-        settings = task_settings(home, headless=False, mode=mode, workspace=cwd)
-        resume_id = _resume_arg(text)
-        if resume_id is not None:  # `/resume [ID]`: continue a saved task (issue 5)
-            try:
-                task, run = controller.resume_task(resume_id or None, host, cwd, settings)
-            except PyclineError as exc:  # no such task, or its history cannot be read
-                print(style(str(exc), "yellow"))
-                text = ""
+            typed = line.strip()
+            if not typed:
                 continue
-            host.compact = task.compact  # `/compact` (issue 6)
-            host.background = user_input.background_of(task.services)
-            outcome = await run()
-        else:
-            task = controller.new_task(text, host, cwd, settings)
-            host.compact = task.compact  # `/compact` (issue 6)
-            host.background = user_input.background_of(task.services)
-            outcome = await task.start(text)
-        mode = task.mode
-        if not outcome.completed:
-            print(style(f"Task stopped: {outcome.reason} (task {task.id} saved)", "yellow"))
-        text = ""
+        text, resume_id = typed, None
+        typed = ""
+        match await slash_run.run(state, text, "task"):
+            case None:
+                pass
+            case slash_run.Send(text=sent):
+                text = sent
+            case slash_run.Resume(task_id=wanted):
+                resume_id = wanted
+            case slash_run.SetMode(mode=chosen):
+                mode = chosen
+                _say(style(f"{mode.upper()} MODE", "cyan"))
+                continue
+            case slash_run.NewTask():
+                _say(style("The next message starts a new task.", "dim"))
+                continue
+            case slash_run.Handled():
+                continue
+            case slash_run.Quit():
+                return 0
+        mode = await _run_one(controller, host, state, text, resume_id, mode)
 
 
-def _resume_arg(text: str) -> str | None:
-    """For `/resume [ID]`: the id ("" for the latest task here); None for anything else."""
-    word, _, rest = text.partition(" ")
-    return rest.strip() if word == "/resume" else None
+async def _run_one(
+    controller: Controller,
+    host: InteractiveHost,
+    state: slash_run.SlashState,
+    text: str,
+    resume_id: str | None,
+    mode: str,
+) -> str:
+    """Run (or resume) one task to its end; the mode it ended in."""
+    from pycline.app.task_settings import task_settings
+
+    settings = task_settings(state.home, headless=False, mode=mode, workspace=state.cwd)
+    run: Callable[[], Awaitable[TaskOutcome]]
+    if resume_id is not None:
+        try:
+            task, run = controller.resume_task(resume_id or None, host, state.cwd, settings)
+        except PyclineError as exc:  # no such task, or its history cannot be read
+            _say(style(str(exc), "yellow"))
+            return mode
+    else:
+        task = controller.new_task(text, host, state.cwd, settings)
+        run = functools.partial(task.start, text)
+
+    state.task_id, state.usage = task.id, None
+    state.compact = task.compact
+    state.background = user_input.background_of(task.services)
+    outcome = await run()
+    if not outcome.completed:
+        _say(style(f"Task stopped: {outcome.reason} (task {task.id} saved)", "yellow"))
+    return task.mode
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
 
 
 def run_interactive(ns: argparse.Namespace) -> int:

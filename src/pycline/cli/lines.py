@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,13 @@ from pycline.cli import completion
 
 
 class LineReader:
-    def __init__(self, fd: int | None = None, *, complete_root: Path | None = None) -> None:
+    def __init__(
+        self,
+        fd: int | None = None,
+        *,
+        complete_root: Path | None = None,
+        commands: Callable[[], Iterable[str]] = tuple,
+    ) -> None:
         self.fd = sys.stdin.fileno() if fd is None else fd
         self._buffer = b""
         self._eof = False
@@ -27,7 +34,8 @@ class LineReader:
 
             self._ansi = ANSI
             self._session = PromptSession(
-                completer=completion.make_completer(complete_root), complete_while_typing=False
+                completer=completion.make_completer(complete_root, commands),
+                complete_while_typing=False,
             )
 
     async def readline(self, prompt: str = "") -> str | None:
