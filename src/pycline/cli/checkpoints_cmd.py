@@ -251,12 +251,14 @@ async def show_diff(
 
 
 async def undo_last_step(store: TaskStore, task_id: str) -> int:
-    """Files and conversation back to the checkpoint before the task's latest one."""
+    """Files and conversation back to the newest checkpoint whose files differ from now: the
+    last change is undone (and the restore itself can be undone, see `_restore`)."""
     _, record = _open(store, task_id)
-    checkpoints = await task_checkpoints(store, record)
-    if len(checkpoints) < 2:
-        raise CheckpointError("Nothing to undo: the task has no earlier checkpoint.")
-    return await _restore(store, record.id, checkpoints[-2].commit, "both")
+    tracker = _tracker(store, record)
+    for checkpoint in reversed(await task_checkpoints(store, record)):
+        if await tracker.diff(checkpoint.commit, None):
+            return await _restore(store, record.id, checkpoint.commit, "both")
+    raise CheckpointError("Nothing to undo: the files are as at the task's first checkpoint.")
 
 
 # --- disk use, and cleaning up after a deleted task ------------------------------------------
