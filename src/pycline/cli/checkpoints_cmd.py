@@ -333,10 +333,10 @@ async def _disk(store: TaskStore, *, remove_orphans: bool) -> int:
 
 def forget_task_checkpoints(store: TaskStore, record: TaskRecord) -> str:
     """Delete a deleted task's checkpoints; the whole store when no other task needs it."""
-    return asyncio.run(_forget(store, record))
+    return asyncio.run(forget_checkpoints(store, record))
 
 
-async def _forget(store: TaskStore, record: TaskRecord) -> str:
+async def forget_checkpoints(store: TaskStore, record: TaskRecord) -> str:
     tracker = _tracker(store, record)
     if not (tracker.git_dir / "HEAD").exists():
         return ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ from pycline.storage.paths import pycline_home
 
 if TYPE_CHECKING:
     from pycline.app.controller import Controller
+    from pycline.cli.notices import Shown
     from pycline.core.task import Task, TaskOutcome
 
 
@@ -55,14 +57,31 @@ def fail(message: str, code: int = 2) -> NoReturn:
 Runner = Callable[[], Awaitable["TaskOutcome"]]
 
 
+def _same_screen() -> bool:
+    """stdout and stderr are one file (a terminal): an error shown on one is not repeated."""
+    try:
+        out, err = os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno())
+    except (OSError, ValueError):
+        return False
+    return (out.st_dev, out.st_ino) == (err.st_dev, err.st_ino)
+
+
 def run_to_exit_code(
-    controller: Controller, cwd: Path, open_task: Callable[[], tuple[Task, Runner]]
+    controller: Controller,
+    cwd: Path,
+    open_task: Callable[[], tuple[Task, Runner]],
+    shown: Shown | None = None,
 ) -> int:
     """Run one task with the session's MCP servers connected; the process exit code.
 
-    0 only when the task completed; otherwise one line on stderr naming the saved task.
+    0 only when the task completed; otherwise one line on stderr naming the saved task (without
+    repeating an error the output already showed). A new task that never reached the model is
+    not kept.
     """
+    from pycline.cli.notices import discard, never_reached_the_model
+
     started: list[Task] = []
+    discarded: list[bool] = []
 
     async def run() -> TaskOutcome:
         await controller.start_mcp(cwd)
@@ -75,7 +94,11 @@ def run_to_exit_code(
         try:
             task, go = open_task()
             started.append(task)
-            return await go()
+            outcome = await go()
+            if not outcome.completed and never_reached_the_model(task):
+                await discard(controller, task)
+                discarded.append(True)
+            return outcome
         finally:
             await controller.close()
 
@@ -92,5 +115,11 @@ def run_to_exit_code(
         return 2
     if outcome.completed:
         return 0
-    print(f"pycline: {outcome.reason} (task {started[0].id} saved)", file=sys.stderr)
+    if discarded:
+        where = "nothing was saved: the task never reached the model"
+    else:
+        where = f"task {started[0].id} saved; `pycline resume {started[0].id}` continues it"
+    if shown is None or not shown.already(outcome.reason) or not _same_screen():
+        where = f"{outcome.reason} ({where})"
+    print(f"pycline: {where}", file=sys.stderr)
     return 1

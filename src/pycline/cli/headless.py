@@ -17,6 +17,7 @@ from pycline.cli.common import (
     run_to_exit_code,
     workspace_dir,
 )
+from pycline.cli.notices import Shown
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
@@ -84,6 +85,7 @@ class HeadlessHost:
         self.json_mode = json_mode
         self.out = out
         self._mid_line = False
+        self.shown = Shown()
 
     def say(self, event: Event) -> None:
         if self.json_mode:
@@ -134,8 +136,10 @@ class HeadlessHost:
             case CompletionResult(result=result):
                 self._line(f"Task completed:\n{result}")
             case Notice(text=text):
-                self._line(f"note: {text}")
+                if (fresh := self.shown.notice(text)) is not None:
+                    self._line(f"note: {fresh}")
             case ErrorEvent(text=text):
+                self.shown.error(text)
                 self._line(f"error: {text}")
             case Usage() as u:
                 cache = ""
@@ -194,4 +198,4 @@ def run_headless(ns: argparse.Namespace) -> int:
         task = controller.new_task(text, host, cwd, settings)
         return task, lambda: task.start(task.record.task)
 
-    return run_to_exit_code(controller, cwd, open_task)
+    return run_to_exit_code(controller, cwd, open_task, host.shown)

@@ -10,10 +10,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pycline.cli import slash, slash_run
+from pycline.cli import notices, slash, slash_run
 from pycline.cli.common import flags_config, plan_config, workspace_dir
 from pycline.cli.editor import edit_text
 from pycline.cli.lines import LineReader
+from pycline.cli.notices import Shown
 from pycline.cli.style import colour_diff, style
 from pycline.core import user_input
 from pycline.errors import PyclineError
@@ -61,6 +62,7 @@ class InteractiveHost:
         self._in_reasoning = False
         # Slash commands at every prompt act on this (the running task, its last usage, …).
         self.state = state
+        self.shown = Shown()
 
     def _write(self, text: str) -> None:
         sys.stdout.write(text)
@@ -106,8 +108,10 @@ class InteractiveHost:
                 if command:
                     self._line(style(f"  try: {command}", "dim"))
             case Notice(text=text):
-                self._line(style(text, "yellow"))
+                if (fresh := self.shown.notice(text)) is not None:
+                    self._line(style(fresh, "yellow"))
             case ErrorEvent(text=text):
+                self.shown.error(text)
                 self._line(style(f"error: {text}", "red"))
             case Usage() as u:
                 if self.state is not None:
@@ -256,7 +260,7 @@ async def session(ns: argparse.Namespace) -> int:
     from pycline.app.wiring import browser_status
 
     unavailable = browser_status(chromium_setting(home, cwd))
-    if unavailable:
+    if unavailable and notices.first_time(home, "browser", unavailable):
         print(style(f"browser tool off: {unavailable}", "dim"))
     print(
         style(
@@ -340,8 +344,15 @@ async def _run_one(
     state.compact = task.compact
     state.background = user_input.background_of(task.services)
     outcome = await run()
-    if not outcome.completed:
-        _say(style(f"Task stopped: {outcome.reason} (task {task.id} saved)", "yellow"))
+    if outcome.completed:
+        return task.mode
+    reason = "" if host.shown.already(outcome.reason) else f": {outcome.reason}"
+    if notices.never_reached_the_model(task):
+        await notices.discard(controller, task)
+        state.task_id = None
+        _say(style(f"Task stopped{reason} (nothing saved: it never reached the model)", "yellow"))
+    else:
+        _say(style(f"Task stopped{reason} (task {task.id} saved)", "yellow"))
     return task.mode
 
 

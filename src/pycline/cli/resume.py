@@ -35,6 +35,7 @@ def resume(ns: argparse.Namespace) -> int:
     except PyclineError as exc:
         fail(str(exc))
         return 2
+    shown = host.shown if isinstance(host, HeadlessHost | InteractiveHost) else None
     return run_to_exit_code(
-        controller, cwd, lambda: controller.resume_task(ns.id, host, cwd, settings)
+        controller, cwd, lambda: controller.resume_task(ns.id, host, cwd, settings), shown
     )
