@@ -250,6 +250,15 @@ async def show_diff(
     return 0
 
 
+async def files_changed(store: TaskStore, task_id: str) -> int | None:
+    """How many files differ from the task's first checkpoint; None without checkpoints."""
+    _, record = _open(store, task_id)
+    checkpoints = await task_checkpoints(store, record)
+    if not checkpoints:
+        return None
+    return len(await _tracker(store, record).diff(checkpoints[0].commit, None))
+
+
 async def undo_last_step(store: TaskStore, task_id: str) -> int:
     """Files and conversation back to the newest checkpoint whose files differ from now: the
     last change is undone (and the restore itself can be undone, see `_restore`)."""

@@ -17,6 +17,7 @@ from pycline.storage.paths import pycline_home
 if TYPE_CHECKING:
     from pycline.app.controller import Controller
     from pycline.cli.notices import Shown
+    from pycline.cli.render import Tally
     from pycline.core.task import Task, TaskOutcome
 
 
@@ -57,6 +58,16 @@ def fail(message: str, code: int = 2) -> NoReturn:
 Runner = Callable[[], Awaitable["TaskOutcome"]]
 
 
+async def _summary_line(controller: Controller, task: Task, tally: Tally) -> str:
+    from pycline.cli.checkpoints_cmd import files_changed
+
+    try:
+        files = await files_changed(controller.store, task.id)
+    except PyclineError:
+        files = None
+    return tally.line(files)
+
+
 def _same_screen() -> bool:
     """stdout and stderr are one file (a terminal): an error shown on one is not repeated."""
     try:
@@ -71,6 +82,7 @@ def run_to_exit_code(
     cwd: Path,
     open_task: Callable[[], tuple[Task, Runner]],
     shown: Shown | None = None,
+    tally: Tally | None = None,
 ) -> int:
     """Run one task with the session's MCP servers connected; the process exit code.
 
@@ -98,6 +110,8 @@ def run_to_exit_code(
             if not outcome.completed and never_reached_the_model(task):
                 await discard(controller, task)
                 discarded.append(True)
+            elif tally is not None:
+                print(await _summary_line(controller, task, tally), flush=True)
             return outcome
         finally:
             await controller.close()

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from pycline.cli import render
 from pycline.cli.common import (
     Runner,
     fail,
@@ -86,8 +87,11 @@ class HeadlessHost:
         self.out = out
         self._mid_line = False
         self.shown = Shown()
+        self.output = render.BoundedOutput()
+        self.tally = render.Tally()
 
     def say(self, event: Event) -> None:
+        self.tally.observe(event)
         if self.json_mode:
             self.out.write(event_json(event, type_="event") + "\n")
             self.out.flush()
@@ -123,12 +127,18 @@ class HeadlessHost:
             case ToolStarted(summary=summary):
                 self._line(f"> {summary}")
             case ToolOutput(text=text):
-                self.out.write(text)
-                self._mid_line = not text.endswith("\n")
-            case ToolFinished(ok=False, result=result):
-                self._line(
-                    "  " + result.strip().splitlines()[0][:200] if result.strip() else "  failed"
-                )
+                shown = self.output.feed(text)
+                self.out.write(shown)
+                if shown:
+                    self._mid_line = not shown.endswith("\n")
+            case ToolFinished(tool=tool, ok=ok, result=result):
+                for line in self.output.finish():
+                    self._line(line)
+                if not ok:
+                    self._line(f"  failed: {render.failure_reason(result)}")
+                elif tool in render.SHOWN_RESULTS:
+                    for line in render.shown_result(result):
+                        self._line(f"  {line}")
             case PlanResponse(response=response):
                 self._line(f"Plan:\n{response}")
             case ModeChanged(mode=mode, model=model):
@@ -198,4 +208,4 @@ def run_headless(ns: argparse.Namespace) -> int:
         task = controller.new_task(text, host, cwd, settings)
         return task, lambda: task.start(task.record.task)
 
-    return run_to_exit_code(controller, cwd, open_task, host.shown)
+    return run_to_exit_code(controller, cwd, open_task, host.shown, None if ns.json else host.tally)

@@ -10,12 +10,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pycline.cli import notices, slash, slash_run
+from pycline.cli import notices, render, slash, slash_run
 from pycline.cli.common import flags_config, plan_config, workspace_dir
 from pycline.cli.editor import edit_text
 from pycline.cli.lines import LineReader
 from pycline.cli.notices import Shown
 from pycline.cli.style import colour_diff, style
+from pycline.cli.waiting import Waiting
 from pycline.core import user_input
 from pycline.errors import PyclineError
 
@@ -39,6 +40,7 @@ from pycline.events import (
     PlanResponse,
     Question,
     ReasoningDelta,
+    RequestStarted,
     TextDelta,
     TextDone,
     ToolFinished,
@@ -63,6 +65,9 @@ class InteractiveHost:
         # Slash commands at every prompt act on this (the running task, its last usage, …).
         self.state = state
         self.shown = Shown()
+        self.waiting = Waiting()
+        self.output = render.BoundedOutput()
+        self.tally = render.Tally()
 
     def _write(self, text: str) -> None:
         sys.stdout.write(text)
@@ -76,6 +81,11 @@ class InteractiveHost:
         self._write(text + "\n")
 
     def say(self, event: Event) -> None:
+        self.tally.observe(event)
+        if isinstance(event, RequestStarted):
+            self.waiting.start()
+            return
+        self.waiting.stop()
         if self._in_reasoning and not isinstance(event, ReasoningDelta):
             self._in_reasoning = False
             self._line("")
@@ -93,10 +103,15 @@ class InteractiveHost:
             case ToolStarted(summary=summary):
                 self._line(style(f"⚙ {summary}", "cyan"))
             case ToolOutput(text=text):
-                self._write(text)
-            case ToolFinished(ok=False, result=result):
-                first = result.strip().splitlines()[0] if result.strip() else "failed"
-                self._line(style(f"  ✗ {first[:200]}", "red"))
+                self._write(self.output.feed(text))
+            case ToolFinished(tool=tool, ok=ok, result=result):
+                for line in self.output.finish():
+                    self._line(style(line, "dim"))
+                if not ok:
+                    self._line(style(f"  ✗ {render.failure_reason(result)}", "red"))
+                elif tool in render.SHOWN_RESULTS:
+                    for line in render.shown_result(result):
+                        self._line(style(f"  {line}", "dim"))
             case PlanResponse(response=response):
                 self._line(style("Plan:", "cyan", "bold"))
                 self._line(response)
@@ -154,6 +169,7 @@ class InteractiveHost:
                     self._line(style(f"/{parts[0]} works at the Task> prompt, not here.", "yellow"))
 
     async def ask(self, question: Question) -> Answer:
+        self.waiting.stop()
         sys.stdout.write("\a")  # the terminal bell: the task waits for the user
         if self.notify:
             from pycline.cli.notify import describe_wait, notify
@@ -341,10 +357,13 @@ async def _run_one(
         run = functools.partial(task.start, text)
 
     state.task_id, state.usage = task.id, None
+    host.tally = render.Tally()
     state.compact = task.compact
     state.background = user_input.background_of(task.services)
     outcome = await run()
+    host.waiting.stop()
     if outcome.completed:
+        await _summary(host, state, task.id)
         return task.mode
     reason = "" if host.shown.already(outcome.reason) else f": {outcome.reason}"
     if notices.never_reached_the_model(task):
@@ -353,7 +372,19 @@ async def _run_one(
         _say(style(f"Task stopped{reason} (nothing saved: it never reached the model)", "yellow"))
     else:
         _say(style(f"Task stopped{reason} (task {task.id} saved)", "yellow"))
+        await _summary(host, state, task.id)
     return task.mode
+
+
+async def _summary(host: InteractiveHost, state: slash_run.SlashState, task_id: str) -> None:
+    from pycline.cli.checkpoints_cmd import files_changed
+    from pycline.storage.task_store import TaskStore
+
+    try:
+        files = await files_changed(TaskStore(state.home), task_id)
+    except PyclineError:
+        files = None  # no checkpoints to count from
+    _say(style(host.tally.line(files), "dim"))
 
 
 def _say(text: str) -> None:

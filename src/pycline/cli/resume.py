@@ -36,6 +36,7 @@ def resume(ns: argparse.Namespace) -> int:
         fail(str(exc))
         return 2
     shown = host.shown if isinstance(host, HeadlessHost | InteractiveHost) else None
+    tally = host.tally if isinstance(host, HeadlessHost | InteractiveHost) and not ns.json else None
     return run_to_exit_code(
-        controller, cwd, lambda: controller.resume_task(ns.id, host, cwd, settings), shown
+        controller, cwd, lambda: controller.resume_task(ns.id, host, cwd, settings), shown, tally
     )
