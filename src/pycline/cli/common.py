@@ -15,10 +15,11 @@ from pycline.errors import PyclineError
 from pycline.storage.paths import pycline_home
 
 if TYPE_CHECKING:
-    from pycline.app.controller import Controller
+    from pycline.app.session import ConfigOverrides, Session, TaskHandle
+    from pycline.cli.follow import View
     from pycline.cli.notices import Shown
     from pycline.cli.render import Tally
-    from pycline.core.task import Task, TaskOutcome
+    from pycline.core.task import TaskOutcome
 
 
 def flags_config(ns: argparse.Namespace) -> ModelConfig:
@@ -55,66 +56,61 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise SystemExit(code)
 
 
-Runner = Callable[[], Awaitable["TaskOutcome"]]
+def overrides_of(ns: argparse.Namespace) -> ConfigOverrides:
+    from pycline.app.session import ConfigOverrides
 
-
-async def _summary_line(controller: Controller, task: Task, tally: Tally) -> str:
-    from pycline.cli.checkpoints_cmd import files_changed
-
-    try:
-        files = await files_changed(controller.store, task.id)
-    except PyclineError:
-        files = None
-    return tally.line(files)
-
-
-def _same_screen() -> bool:
-    """stdout and stderr are one file (a terminal): an error shown on one is not repeated."""
-    try:
-        out, err = os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno())
-    except (OSError, ValueError):
-        return False
-    return (out.st_dev, out.st_ino) == (err.st_dev, err.st_ino)
+    return ConfigOverrides(
+        provider=ns.provider,
+        model=ns.model,
+        base_url=ns.base_url,
+        api_key=ns.api_key,
+        script=ns.script,
+        profile=ns.profile,
+    )
 
 
 def run_to_exit_code(
-    controller: Controller,
     cwd: Path,
-    open_task: Callable[[], tuple[Task, Runner]],
+    overrides: ConfigOverrides,
+    start: Callable[[Session], Awaitable[TaskHandle]],
+    view: View,
     shown: Shown | None = None,
     tally: Tally | None = None,
 ) -> int:
-    """Run one task with the session's MCP servers connected; the process exit code.
+    """Run one task in a session of its own, shown by `view`; the process exit code.
 
     0 only when the task completed; otherwise one line on stderr naming the saved task (without
     repeating an error the output already showed). A new task that never reached the model is
     not kept.
     """
+    from pycline.app.session import Session
+    from pycline.cli.follow import follow
     from pycline.cli.notices import discard, never_reached_the_model
 
-    started: list[Task] = []
+    started: list[TaskHandle] = []
     discarded: list[bool] = []
 
     async def run() -> TaskOutcome:
-        await controller.start_mcp(cwd)
-        if (untrusted := controller.untrusted_mcp_file) is not None:
-            print(
-                f"pycline: the MCP servers of {untrusted} were not started (the file is not "
-                "trusted as it is now); review it, then run `pycline mcp trust`.",
-                file=sys.stderr,
-            )
+        session = await Session.open(cwd, overrides=overrides)
         try:
-            task, go = open_task()
-            started.append(task)
-            outcome = await go()
-            if not outcome.completed and never_reached_the_model(task):
-                await discard(controller, task)
+            if (untrusted := session.untrusted_mcp_file) is not None:
+                print(
+                    f"pycline: the MCP servers of {untrusted} were not started (the file is not "
+                    "trusted as it is now); review it, then run `pycline mcp trust`.",
+                    file=sys.stderr,
+                )
+            handle = await start(session)
+            started.append(handle)
+            await follow(handle, view)
+            outcome = await handle.wait()
+            if not outcome.completed and never_reached_the_model(handle.task):
+                await discard(session.home, handle.task)
                 discarded.append(True)
             elif tally is not None:
-                print(await _summary_line(controller, task, tally), flush=True)
+                print(await _summary_line(session.home, handle.id, tally), flush=True)
             return outcome
         finally:
-            await controller.close()
+            await session.close()
 
     try:
         outcome = asyncio.run(run())
@@ -137,3 +133,23 @@ def run_to_exit_code(
         where = f"{outcome.reason} ({where})"
     print(f"pycline: {where}", file=sys.stderr)
     return 1
+
+
+async def _summary_line(home: Path, task_id: str, tally: Tally) -> str:
+    from pycline.cli.checkpoints_cmd import files_changed
+    from pycline.storage.task_store import TaskStore
+
+    try:
+        files = await files_changed(TaskStore(home), task_id)
+    except PyclineError:
+        files = None
+    return tally.line(files)
+
+
+def _same_screen() -> bool:
+    """stdout and stderr are one file (a terminal): an error shown on one is not repeated."""
+    try:
+        out, err = os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno())
+    except (OSError, ValueError):
+        return False
+    return (out.st_dev, out.st_ino) == (err.st_dev, err.st_ino)

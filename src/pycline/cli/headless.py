@@ -3,31 +3,24 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO, assert_never
 
 from pycline.cli import render
-from pycline.cli.common import (
-    Runner,
-    fail,
-    plan_config,
-    resolved_config,
-    run_to_exit_code,
-    workspace_dir,
-)
+from pycline.cli.common import fail, overrides_of, run_to_exit_code, workspace_dir
 from pycline.cli.notices import Shown
-from pycline.errors import PyclineError
-
-if TYPE_CHECKING:
-    from pycline.core.task import Task
+from pycline.event_wire import envelope_json
 from pycline.events import (
+    ACCEPT,
+    DENY,
+    STOP,
     Answer,
     ApprovalQuestion,
     CompletionQuestion,
     CompletionResult,
+    Envelope,
     ErrorEvent,
     ErrorRetryQuestion,
     Event,
@@ -62,26 +55,24 @@ OUTSIDE_REFUSED = (
 def headless_answer(question: Question) -> Answer:
     match question:
         case ApprovalQuestion(outside_workspace=True):
-            return Answer("no", OUTSIDE_REFUSED)
+            return Answer(DENY.id, OUTSIDE_REFUSED)
         case ApprovalQuestion():
-            return Answer("no", NOT_APPROVED)
+            return Answer(DENY.id, NOT_APPROVED)
         case FollowupQuestion():
-            return Answer("text", NO_USER)
+            return Answer(text=NO_USER)
         case PlanQuestion():
-            return Answer("no")  # a headless plan run ends with the plan
+            return Answer(STOP.id)  # a headless plan run ends with the plan
         case CompletionQuestion():
-            return Answer("yes")
+            return Answer(ACCEPT.id)
         case MistakeLimitQuestion() | ErrorRetryQuestion():
-            return Answer("no")
-
-
-def event_json(item: Event | Question | Answer, *, type_: str) -> str:
-    data = dataclasses.asdict(item)
-    data = {"type": type_, **data}
-    return json.dumps(data, ensure_ascii=False)
+            return Answer(STOP.id)
+        case _:
+            assert_never(question)
 
 
 class HeadlessHost:
+    """Plain-text rendering for `pycline run`; with `--json` the task's envelopes, one a line."""
+
     def __init__(self, *, json_mode: bool, out: TextIO = sys.stdout) -> None:
         self.json_mode = json_mode
         self.out = out
@@ -90,21 +81,20 @@ class HeadlessHost:
         self.output = render.BoundedOutput()
         self.tally = render.Tally()
 
-    def say(self, event: Event) -> None:
-        self.tally.observe(event)
+    def show(self, envelope: Envelope) -> None:
+        self.tally.observe(envelope.event)
         if self.json_mode:
-            self.out.write(event_json(event, type_="event") + "\n")
+            self.out.write(json.dumps(envelope_json(envelope), ensure_ascii=False) + "\n")
             self.out.flush()
             return
+        self.say(envelope.event)
+
+    def say(self, event: Event) -> None:
         self._render(event)
 
     async def ask(self, question: Question) -> Answer:
         answer = headless_answer(question)
-        if self.json_mode:
-            self.out.write(event_json(question, type_="ask") + "\n")
-            self.out.write(event_json(answer, type_="answer") + "\n")
-            self.out.flush()
-        elif isinstance(question, ApprovalQuestion):
+        if not self.json_mode and isinstance(question, ApprovalQuestion):
             self._line(f"[not approved] {question.summary}")
         return answer
 
@@ -163,49 +153,35 @@ class HeadlessHost:
                 pass
 
 
+def run_headless(ns: argparse.Namespace) -> int:
+    from pycline.app.session import Session, TaskHandle, TaskOptions
+
+    cwd = workspace_dir(ns)
+    text = task_text(ns)
+    options = TaskOptions(headless=True, approve_all_inside=ns.yes)
+
+    async def start(session: Session) -> TaskHandle:
+        return await session.new_task(text, mode="plan" if ns.plan else "act", options=options)
+
+    host = HeadlessHost(json_mode=ns.json)
+    tally = None if ns.json else host.tally
+    return run_to_exit_code(cwd, overrides_of(ns), start, host, host.shown, tally)
+
+
 def task_text(ns: argparse.Namespace) -> str:
     """The task from the words given, `-` (standard input) or --task-file; exits when empty."""
     if ns.task_file and ns.task:
         fail("give the task as words or with --task-file, not both")
-    source = ns.task_file or (" ".join(ns.task) if ns.task != ["-"] else "-")
-    if ns.task_file or ns.task == ["-"]:
-        try:
-            if source == "-":
-                text = sys.stdin.read()
-            else:
-                text = Path(source).expanduser().read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            fail(f"cannot read the task from {source}: {exc}")
-    else:
-        text = source
+    from_stdin = ns.task == ["-"] or ns.task_file == "-"
+    try:
+        if from_stdin:
+            text = sys.stdin.read()
+        elif ns.task_file:
+            text = Path(ns.task_file).expanduser().read_text(encoding="utf-8")
+        else:
+            text = " ".join(ns.task)
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"cannot read the task from {ns.task_file or 'standard input'}: {exc}")
     if not text.strip():
         fail("no task given (words, `-` for standard input, or --task-file FILE)")
     return text.strip()
-
-
-def run_headless(ns: argparse.Namespace) -> int:
-    from pycline.app.controller import Controller
-    from pycline.app.task_settings import task_settings
-
-    cwd = workspace_dir(ns)
-    text = task_text(ns)
-    try:
-        home, config = resolved_config(ns)
-        controller = Controller(home, config, plan_config(ns, home, config))
-        settings = task_settings(
-            home,
-            headless=True,
-            approve_all_inside=ns.yes,
-            mode="plan" if ns.plan else "act",
-            workspace=cwd,
-        )
-    except PyclineError as exc:
-        fail(str(exc))
-        return 2
-    host = HeadlessHost(json_mode=ns.json)
-
-    def open_task() -> tuple[Task, Runner]:
-        task = controller.new_task(text, host, cwd, settings)
-        return task, lambda: task.start(task.record.task)
-
-    return run_to_exit_code(controller, cwd, open_task, host.shown, None if ns.json else host.tally)

@@ -4,31 +4,31 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, assert_never
 
 from pycline.cli import notices, render, slash, slash_run
-from pycline.cli.common import flags_config, plan_config, workspace_dir
+from pycline.cli.common import overrides_of, workspace_dir
 from pycline.cli.editor import edit_text
 from pycline.cli.lines import LineReader
 from pycline.cli.notices import Shown
 from pycline.cli.style import colour_diff, style
 from pycline.cli.waiting import Waiting
-from pycline.core import user_input
 from pycline.errors import PyclineError
-
-if TYPE_CHECKING:
-    from pycline.app.controller import Controller
-    from pycline.core.task import TaskOutcome
-
 from pycline.events import (
+    ACCEPT,
+    APPROVE,
+    CONTINUE,
+    DENY,
+    RETRY,
+    STOP,
+    SWITCH_TO_ACT,
     Answer,
     ApprovalQuestion,
     CompletionQuestion,
     CompletionResult,
+    Envelope,
     ErrorEvent,
     ErrorRetryQuestion,
     Event,
@@ -49,6 +49,10 @@ from pycline.events import (
     Usage,
 )
 
+if TYPE_CHECKING:
+    from pycline.app.session import Session, TaskHandle
+    from pycline.core.modes import Mode
+
 
 class InteractiveHost:
     def __init__(
@@ -68,6 +72,14 @@ class InteractiveHost:
         self.waiting = Waiting()
         self.output = render.BoundedOutput()
         self.tally = render.Tally()
+
+    def attach(self, handle: TaskHandle) -> None:
+        self.tally = render.Tally()
+        if self.state is not None:
+            self.state.handle, self.state.usage = handle, None
+
+    def show(self, envelope: Envelope) -> None:
+        self.say(envelope.event)
 
     def _write(self, text: str) -> None:
         sys.stdout.write(text)
@@ -155,8 +167,7 @@ class InteractiveHost:
             parts = slash.split(line)
             if self.state is None or parts is None or parts[0] in accepts:
                 return line
-            outcome = await slash_run.run(self.state, line, "question")
-            match outcome:
+            match await slash_run.run(self.state, line, "question"):
                 case None:
                     return line
                 case slash_run.Send(text=text):
@@ -191,25 +202,25 @@ class InteractiveHost:
                     reply = await self._read(style(f"Allow {summary}{where}? {choices}: ", "bold"))
                     word = reply.strip()
                     if word.lower() in ("y", "yes"):
-                        return Answer("yes")
+                        return Answer(APPROVE.id)
                     if word.lower() in ("", "n", "no"):
-                        return Answer("no")
+                        return Answer(DENY.id)
                     if word.lower() in ("e", "edit") and question.content is not None:
                         edited = await edit_text(question.content, question.path)
                         if edited is None:
                             self._line(style("The editor failed; nothing was changed.", "red"))
                             continue
                         self._line(style("Saving your edited version.", "green"))
-                        return Answer("yes", edited_content=edited)
-                    return Answer("no", word)
+                        return Answer(APPROVE.id, edited_content=edited)
+                    return Answer(DENY.id, word)
             case FollowupQuestion(question=q, options=options):
                 self._line(style(f"? {q}", "bold"))
                 for i, option in enumerate(options, 1):
-                    self._line(f"  {i}. {option}")
+                    self._line(f"  {i}. {option.label}")
                 reply = (await self._read("> ")).strip()
                 if reply.isdigit() and 1 <= int(reply) <= len(options):
-                    reply = options[int(reply) - 1]
-                return Answer("text", reply)
+                    return Answer(options[int(reply) - 1].id)
+                return Answer(text=reply)
             case PlanQuestion():
                 reply = await self._read(
                     style("Reply to the plan, /act to carry it out, or Enter to stop: ", "bold"),
@@ -217,23 +228,25 @@ class InteractiveHost:
                 )
                 word = reply.strip()
                 if word.startswith("/act"):
-                    return Answer("yes", word[len("/act") :].strip())
-                return Answer("text", word) if word else Answer("no")
+                    return Answer(SWITCH_TO_ACT.id, word[len("/act") :].strip())
+                return Answer(text=word) if word else Answer(STOP.id)
             case CompletionQuestion():
                 reply = await self._read(
                     style("Press Enter to accept, or type feedback to continue (/help): ", "bold"),
                     accepts=("new", "clear"),
                 )
                 if not reply.strip() or slash.split(reply) is not None:
-                    return Answer("yes")  # `/new`: accepted; the next message is a new task
-                return Answer("text", reply.strip())
+                    return Answer(ACCEPT.id)  # `/new`: accepted; the next message is a new task
+                return Answer(text=reply.strip())
             case MistakeLimitQuestion(count=count):
                 self._line(style(f"The model has made {count} mistakes in a row.", "yellow"))
                 reply = await self._read("Type guidance to continue, or press Enter to stop: ")
-                return Answer("text", reply.strip()) if reply.strip() else Answer("no")
+                return Answer(CONTINUE.id, reply.strip()) if reply.strip() else Answer(STOP.id)
             case ErrorRetryQuestion():
                 reply = await self._read("Retry the request? [y/N] ")
-                return Answer("yes") if reply.strip().lower() in ("y", "yes") else Answer("no")
+                return Answer(RETRY.id if reply.strip().lower() in ("y", "yes") else STOP.id)
+            case _:
+                assert_never(question)
 
 
 async def _ask_mcp_trust(reader: LineReader, home: Path, cwd: Path) -> None:
@@ -259,8 +272,7 @@ async def _ask_mcp_trust(reader: LineReader, home: Path, cwd: Path) -> None:
 
 
 async def session(ns: argparse.Namespace) -> int:
-    from pycline.app.config import resolve
-    from pycline.app.controller import Controller
+    from pycline.app.session import Session
     from pycline.storage.paths import pycline_home
 
     cwd = workspace_dir(ns)
@@ -268,13 +280,21 @@ async def session(ns: argparse.Namespace) -> int:
     reader = LineReader(
         complete_root=cwd, commands=lambda: [c.name for c in slash.registry(cwd, home)]
     )
-    flags = flags_config(ns)
-    config = resolve(flags, home, workspace=cwd, profile=ns.profile)
-    controller = Controller(home, config, plan_config(ns, home, config))
-    print(style(f"pycline · {config.provider}/{config.model} · {cwd}", "dim"))
+    overrides = overrides_of(ns)
+    await _ask_mcp_trust(reader, home, cwd)
+    opened = await Session.open(cwd, home=home, overrides=overrides)
+    try:
+        _banner(opened, home, cwd)
+        return await _tasks(ns, opened, reader, home, cwd)
+    finally:
+        await opened.close()
+
+
+def _banner(opened: Session, home: Path, cwd: Path) -> None:
     from pycline.app.task_settings import chromium_setting
     from pycline.app.wiring import browser_status
 
+    print(style(f"pycline · {opened.config.provider}/{opened.config.model} · {cwd}", "dim"))
     unavailable = browser_status(chromium_setting(home, cwd))
     if unavailable and notices.first_time(home, "browser", unavailable):
         print(style(f"browser tool off: {unavailable}", "dim"))
@@ -285,23 +305,17 @@ async def session(ns: argparse.Namespace) -> int:
             "dim",
         )
     )
-    await _ask_mcp_trust(reader, home, cwd)
-    await controller.start_mcp(cwd)
-    try:
-        return await _tasks(ns, controller, reader, home, cwd)
-    finally:
-        await controller.close()
 
 
 async def _tasks(
-    ns: argparse.Namespace, controller: Controller, reader: LineReader, home: Path, cwd: Path
+    ns: argparse.Namespace, opened: Session, reader: LineReader, home: Path, cwd: Path
 ) -> int:
     from pycline.app.config import load
 
-    state = slash_run.SlashState(home, cwd, controller, say=_say)
+    state = slash_run.SlashState(home, cwd, opened, say=_say)
     host = InteractiveHost(reader, notify=load(home, cwd).notifications, state=state)
     typed = " ".join(ns.task).strip()
-    mode = "plan" if ns.plan else "act"
+    mode: Mode = "plan" if ns.plan else "act"
     while True:
         if not typed:
             line = await reader.readline(style("Plan> " if mode == "plan" else "Task> ", "bold"))
@@ -330,50 +344,50 @@ async def _tasks(
                 continue
             case slash_run.Quit():
                 return 0
-        mode = await _run_one(controller, host, state, text, resume_id, mode)
+        mode = await _run_one(opened, host, state, text, resume_id, mode)
 
 
 async def _run_one(
-    controller: Controller,
+    opened: Session,
     host: InteractiveHost,
     state: slash_run.SlashState,
     text: str,
     resume_id: str | None,
-    mode: str,
-) -> str:
+    mode: Mode,
+) -> Mode:
     """Run (or resume) one task to its end; the mode it ended in."""
-    from pycline.app.task_settings import task_settings
+    from pycline.app.session import TaskOptions
+    from pycline.app.wiring import build_provider
+    from pycline.cli.follow import follow
 
-    settings = task_settings(state.home, headless=False, mode=mode, workspace=state.cwd)
-    run: Callable[[], Awaitable[TaskOutcome]]
-    if resume_id is not None:
-        try:
-            task, run = controller.resume_task(resume_id or None, host, state.cwd, settings)
-        except PyclineError as exc:  # no such task, or its history cannot be read
-            _say(style(str(exc), "yellow"))
-            return mode
-    else:
-        task = controller.new_task(text, host, state.cwd, settings)
-        run = functools.partial(task.start, text)
-
-    state.task_id, state.usage = task.id, None
-    host.tally = render.Tally()
-    state.compact = task.compact
-    state.background = user_input.background_of(task.services)
-    outcome = await run()
+    options = TaskOptions(provider=build_provider(state.act) if state.act else None)
+    try:
+        if resume_id is not None:
+            handle = await opened.resume_task(resume_id or None, mode=mode, options=options)
+        else:
+            handle = await opened.new_task(text, mode=mode, options=options)
+    except PyclineError as exc:  # no such task, its history cannot be read, a bad /model
+        _say(style(str(exc), "yellow"))
+        return mode
+    if state.plan is not None:
+        await handle.set_model(build_provider(state.plan), mode="plan")
+    host.attach(handle)
+    await follow(handle, host)
+    outcome = await handle.wait()
     host.waiting.stop()
+    mode = handle.task.mode
     if outcome.completed:
-        await _summary(host, state, task.id)
-        return task.mode
+        await _summary(host, state, handle.id)
+        return mode
     reason = "" if host.shown.already(outcome.reason) else f": {outcome.reason}"
-    if notices.never_reached_the_model(task):
-        await notices.discard(controller, task)
-        state.task_id = None
+    if notices.never_reached_the_model(handle.task):
+        await notices.discard(state.home, handle.task)
+        state.handle = None
         _say(style(f"Task stopped{reason} (nothing saved: it never reached the model)", "yellow"))
     else:
-        _say(style(f"Task stopped{reason} (task {task.id} saved)", "yellow"))
-        await _summary(host, state, task.id)
-    return task.mode
+        _say(style(f"Task stopped{reason} (task {handle.id} saved)", "yellow"))
+        await _summary(host, state, handle.id)
+    return mode
 
 
 async def _summary(host: InteractiveHost, state: slash_run.SlashState, task_id: str) -> None:

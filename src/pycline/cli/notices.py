@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from pycline.storage.atomic import atomic_write_json
 
 if TYPE_CHECKING:
-    from pycline.app.controller import Controller
     from pycline.core.task import Task
 
 # A notice that repeats this much of the previous one (a retry countdown) shows only what changed.
@@ -78,12 +77,13 @@ def never_reached_the_model(task: Task) -> bool:
     return r.status == "failed" and r.tokens_in == 0 and r.tokens_out == 0
 
 
-async def discard(controller: Controller, task: Task) -> None:
+async def discard(home: Path, task: Task) -> None:
     """Forget a task that never reached the model: nothing in it is worth keeping."""
     from pycline.cli.checkpoints_cmd import forget_checkpoints
     from pycline.errors import StorageError
+    from pycline.storage.task_store import TaskStore
 
-    store = controller.store
+    store = TaskStore(home)
     with contextlib.suppress(StorageError):  # already gone
         store.delete(task.id)
     await forget_checkpoints(store, task.record)  # after: it keeps what other tasks still use

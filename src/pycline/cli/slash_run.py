@@ -17,9 +17,9 @@ from pycline.cli.style import style
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
-    from pycline.app.controller import Controller
+    from pycline.app.config import ModelConfig
+    from pycline.app.session import Session, TaskHandle
     from pycline.events import Usage
-    from pycline.terminal.background import BackgroundProcesses
 
 Where = Literal["task", "question"]  # the Task> prompt between tasks, or a question in a task
 
@@ -65,12 +65,21 @@ class SlashState:
 
     home: Path
     cwd: Path
-    controller: Controller
+    session: Session
     say: Callable[[str], None] = print
-    task_id: str | None = None  # the running task, or the last one
+    handle: TaskHandle | None = None  # the running task, or the last one
     usage: Usage | None = None  # the last request's numbers
-    compact: Callable[[], Awaitable[bool]] | None = None
-    background: BackgroundProcesses | None = None
+    # Models chosen with /model for this session (None: as configured).
+    act: ModelConfig | None = None
+    plan: ModelConfig | None = None
+
+    @property
+    def task_id(self) -> str | None:
+        return self.handle.id if self.handle is not None else None
+
+    @property
+    def running(self) -> bool:
+        return self.handle is not None and not self.handle.done
 
     def commands(self) -> list[slash.SlashCommand]:
         return slash.registry(self.cwd, self.home)
@@ -134,9 +143,6 @@ async def _builtin(state: SlashState, name: str, rest: str, where: Where) -> Out
         return Resume(rest)
     if name == "compact":
         return await _compact(state)
-    if name == "model":
-        _model(state, rest)
-        return Handled()
     handlers: dict[str, Callable[[SlashState, str], Awaitable[None]]] = {
         "cost": _cost,
         "undo": _undo,
@@ -145,6 +151,7 @@ async def _builtin(state: SlashState, name: str, rest: str, where: Where) -> Out
         "ps": _ps,
         "stop": _stop,
         "settings": _settings,
+        "model": _model,
     }
     if name == "undo" and where == "question":
         state.say(style("Stop this task first (Ctrl-C), then /undo.", "yellow"))
@@ -157,10 +164,10 @@ async def _builtin(state: SlashState, name: str, rest: str, where: Where) -> Out
 
 
 async def _compact(state: SlashState) -> Outcome:
-    if state.compact is None:
+    if state.handle is None or not state.running:
         state.say(style("Nothing to condense here.", "yellow"))
     else:
-        await state.compact()
+        await state.handle.compact()
     return Handled()
 
 
@@ -209,7 +216,7 @@ async def _history(state: SlashState, _: str) -> None:
 
 
 async def _ps(state: SlashState, _: str) -> None:
-    infos = state.background.list() if state.background is not None else []
+    infos = state.handle.processes() if state.handle is not None and state.running else []
     if not infos:
         state.say("No background processes.")
     for info in infos:
@@ -221,11 +228,11 @@ async def _stop(state: SlashState, rest: str) -> None:
     if not rest.isdigit():
         state.say("Usage: /stop N (see /ps)")
         return
-    if state.background is None:
+    if state.handle is None or not state.running:
         state.say(f"No background process {rest}.")
         return
     try:
-        await state.background.stop(int(rest))
+        await state.handle.stop_process(int(rest))
     except KeyError:
         state.say(f"No background process {rest}.")
     else:
@@ -236,8 +243,8 @@ async def _settings(state: SlashState, _: str) -> None:
     from pycline.app.config import load, settings_path
 
     settings = load(state.home, state.cwd)
-    act = state.controller.config
-    plan = state.controller.plan_config or act
+    act = state.act or state.session.config
+    plan = state.plan or act
     state.say(f"Act model:  {act.provider}/{act.model}")
     state.say(f"Plan model: {plan.provider}/{plan.model}")
     approve = settings.auto_approve.model_dump(by_alias=True)
@@ -247,48 +254,47 @@ async def _settings(state: SlashState, _: str) -> None:
     state.say(style("Change with `pycline config set KEY VALUE`; /model switches models.", "dim"))
 
 
-def _model(state: SlashState, rest: str) -> None:
+async def _model(state: SlashState, rest: str) -> None:
+    """`/model [plan|act] [PROVIDER/]MODEL`: for this session's next requests and tasks."""
     from pycline.app.config import ModelConfig, resolve
+    from pycline.app.settings_model import PROVIDERS
+    from pycline.app.wiring import build_provider
 
     words = rest.split()
     which = words.pop(0) if words and words[0] in ("plan", "act") else "both"
-    controller = state.controller
+    act = state.act or state.session.config
     if not words:
-        plan = controller.plan_config or controller.config
-        state.say(f"Act: {controller.config.provider}/{controller.config.model}")
+        plan = state.plan or act
+        state.say(f"Act: {act.provider}/{act.model}")
         state.say(f"Plan: {plan.provider}/{plan.model}")
         state.say(style("Usage: /model [plan|act] [PROVIDER/]MODEL", "dim"))
         return
     spec = words[0]
-    current = controller.plan_config if which == "plan" and controller.plan_config else None
-    base = current or controller.config
-    provider, _, model = spec.partition("/") if "/" in spec else ("", "", spec)
-    from pycline.app.settings_model import PROVIDERS
-
-    if provider and provider not in PROVIDERS:
-        # `openrouter` model ids have slashes of their own: `anthropic/claude-…` is a model.
+    base = (state.plan or act) if which == "plan" else act
+    provider, _, model = spec.partition("/")
+    if not model or provider not in PROVIDERS:
+        # OpenRouter ids have slashes of their own: `anthropic/claude-…` is a model there.
         provider, model = "", spec
-    try:
-        if provider and provider != base.provider:
-            chosen = resolve(ModelConfig(provider=provider, model=model), state.home)
-        else:
-            chosen = ModelConfig(
-                provider=base.provider,
-                model=model,
-                base_url=base.base_url,
-                api_key=base.api_key,
-                script=base.script,
-            )
-    except PyclineError as exc:
-        state.say(style(str(exc), "yellow"))
-        return
+    if provider and provider != base.provider:
+        chosen = resolve(ModelConfig(provider=provider, model=model), state.home)
+    else:
+        chosen = ModelConfig(
+            provider=base.provider,
+            model=model,
+            base_url=base.base_url,
+            api_key=base.api_key,
+            script=base.script,
+        )
     if which in ("act", "both"):
-        if which == "act" and controller.plan_config is None:
-            controller.plan_config = controller.config  # Plan keeps the model it had
-        controller.config = chosen
+        state.plan = state.plan or (act if which == "act" else None)
+        state.act = chosen
     if which in ("plan", "both"):
-        controller.plan_config = None if which == "both" else chosen
+        state.plan = chosen
+    if state.running and state.handle is not None:
+        modes: tuple[Literal["plan", "act"], ...] = (
+            ("plan", "act") if which == "both" else ("plan",) if which == "plan" else ("act",)
+        )
+        for mode in modes:
+            await state.handle.set_model(build_provider(chosen), mode=mode)
     label = {"both": "Plan and Act", "act": "Act", "plan": "Plan"}[which]
-    state.say(
-        style(f"{label} now use {chosen.provider}/{chosen.model} (from the next task).", "cyan")
-    )
+    state.say(style(f"{label} now use {chosen.provider}/{chosen.model}.", "cyan"))
