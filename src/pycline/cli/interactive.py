@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, assert_never
 from pycline.cli import notices, render, slash, slash_run
 from pycline.cli.common import overrides_of, workspace_dir
 from pycline.cli.editor import edit_text
+from pycline.cli.interrupts import Interrupts
 from pycline.cli.lines import LineReader
 from pycline.cli.notices import Shown
 from pycline.cli.style import colour_diff, style
@@ -283,10 +284,20 @@ async def session(ns: argparse.Namespace) -> int:
     overrides = overrides_of(ns)
     await _ask_mcp_trust(reader, home, cwd)
     opened = await Session.open(cwd, home=home, overrides=overrides)
+    main = asyncio.current_task()
+    assert main is not None
+
+    def quit_session() -> None:
+        main.cancel()
+
+    interrupts = Interrupts(quit_session)
+    interrupts.install()
+    reader.on_interrupt = interrupts.press
     try:
         _banner(opened, home, cwd)
-        return await _tasks(ns, opened, reader, home, cwd)
+        return await _tasks(ns, opened, reader, interrupts)
     finally:
+        interrupts.uninstall()
         await opened.close()
 
 
@@ -308,10 +319,11 @@ def _banner(opened: Session, home: Path, cwd: Path) -> None:
 
 
 async def _tasks(
-    ns: argparse.Namespace, opened: Session, reader: LineReader, home: Path, cwd: Path
+    ns: argparse.Namespace, opened: Session, reader: LineReader, interrupts: Interrupts
 ) -> int:
     from pycline.app.config import load
 
+    home, cwd = opened.home, opened.workspace
     state = slash_run.SlashState(home, cwd, opened, say=_say)
     host = InteractiveHost(reader, notify=load(home, cwd).notifications, state=state)
     typed = " ".join(ns.task).strip()
@@ -344,13 +356,14 @@ async def _tasks(
                 continue
             case slash_run.Quit():
                 return 0
-        mode = await _run_one(opened, host, state, text, resume_id, mode)
+        mode = await _run_one(opened, host, state, interrupts, text, resume_id, mode)
 
 
 async def _run_one(
     opened: Session,
     host: InteractiveHost,
     state: slash_run.SlashState,
+    interrupts: Interrupts,
     text: str,
     resume_id: str | None,
     mode: Mode,
@@ -372,10 +385,18 @@ async def _run_one(
     if state.plan is not None:
         await handle.set_model(build_provider(state.plan), mode="plan")
     host.attach(handle)
-    await follow(handle, host)
-    outcome = await handle.wait()
+    interrupts.handle, interrupts.stopped = handle, False
+    try:
+        await follow(handle, host)
+        outcome = await handle.wait()
+    finally:
+        interrupts.handle = None
     host.waiting.stop()
     mode = handle.task.mode
+    if interrupts.stopped:
+        _say(style(f"Stopped. Task {handle.id} is saved; /resume continues it.", "yellow"))
+        await _summary(host, state, handle.id)
+        return mode
     if outcome.completed:
         await _summary(host, state, handle.id)
         return mode
@@ -411,8 +432,8 @@ def run_interactive(ns: argparse.Namespace) -> int:
     try:
         first_run(ns)
         return asyncio.run(session(ns))
-    except KeyboardInterrupt:
-        print(style("\nCancelled. The task is saved.", "yellow"), file=sys.stderr)
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print(style("\nBye. Tasks are saved; `pycline resume` continues the last.", "yellow"))
         return 130
     except EOFError:
         print()

@@ -28,6 +28,7 @@ class LineReader:
         self._buffer = b""
         self._eof = False
         self._session: Any = None
+        self.on_interrupt: Callable[[], None] | None = None  # Ctrl-C typed at a prompt
         if complete_root is not None and completion.usable():
             from prompt_toolkit import PromptSession
             from prompt_toolkit.formatted_text import ANSI
@@ -45,6 +46,13 @@ class LineReader:
                 typed: str = await self._session.prompt_async(self._ansi(prompt))
             except EOFError:
                 return None
+            except KeyboardInterrupt:
+                # prompt_toolkit reads Ctrl-C as a key; treat it as the signal would be, and wait
+                # for the cancellation that follows (the step stops, or the session ends).
+                if self.on_interrupt is None:
+                    raise
+                self.on_interrupt()
+                await asyncio.get_running_loop().create_future()
             return typed
         if prompt:
             sys.stdout.write(prompt)
