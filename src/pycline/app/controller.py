@@ -155,8 +155,10 @@ class Controller:
         settings: TaskSettings,
         *,
         provider: Provider | None = None,
+        message: str = "",
     ) -> tuple[Task, Callable[[], Coroutine[Any, Any, TaskOutcome]]]:
-        """Reopen a saved task (the latest in `cwd` when no id is given) ready to continue."""
+        """Reopen a saved task (the latest in `cwd` when no id is given) ready to continue,
+        with the user's `message` when they typed one."""
         workspace = Workspace.at(cwd)
         if task_id is None:
             task_id = self.store.latest(str(workspace.root))
@@ -182,7 +184,7 @@ class Controller:
         if not history:
             return task, lambda: task.start(record.task)
         when = resumption.ago(record.ts)
-        return task, lambda: task.resume(when, pending)
+        return task, lambda: task.resume(when, pending, message)
 
     def history(self, *, search: str = "", limit: int = 100) -> list[TaskRecord]:
         return self.store.index.list(search=search, limit=limit)

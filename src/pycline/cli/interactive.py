@@ -344,7 +344,10 @@ async def _tasks(
             case slash_run.Send(text=sent):
                 text = sent
             case slash_run.Resume(task_id=wanted):
-                resume_id = wanted
+                chosen_id = await _recap_and_ask(reader, state, wanted)
+                if chosen_id is None:
+                    continue
+                resume_id, text = chosen_id
             case slash_run.SetMode(mode=chosen):
                 mode = chosen
                 _say(style(f"{mode.upper()} MODE", "cyan"))
@@ -356,7 +359,32 @@ async def _tasks(
                 continue
             case slash_run.Quit():
                 return 0
-        mode = await _run_one(opened, host, state, interrupts, text, resume_id, mode)
+        if resume_id is not None:
+            mode = await _run_one(opened, host, state, interrupts, "", resume_id, mode, text)
+        else:
+            mode = await _run_one(opened, host, state, interrupts, text, None, mode)
+
+
+async def _recap_and_ask(
+    reader: LineReader, state: slash_run.SlashState, wanted: str
+) -> tuple[str, str] | None:
+    """Show the task to resume and wait: (its id, the user's message), or None to stay."""
+    from pycline.cli.recap import continue_prompt, recap
+
+    try:
+        found = await recap(state.home, state.cwd, wanted or None)
+    except PyclineError as exc:
+        _say(style(str(exc), "yellow"))
+        return None
+    for line in found.lines:
+        _say(line)
+    reply = await reader.readline(style(continue_prompt(found.completed), "bold"))
+    if reply is None:
+        raise EOFError
+    message = reply.strip()
+    if (found.completed and not message) or message in ("/new", "/clear"):
+        return None
+    return found.record.id, message
 
 
 async def _run_one(
@@ -367,8 +395,9 @@ async def _run_one(
     text: str,
     resume_id: str | None,
     mode: Mode,
+    message: str = "",
 ) -> Mode:
-    """Run (or resume) one task to its end; the mode it ended in."""
+    """Run (or resume, with the user's `message`) one task to its end; the mode it ended in."""
     from pycline.app.session import TaskOptions
     from pycline.app.wiring import build_provider
     from pycline.cli.follow import follow
@@ -376,7 +405,9 @@ async def _run_one(
     options = TaskOptions(provider=build_provider(state.act) if state.act else None)
     try:
         if resume_id is not None:
-            handle = await opened.resume_task(resume_id or None, mode=mode, options=options)
+            handle = await opened.resume_task(
+                resume_id or None, mode=mode, options=options, message=message
+            )
         else:
             handle = await opened.new_task(text, mode=mode, options=options)
     except PyclineError as exc:  # no such task, its history cannot be read, a bad /model
