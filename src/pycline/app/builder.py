@@ -1,4 +1,5 @@
-"""Task lifecycle for every front end: build a task from settings, run it, list history."""
+"""The one place a `Task` is assembled from settings: providers, tools, services, checkpoints,
+recorder. Used by sessions and by tests."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from pycline.errors import StorageError
 from pycline.events import Host
 from pycline.messages import Message
 from pycline.providers.base import Provider
+from pycline.storage.journal import TaskRecorder
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder, TaskStore
 from pycline.tools.base import Tool
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Controller:
+class TaskBuilder:
     home: Path
     config: ModelConfig
     plan_config: ModelConfig | None = None  # Plan mode's own model; None: the same as Act
@@ -111,6 +113,7 @@ class Controller:
             context=ContextManager.from_json(folder.load_context()) if history else None,
             profiles=profiles,
             checkpoints=self._checkpoints(root),
+            recorder=TaskRecorder(folder, background=True),
         )
 
     def _checkpoints(self, root: Path) -> TaskCheckpoints:
@@ -140,12 +143,6 @@ class Controller:
         record.model = task.provider.model.id
         folder.save_record(record)
         return task
-
-    async def run_new(
-        self, text: str, host: Host, cwd: Path, settings: TaskSettings
-    ) -> tuple[Task, TaskOutcome]:
-        task = self.new_task(text, host, cwd, settings)
-        return task, await task.start(text)
 
     def resume_task(
         self,
@@ -185,6 +182,3 @@ class Controller:
             return task, lambda: task.start(record.task)
         when = resumption.ago(record.ts)
         return task, lambda: task.resume(when, pending, message)
-
-    def history(self, *, search: str = "", limit: int = 100) -> list[TaskRecord]:
-        return self.store.index.list(search=search, limit=limit)
