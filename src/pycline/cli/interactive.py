@@ -311,8 +311,8 @@ def _banner(opened: Session, home: Path, cwd: Path) -> None:
         print(style(f"browser tool off: {unavailable}", "dim"))
     print(
         style(
-            "Type a task. /plan or /act switches mode; /resume [ID] continues a task; "
-            "Ctrl-D quits.",
+            "Type a task, or /help for commands (Tab completes). Ctrl-C stops a step; "
+            "Ctrl-C twice or Ctrl-D quits.",
             "dim",
         )
     )

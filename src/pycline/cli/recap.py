@@ -47,6 +47,8 @@ async def recap(home: Path, cwd: Path, task_id: str | None) -> Recap:
         said = [m for m in folder.load_ui_messages() if m.kind in _SAID and m.text.strip()]
     except StorageError:
         said = []  # the user-facing log is a convenience: the recap goes on without it
+    # A result is logged as said and as asked about: recall it once.
+    said = [m for i, m in enumerate(said) if i == 0 or m.text != said[i - 1].text]
     for m in said[-LAST_MESSAGES:]:
         first = " ".join(m.text.split())
         lines.append(
