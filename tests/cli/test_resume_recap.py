@@ -30,9 +30,8 @@ def test_resuming_a_completed_task_shows_a_recap_and_sends_the_new_message(
     )
     child.expect(f"Task {task_id} · completed")
     child.expect("  write the notes")
-    child.expect("result: done")
-    child.expect(
-        r"1 file changed · ↑[\d,]+ ↓[\d,]+ tokens · \$0\.0000 · ran with scripted/scripted"
+    child.expect(  # the result once, then the numbers
+        r"result: done\r\n  1 file changed · ↑[\d,]+ ↓[\d,]+ tokens · \$0\.0000 · ran with scripted/scripted"
     )
     child.expect("This task is completed. Type a new message to continue it")
     child.sendline("now add a second line")
