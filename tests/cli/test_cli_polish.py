@@ -124,3 +124,19 @@ def test_diff_and_restore_default_to_the_latest_task(
     restore = pycline("restore", "1", "--workspace", home=isolated_home, cwd=workspace)
     assert restore.returncode == 0, restore.stderr
     assert (workspace / "a.txt").read_text(encoding="utf-8") == "one\n"
+
+
+def test_a_task_longer_than_the_context_window_is_refused_before_any_request(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    script = script_file(tmp_path, [COMPLETE])
+    huge = "explain this log:\n" + "error at line 42 in module x\n" * 20_000  # ~166k tokens
+    proc = _run_with_stdin(
+        ["run", "-", "--provider", "scripted", "--script", str(script), "--yes"],
+        huge,
+        isolated_home,
+        workspace,
+    )
+    assert proc.returncode == 2
+    assert "tokens, but scripted/scripted has a 200,000-token context window" in proc.stderr
+    assert not (isolated_home / "tasks").exists() or not any((isolated_home / "tasks").iterdir())

@@ -11,6 +11,7 @@ from typing import TextIO, assert_never
 from pycline.cli import render
 from pycline.cli.common import fail, overrides_of, run_to_exit_code, workspace_dir
 from pycline.cli.notices import Shown
+from pycline.cli.task_size import check_task_size
 from pycline.event_wire import envelope_json
 from pycline.events import (
     ACCEPT,
@@ -161,6 +162,7 @@ def run_headless(ns: argparse.Namespace) -> int:
     options = TaskOptions(headless=True, approve_all_inside=ns.yes)
 
     async def start(session: Session) -> TaskHandle:
+        check_task_size(text, session.config)
         return await session.new_task(text, mode="plan" if ns.plan else "act", options=options)
 
     host = HeadlessHost(json_mode=ns.json)

@@ -15,6 +15,7 @@ from pycline.cli.interrupts import Interrupts
 from pycline.cli.lines import LineReader
 from pycline.cli.notices import Shown
 from pycline.cli.style import colour_diff, style
+from pycline.cli.task_size import check_task_size
 from pycline.cli.waiting import Waiting
 from pycline.errors import PyclineError
 from pycline.events import (
@@ -409,6 +410,7 @@ async def _run_one(
                 resume_id or None, mode=mode, options=options, message=message
             )
         else:
+            check_task_size(text, state.act or opened.config)
             handle = await opened.new_task(text, mode=mode, options=options)
     except PyclineError as exc:  # no such task, its history cannot be read, a bad /model
         _say(style(str(exc), "yellow"))
