@@ -171,3 +171,20 @@ def test_tab_candidates_complete_slash_words_only_at_the_start() -> None:
     assert command_candidates(names, "/h") == ["/help", "/history"]
     assert command_candidates(names, "/help me") == []
     assert command_candidates(names, "help") == []
+
+
+def test_yes_approves_writes_inside_the_workspace_without_asking(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps([WRITE, COMPLETE]), encoding="utf-8")
+    child = spawn(
+        ["--provider", "scripted", "--script", str(script), "--yes", "write hello"],
+        isolated_home,
+        workspace,
+    )
+    child.expect("Press Enter to accept")  # no approval question on the way
+    child.sendline("")
+    child.expect("Task> ")
+    _quit(child)
+    assert (workspace / "hello.txt").read_text(encoding="utf-8") == "hello\n"

@@ -325,7 +325,7 @@ async def _tasks(
     from pycline.app.config import load
 
     home, cwd = opened.home, opened.workspace
-    state = slash_run.SlashState(home, cwd, opened, say=_say)
+    state = slash_run.SlashState(home, cwd, opened, say=_say, approve_all_inside=ns.yes)
     host = InteractiveHost(reader, notify=load(home, cwd).notifications, state=state)
     typed = " ".join(ns.task).strip()
     mode: Mode = "plan" if ns.plan else "act"
@@ -403,7 +403,10 @@ async def _run_one(
     from pycline.app.wiring import build_provider
     from pycline.cli.follow import follow
 
-    options = TaskOptions(provider=build_provider(state.act) if state.act else None)
+    options = TaskOptions(
+        provider=build_provider(state.act) if state.act else None,
+        approve_all_inside=state.approve_all_inside,
+    )
     try:
         if resume_id is not None:
             handle = await opened.resume_task(

@@ -57,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     _common(parser)
+    parser.add_argument(
+        "-y", "--yes", action="store_true", help="approve every action inside the workspace"
+    )
     parser.add_argument("--version", action="version", version=f"pycline {_version()}")
     parser.add_argument("task", nargs="*", help="what to do (asked for when omitted)")
     return parser

@@ -72,6 +72,7 @@ class SlashState:
     # Models chosen with /model for this session (None: as configured).
     act: ModelConfig | None = None
     plan: ModelConfig | None = None
+    approve_all_inside: bool = False  # `pycline --yes`
 
     @property
     def task_id(self) -> str | None:
