@@ -79,7 +79,7 @@ def never_reached_the_model(task: Task) -> bool:
 
 async def discard(home: Path, task: Task) -> None:
     """Forget a task that never reached the model: nothing in it is worth keeping."""
-    from pycline.cli.checkpoints_cmd import forget_checkpoints
+    from pycline.app.tasks import forget_checkpoints
     from pycline.errors import StorageError
     from pycline.storage.task_store import TaskStore
 
