@@ -61,43 +61,6 @@ def test_user_types_task_rejects_with_feedback_approves_and_accepts(
     assert any("are you sure?" in t for t in texts)
 
 
-def test_first_run_walks_through_setup_and_saves_it(isolated_home: Path, workspace: Path) -> None:
-    child = spawn([], isolated_home, workspace)
-    child.expect("No model is configured yet")
-    child.expect("Choose 1-3: ")
-    child.sendline("1")
-    child.expect(r"Server URL \[")
-    child.sendline("http://127.0.0.1:9/v1")
-    child.expect("Model name: ")
-    child.sendline("tiny")
-    child.expect("Saved.")
-    child.expect("Task> ")
-    child.sendeof()
-    child.expect(pexpect.EOF)
-    settings = json.loads(
-        (isolated_home / "settings" / "settings.json").read_text(encoding="utf-8")
-    )
-    assert settings == {"provider": "openai", "model": "tiny", "baseUrl": "http://127.0.0.1:9/v1"}
-
-
-def test_ctrl_c_cancels_and_keeps_the_task(
-    isolated_home: Path, workspace: Path, tmp_path: Path
-) -> None:
-    script = tmp_path / "s.json"
-    script.write_text(json.dumps([WRITE]), encoding="utf-8")
-    child = spawn(
-        ["--provider", "scripted", "--script", str(script), "make hello"], isolated_home, workspace
-    )
-    child.expect(r"Allow write_to_file")
-    child.sendintr()
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 130 or child.signalstatus is not None
-    task_dir = next((isolated_home / "tasks").iterdir())
-    meta = json.loads((task_dir / "task_metadata.json").read_text(encoding="utf-8"))
-    assert meta["record"]["status"] == "cancelled"
-
-
 def test_user_edits_the_proposal_in_their_editor_and_the_model_sees_the_diff(
     isolated_home: Path, workspace: Path, tmp_path: Path
 ) -> None:

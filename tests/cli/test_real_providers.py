@@ -52,7 +52,7 @@ def test_openai_compatible_server_runs_a_multi_step_task(
     assert "héllo, wörld" in text and "exit code 0" in text
 
 
-def test_openai_auth_error_gives_one_line_and_keeps_the_task(
+def test_openai_auth_error_is_shown_once_and_saves_no_task(
     isolated_home: Path, workspace: Path
 ) -> None:
     bad_key = OpenAIError(401, "Incorrect API key provided", type="invalid_request_error")
@@ -65,12 +65,12 @@ def test_openai_auth_error_gives_one_line_and_keeps_the_task(
         )  # fmt: skip
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
-    last = proc.stderr.strip().splitlines()[-1]
-    assert last.startswith("pycline:") and "saved" in last
+    assert proc.stderr.strip().endswith("(nothing was saved: the task never reached the model)")
+    assert proc.stdout.count("Incorrect API key provided") == 1
     assert "sk-bad" not in proc.stderr + proc.stdout
-    task_dir = next((isolated_home / "tasks").iterdir())
-    history = json.loads((task_dir / "api_conversation_history.json").read_text(encoding="utf-8"))
-    assert history[0]["content"][0]["text"].startswith("<task>\nanything\n</task>")
+    assert [p for p in (isolated_home / "tasks").iterdir() if p.is_dir()] == []
+    checkpoints = isolated_home / "checkpoints"
+    assert not checkpoints.exists() or not any(checkpoints.iterdir())
 
 
 def test_unreachable_base_url_is_one_clear_line(isolated_home: Path, workspace: Path) -> None:

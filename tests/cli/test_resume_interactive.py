@@ -47,6 +47,11 @@ def test_killed_at_an_approval_prompt_then_resumed_from_the_session(
     child.expect("No task with id '999'")
     child.expect("Task> ")
     child.sendline("/resume")
+    child.expect(r"Task \d+ · ")  # the recap, and nothing sent to the model before Enter
+    child.expect("  write a")
+    child.expect(r"ran with scripted/scripted")
+    child.expect("Press Enter to continue the task, or type a message first")
+    child.sendline("")
     child.expect(r"Allow write_to_file for 'a.txt'\? ")
     child.sendline("y")
     child.expect("Press Enter to accept")

@@ -151,18 +151,27 @@ async def test_compact_at_the_completion_prompt_then_feedback_continues(
     assert "also add a test" in after[2].text
 
 
-async def test_interactive_compact_command_calls_the_task_then_asks_again() -> None:
+async def test_interactive_compact_command_calls_the_task_then_asks_again(
+    tmp_path: Path,
+) -> None:
+    from pycline.cli.slash_run import SlashState
+
+    calls: list[str] = []
+
+    class RunningTask:  # the slice of a task handle `/compact` uses
+        id = "t1"
+        done = False
+
+        async def compact(self) -> bool:
+            calls.append("compact")
+            return True
+
     read_fd, write_fd = os.pipe()
     os.write(write_fd, b"/compact\nship it\n")
     os.close(write_fd)
-    host = InteractiveHost(LineReader(read_fd))
-    calls: list[str] = []
-
-    async def compact() -> bool:
-        calls.append("compact")
-        return True
-
-    host.compact = compact
+    state = SlashState(tmp_path, tmp_path, session=None)  # type: ignore[arg-type]
+    state.handle = RunningTask()  # type: ignore[assignment]
+    host = InteractiveHost(LineReader(read_fd), state=state)
     try:
         answer = await host.ask(CompletionQuestion("done"))
     finally:

@@ -129,9 +129,13 @@ class FakeOpenAI(ScriptedFake[Step]):
         *,
         seed: int = 0,
         models: Iterable[str] = ("gpt-4o",),
+        api_key: str | None = None,  # set: any other bearer token gets a 401
+        model_info: Mapping[str, Mapping[str, Any]] | None = None,  # extra fields per model id
     ) -> None:
         super().__init__(replies, seed=seed)
         self.models = tuple(models)
+        self.api_key = api_key
+        self.model_info = model_info or {}
 
     @property
     def base_url(self) -> str:
@@ -143,9 +147,18 @@ class FakeOpenAI(ScriptedFake[Step]):
 
     def _respond(self, request: RecordedRequest) -> Planned:
         path = request.path.split("?", 1)[0]
+        if self.api_key is not None and request.header("authorization") != f"Bearer {self.api_key}":
+            return Planned(status=401, json_body=unauthorized().body())
         if request.method == "GET" and path == "/v1/models":
             data = [
-                {"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in self.models
+                {
+                    "id": m,
+                    "object": "model",
+                    "created": 0,
+                    "owned_by": "fake",
+                    **self.model_info.get(m, {}),
+                }
+                for m in self.models
             ]
             return Planned(json_body={"object": "list", "data": data})
         if request.method != "POST" or path != "/v1/chat/completions":

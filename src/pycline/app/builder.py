@@ -213,8 +213,10 @@ class TaskBuilder:
         settings: TaskSettings,
         *,
         provider: Provider | None = None,
+        message: str = "",
     ) -> tuple[Task, Callable[[], Coroutine[Any, Any, TaskOutcome]]]:
-        """Reopen a saved task (the latest in `cwd` when no id is given) ready to continue."""
+        """Reopen a saved task (the latest in `cwd` when no id is given) ready to continue,
+        with the user's `message` when they typed one."""
         workspace = Workspace.at(cwd)
         if task_id is None:
             task_id = self.store.latest(str(workspace.root))
@@ -240,4 +242,4 @@ class TaskBuilder:
         if not history:
             return task, lambda: task.start(record.task)
         when = resumption.ago(record.ts)
-        return task, lambda: task.resume(when, pending)
+        return task, lambda: task.resume(when, pending, message)

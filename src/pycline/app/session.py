@@ -142,8 +142,10 @@ class Session:
         *,
         mode: Mode | None = None,
         options: TaskOptions | None = None,
+        message: str = "",
     ) -> TaskHandle:
-        """Continue a saved task (the latest in this workspace without an id)."""
+        """Continue a saved task (the latest in this workspace without an id), with the user's
+        `message` when they typed one."""
         options = options or TaskOptions()
         if task_id is not None and (running := self._handles.get(task_id)) and not running.done:
             return running
@@ -154,6 +156,7 @@ class Session:
             self.workspace,
             self._settings(options, mode),
             provider=options.provider,
+            message=message,
         )
         handle.attach(task)
         self._handles[handle.id] = handle

@@ -50,8 +50,13 @@ def _parser(name: str) -> argparse.ArgumentParser:
             description="Restore the workspace files, the task's conversation, or both, to a "
             "checkpoint.",
         )
-        p.add_argument("id", help="task id")
-        p.add_argument("checkpoint", help="checkpoint number or commit (see `pycline checkpoints`)")
+        p.add_argument(
+            "refs",
+            nargs="+",
+            metavar="[ID] CHECKPOINT",
+            help="task id (default: the latest task in this folder), then a checkpoint number "
+            "or commit (see `pycline checkpoints`)",
+        )
         how = p.add_mutually_exclusive_group(required=True)
         how.add_argument("--workspace", action="store_true", help="files back to the checkpoint")
         how.add_argument(
@@ -63,17 +68,35 @@ def _parser(name: str) -> argparse.ArgumentParser:
         prog="pycline diff",
         description="Changes from a checkpoint to now, or between two checkpoints.",
     )
-    p.add_argument("id", help="task id")
-    p.add_argument("checkpoint", help="checkpoint number or commit")
-    p.add_argument("checkpoint2", nargs="?", help="a later checkpoint (default: the files now)")
+    p.add_argument(
+        "refs",
+        nargs="*",
+        metavar="[ID] [CHECKPOINT [CHECKPOINT2]]",
+        help="task id (default: the latest task in this folder); a checkpoint (default: the "
+        "first, so the changes since the task started); a later one (default: the files now)",
+    )
     p.add_argument("--stat", action="store_true", help="only the list of changed files")
     return p
+
+
+def _split_refs(store: TaskStore, refs: list[str], most: int) -> tuple[str | None, list[str]]:
+    """`[ID] CP…`: the first word is a task id when such a task exists, else a checkpoint."""
+    task_id = refs[0] if refs and (store.tasks_dir / refs[0]).is_dir() else None
+    checkpoints = refs[1:] if task_id is not None else refs
+    if len(checkpoints) > most:
+        raise CheckpointError(f"Too many checkpoints given: {' '.join(checkpoints)}.")
+    return task_id, checkpoints
 
 
 def run_checkpoints_command(name: str, argv: list[str]) -> int:
     ns = _parser(name).parse_args(argv)
     store = TaskStore(pycline_home())
     try:
+        if name in ("restore", "diff"):
+            ns.id, refs = _split_refs(store, ns.refs, 1 if name == "restore" else 2)
+            if name == "restore" and not refs:
+                raise CheckpointError("Name the checkpoint to restore (`pycline checkpoints`).")
+            ns.checkpoint, ns.checkpoint2 = [*refs, None, None][:2]
         if name == "checkpoints":
             if ns.disk:
                 return asyncio.run(_disk(store, remove_orphans=ns.remove_orphans))
@@ -117,7 +140,9 @@ async def _list(store: TaskStore, ns: argparse.Namespace) -> int:
 # --- restore and diff ------------------------------------------------------------------------
 
 
-async def _restore(store: TaskStore, task_id: str, ref: str, mode: RestoreMode) -> int:
+async def _restore(store: TaskStore, task_id: str | None, ref: str, mode: RestoreMode) -> int:
+    if task_id is None:  # the latest task in this folder
+        task_id = (await Checkpoints(store.home).list(None, workspace=Path.cwd())).record.id
     done = await Checkpoints(store.home).restore(task_id, ref, mode, workspace=Path.cwd())
     commit, record = done.checkpoint.commit[:10], done.record
     if done.files is not None and done.undo is not None:
@@ -147,11 +172,26 @@ def _print_change(change: FileChange) -> None:
 
 
 async def _diff(store: TaskStore, ns: argparse.Namespace) -> int:
-    found = await Checkpoints(store.home).diff(
-        ns.id, ns.checkpoint, ns.checkpoint2, workspace=Path.cwd()
-    )
+    return await show_diff(store, ns.id, ns.checkpoint, ns.checkpoint2, stat=ns.stat)
+
+
+async def show_diff(
+    store: TaskStore,
+    task_id: str | None,
+    ref: str | None = None,
+    ref2: str | None = None,
+    *,
+    stat: bool = False,
+) -> int:
+    """Print the changes from a checkpoint (default: the task's first) to another, or to now."""
+    checkpoints = Checkpoints(store.home)
+    listed = await checkpoints.list(task_id, workspace=Path.cwd())
+    if not listed.checkpoints:
+        print(f"Task {listed.record.id} has no checkpoints.")
+        return 0
+    found = await checkpoints.diff(listed.record.id, ref or "1", ref2, workspace=Path.cwd())
     for change in found.changes:
-        if ns.stat:
+        if stat:
             print(f"{change.status:<9} {change.path}")
         else:
             _print_change(change)
@@ -160,6 +200,28 @@ async def _diff(store: TaskStore, ns: argparse.Namespace) -> int:
     files = "1 file" if n == 1 else f"{n} files"
     print(style(f"{files} changed from {found.first.commit[:10]} to {target}.", "dim"))
     return 0
+
+
+async def files_changed(store: TaskStore, task_id: str) -> int | None:
+    """How many files differ from the task's first checkpoint; None without checkpoints."""
+    checkpoints = Checkpoints(store.home)
+    listed = await checkpoints.list(task_id, workspace=Path.cwd())
+    if not listed.checkpoints:
+        return None
+    tracker = checkpoints.tracker(listed.record)
+    return len(await tracker.diff(listed.checkpoints[0].commit, None))
+
+
+async def undo_last_step(store: TaskStore, task_id: str) -> int:
+    """Files and conversation back to the newest checkpoint whose files differ from now: the
+    last change is undone (and the restore itself can be undone, see `_restore`)."""
+    checkpoints = Checkpoints(store.home)
+    listed = await checkpoints.list(task_id, workspace=Path.cwd())
+    tracker = checkpoints.tracker(listed.record)
+    for checkpoint in reversed(listed.checkpoints):
+        if await tracker.diff(checkpoint.commit, None):
+            return await _restore(store, listed.record.id, checkpoint.commit, "both")
+    raise CheckpointError("Nothing to undo: the files are as at the task's first checkpoint.")
 
 
 # --- disk use, and cleaning up after a deleted task ------------------------------------------

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from pycline.app.config import ModelConfig, resolve, resolve_plan
 from pycline.errors import PyclineError
@@ -16,6 +17,8 @@ from pycline.storage.paths import pycline_home
 if TYPE_CHECKING:
     from pycline.app.session import ConfigOverrides, Session, TaskHandle
     from pycline.cli.follow import View
+    from pycline.cli.notices import Shown
+    from pycline.cli.render import Tally
     from pycline.core.task import TaskOutcome
 
 
@@ -48,7 +51,7 @@ def workspace_dir(ns: argparse.Namespace) -> Path:
     return path
 
 
-def fail(message: str, code: int = 2) -> None:
+def fail(message: str, code: int = 2) -> NoReturn:
     print(f"pycline: {message}", file=sys.stderr)
     raise SystemExit(code)
 
@@ -75,15 +78,21 @@ def run_to_exit_code(
     overrides: ConfigOverrides,
     start: Callable[[Session], Awaitable[TaskHandle]],
     view: View,
+    shown: Shown | None = None,
+    tally: Tally | None = None,
 ) -> int:
     """Run one task in a session of its own, shown by `view`; the process exit code.
 
-    0 only when the task completed; otherwise one line on stderr naming the saved task.
+    0 only when the task completed; otherwise one line on stderr naming the saved task (without
+    repeating an error the output already showed). A new task that never reached the model is
+    not kept.
     """
     from pycline.app.session import Session, TaskOptions
     from pycline.cli.follow import follow
+    from pycline.cli.notices import discard, never_reached_the_model
 
     started: list[TaskHandle] = []
+    discarded: list[bool] = []
 
     async def run() -> TaskOutcome:
         session = await Session.open(cwd, overrides=overrides)
@@ -106,6 +115,11 @@ def run_to_exit_code(
                 started.insert(0, handle)
                 await follow(handle, view)
                 outcome = await handle.wait()
+            if not outcome.completed and never_reached_the_model(handle.task):
+                await discard(session.home, handle.task)
+                discarded.append(True)
+            elif tally is not None:
+                print(await _summary_line(session.home, handle.id, tally), flush=True)
             return outcome
         finally:
             await session.close()
@@ -123,5 +137,31 @@ def run_to_exit_code(
         return 2
     if outcome.completed:
         return 0
-    print(f"pycline: {outcome.reason} (task {started[0].id} saved)", file=sys.stderr)
+    if discarded:
+        where = "nothing was saved: the task never reached the model"
+    else:
+        where = f"task {started[0].id} saved; `pycline resume {started[0].id}` continues it"
+    if shown is None or not shown.already(outcome.reason) or not _same_screen():
+        where = f"{outcome.reason} ({where})"
+    print(f"pycline: {where}", file=sys.stderr)
     return EXIT_OVER_BUDGET if outcome.over_budget else 1
+
+
+async def _summary_line(home: Path, task_id: str, tally: Tally) -> str:
+    from pycline.cli.checkpoints_cmd import files_changed
+    from pycline.storage.task_store import TaskStore
+
+    try:
+        files = await files_changed(TaskStore(home), task_id)
+    except PyclineError:
+        files = None
+    return tally.line(files)
+
+
+def _same_screen() -> bool:
+    """stdout and stderr are one file (a terminal): an error shown on one is not repeated."""
+    try:
+        out, err = os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno())
+    except (OSError, ValueError):
+        return False
+    return (out.st_dev, out.st_ino) == (err.st_dev, err.st_ino)

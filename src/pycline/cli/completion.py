@@ -1,10 +1,11 @@
-"""`@` path completion for the interactive prompts (prompt_toolkit, when on a real terminal)."""
+"""Tab completion for the interactive prompts (prompt_toolkit, when on a real terminal): `@`
+paths, and slash command names at the start of a line."""
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,13 +47,23 @@ def path_candidates(root: Path, partial: str) -> list[str]:
     return out
 
 
-def make_completer(root: Path) -> Completer:
+def command_candidates(names: Iterable[str], typed: str) -> list[str]:
+    """`/na` → every `/name…`, when what is typed so far is a lone slash word."""
+    if not typed.startswith("/") or " " in typed:
+        return []
+    return sorted(f"/{n}" for n in names if f"/{n}".startswith(typed))
+
+
+def make_completer(root: Path, commands: Callable[[], Iterable[str]] = tuple) -> Completer:
     from prompt_toolkit.completion import Completer, Completion
 
     class MentionCompleter(Completer):
         def get_completions(
             self, document: Document, complete_event: CompleteEvent
         ) -> Iterable[Completion]:
+            before = document.text_before_cursor
+            for name in command_candidates(commands(), before.lstrip()):
+                yield Completion(name, start_position=-len(before.lstrip()))
             word = document.get_word_before_cursor(WORD=True)
             if not word.startswith("@"):
                 return

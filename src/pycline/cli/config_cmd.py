@@ -109,6 +109,43 @@ def _known(parts: Sequence[str]) -> bool:
     return True
 
 
+def _names() -> list[str]:
+    """Every fixed dotted setting name, for suggestions."""
+    from pydantic import BaseModel
+
+    from pycline.app.settings_model import AutoApproveSettings, ModelChoice, Settings
+
+    inner: dict[str, type[BaseModel]] = {
+        "autoApprove": AutoApproveSettings,
+        "planMode": ModelChoice,
+    }
+    names: list[str] = []
+    for name, info in Settings.model_fields.items():
+        top = info.alias or name
+        nested = inner.get(top)
+        if nested is None:
+            names.append(top)
+            continue
+        names.extend(f"{top}.{i.alias or n}" for n, i in nested.model_fields.items())
+    return names
+
+
+def suggestion(key: str) -> str:
+    """The hint for a mistyped name (`Did you mean 'autoApprove.editFiles'?`), or ""."""
+    import difflib
+
+    lowered = {n.lower(): n for n in _names()}
+    near = difflib.get_close_matches(key.lower(), list(lowered), n=1, cutoff=0.6)
+    return f" Did you mean {lowered[near[0]]!r}?" if near else ""
+
+
+def check_known(key: str) -> None:
+    if not _known(split_key(key)):
+        raise ConfigError(
+            f"Unknown setting {key!r}.{suggestion(key)} `pycline config list` shows them all."
+        )
+
+
 def _lookup(data: Any, parts: Sequence[str]) -> tuple[bool, Any]:
     for part in parts:
         if not isinstance(data, dict) or part not in data:
@@ -188,9 +225,8 @@ class _Files:
 
 
 def _config_get(files: _Files, key: str) -> int:
+    check_known(key)
     parts = split_key(key)
-    if not _known(parts):
-        raise ConfigError(f"Unknown setting {key!r}. `pycline config list` shows them all.")
     data = files.raw(local=True) if files.workspace else files.effective()
     found, value = _lookup(data, parts)
     if not found:
@@ -201,6 +237,15 @@ def _config_get(files: _Files, key: str) -> int:
 
 
 def _config_set(files: _Files, key: str, text: str) -> int:
+    try:
+        return _set(files, key, text)
+    except ConfigError as exc:
+        if _known(split_key(key)):
+            raise
+        raise ConfigError(f"{exc}{suggestion(key)}") from None
+
+
+def _set(files: _Files, key: str, text: str) -> int:
     parts = split_key(key)
     data = files.raw(local=files.workspace)
     value = parse_value(text)
@@ -222,9 +267,8 @@ def _config_set(files: _Files, key: str, text: str) -> int:
 
 
 def _config_unset(files: _Files, key: str) -> int:
+    check_known(key)
     parts = split_key(key)
-    if not _known(parts):
-        raise ConfigError(f"Unknown setting {key!r}. `pycline config list` shows them all.")
     data = files.raw(local=files.workspace)
     if not _remove(data, parts):
         print(f"{key} was not set in {files.target}")

@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import TextIO, assert_never
 
-from pycline.cli.common import overrides_of, run_to_exit_code, workspace_dir
+from pycline.cli import render
+from pycline.cli.common import fail, overrides_of, run_to_exit_code, workspace_dir
+from pycline.cli.notices import Shown
+from pycline.cli.task_size import check_task_size
 from pycline.event_wire import envelope_json
 from pycline.events import (
     ACCEPT,
@@ -99,8 +103,12 @@ class HeadlessHost:
         self.json_mode = json_mode
         self.out = out
         self._mid_line = False
+        self.shown = Shown()
+        self.output = render.BoundedOutput()
+        self.tally = render.Tally()
 
     def show(self, envelope: Envelope) -> None:
+        self.tally.observe(envelope.event)
         if self.json_mode:
             self.out.write(json.dumps(envelope_json(envelope), ensure_ascii=False) + "\n")
             self.out.flush()
@@ -135,12 +143,18 @@ class HeadlessHost:
             case ToolStarted(summary=summary):
                 self._line(f"> {summary}")
             case ToolOutput(text=text):
-                self.out.write(text)
-                self._mid_line = not text.endswith("\n")
-            case ToolFinished(ok=False, result=result):
-                self._line(
-                    "  " + result.strip().splitlines()[0][:200] if result.strip() else "  failed"
-                )
+                shown = self.output.feed(text)
+                self.out.write(shown)
+                if shown:
+                    self._mid_line = not shown.endswith("\n")
+            case ToolFinished(tool=tool, ok=ok, result=result):
+                for line in self.output.finish():
+                    self._line(line)
+                if not ok:
+                    self._line(f"  failed: {render.failure_reason(result)}")
+                elif tool in render.SHOWN_RESULTS:
+                    for line in render.shown_result(result):
+                        self._line(f"  {line}")
             case PlanResponse(response=response):
                 self._line(f"Plan:\n{response}")
             case ModeChanged(mode=mode, model=model):
@@ -148,7 +162,8 @@ class HeadlessHost:
             case CompletionResult(result=result):
                 self._line(f"Task completed:\n{result}")
             case Notice(text=text):
-                self._line(f"note: {text}")
+                if (fresh := self.shown.notice(text)) is not None:
+                    self._line(f"note: {fresh}")
             case TaskProgress(completed=done, total=total, current=current):
                 self._line(f"  progress {done}/{total}" + (f" · {current}" if current else ""))
             case BudgetStatus() as b:
@@ -156,6 +171,7 @@ class HeadlessHost:
             case SubagentProgress() as sub:
                 self._line(f"  {subagent_line(sub)}")
             case ErrorEvent(text=text):
+                self.shown.error(text)
                 self._line(f"error: {text}")
             case Usage() as u:
                 cache = ""
@@ -185,10 +201,32 @@ def run_headless(ns: argparse.Namespace) -> int:
     from pycline.app.session import Session, TaskHandle, TaskOptions
 
     cwd = workspace_dir(ns)
+    text = task_text(ns)
     options = TaskOptions(headless=True, approve_all_inside=ns.yes)
 
     async def start(session: Session) -> TaskHandle:
-        text = " ".join(ns.task)
+        check_task_size(text, session.config)
         return await session.new_task(text, mode="plan" if ns.plan else "act", options=options)
 
-    return run_to_exit_code(cwd, overrides_of(ns), start, HeadlessHost(json_mode=ns.json))
+    host = HeadlessHost(json_mode=ns.json)
+    tally = None if ns.json else host.tally
+    return run_to_exit_code(cwd, overrides_of(ns), start, host, host.shown, tally)
+
+
+def task_text(ns: argparse.Namespace) -> str:
+    """The task from the words given, `-` (standard input) or --task-file; exits when empty."""
+    if ns.task_file and ns.task:
+        fail("give the task as words or with --task-file, not both")
+    from_stdin = ns.task == ["-"] or ns.task_file == "-"
+    try:
+        if from_stdin:
+            text = sys.stdin.read()
+        elif ns.task_file:
+            text = Path(ns.task_file).expanduser().read_text(encoding="utf-8")
+        else:
+            text = " ".join(ns.task)
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"cannot read the task from {ns.task_file or 'standard input'}: {exc}")
+    if not text.strip():
+        fail("no task given (words, `-` for standard input, or --task-file FILE)")
+    return text.strip()

@@ -5,17 +5,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
 
-from pycline.app.config import DEFAULT_MODELS, ModelConfig, save
+from pycline.cli import notices, render, slash, slash_run
 from pycline.cli.common import overrides_of, workspace_dir
 from pycline.cli.editor import edit_text
 from pycline.cli.headless import budget_line, subagent_line
+from pycline.cli.interrupts import Interrupts
 from pycline.cli.lines import LineReader
+from pycline.cli.notices import Shown
 from pycline.cli.style import colour_diff, style
-from pycline.errors import ConfigError, PyclineError
+from pycline.cli.task_size import check_task_size
+from pycline.cli.waiting import Waiting
+from pycline.errors import PyclineError
 from pycline.events import (
     ACCEPT,
     APPROVE,
@@ -67,19 +70,28 @@ if TYPE_CHECKING:
 
 
 class InteractiveHost:
-    def __init__(self, reader: LineReader, *, notify: bool = False) -> None:
+    def __init__(
+        self,
+        reader: LineReader,
+        *,
+        notify: bool = False,
+        state: slash_run.SlashState | None = None,
+    ) -> None:
         self.reader = reader
         self.notify = notify  # settings.notifications: a desktop popup when a question waits
         self._mid_line = False
         self._in_reasoning = False
-        # `/compact` at the completion prompt condenses the running task's history.
-        self.compact: Callable[[], Awaitable[bool]] | None = None
-        # The running task: `/ps` lists its background processes, `/stop N` stops one.
-        self.handle: TaskHandle | None = None
+        # Slash commands at every prompt act on this (the running task, its last usage, …).
+        self.state = state
+        self.shown = Shown()
+        self.waiting = Waiting()
+        self.output = render.BoundedOutput()
+        self.tally = render.Tally()
 
     def attach(self, handle: TaskHandle) -> None:
-        self.handle = handle
-        self.compact = handle.compact
+        self.tally = render.Tally()
+        if self.state is not None:
+            self.state.handle, self.state.usage = handle, None
 
     def show(self, envelope: Envelope) -> None:
         self.say(envelope.event)
@@ -97,6 +109,11 @@ class InteractiveHost:
 
     def say(self, event: Event) -> None:
         event = for_terminal(event)  # model text never reaches the terminal raw
+        self.tally.observe(event)
+        if isinstance(event, RequestStarted):
+            self.waiting.start()
+            return
+        self.waiting.stop()
         if self._in_reasoning and not isinstance(event, ReasoningDelta):
             self._in_reasoning = False
             self._line("")
@@ -114,10 +131,15 @@ class InteractiveHost:
             case ToolStarted(summary=summary):
                 self._line(style(f"⚙ {summary}", "cyan"))
             case ToolOutput(text=text):
-                self._write(text)
-            case ToolFinished(ok=False, result=result):
-                first = result.strip().splitlines()[0] if result.strip() else "failed"
-                self._line(style(f"  ✗ {first[:200]}", "red"))
+                self._write(self.output.feed(text))
+            case ToolFinished(tool=tool, ok=ok, result=result):
+                for line in self.output.finish():
+                    self._line(style(line, "dim"))
+                if not ok:
+                    self._line(style(f"  ✗ {render.failure_reason(result)}", "red"))
+                elif tool in render.SHOWN_RESULTS:
+                    for line in render.shown_result(result):
+                        self._line(style(f"  {line}", "dim"))
             case PlanResponse(response=response):
                 self._line(style("Plan:", "cyan", "bold"))
                 self._line(response)
@@ -129,7 +151,8 @@ class InteractiveHost:
                 if command:
                     self._line(style(f"  try: {command}", "dim"))
             case Notice(text=text):
-                self._line(style(text, "yellow"))
+                if (fresh := self.shown.notice(text)) is not None:
+                    self._line(style(fresh, "yellow"))
             case TaskProgress(completed=done, total=total, current=current):
                 now = f" · {current}" if current else ""
                 self._line(style(f"TODOs {done}/{total}{now}", "cyan"))
@@ -138,8 +161,11 @@ class InteractiveHost:
             case SubagentProgress() as sub:
                 self._line(style(subagent_line(sub), "dim"))
             case ErrorEvent(text=text):
+                self.shown.error(text)
                 self._line(style(f"error: {text}", "red"))
             case Usage() as u:
+                if self.state is not None:
+                    self.state.usage = u
                 cache = ""
                 if u.cache_read_tokens or u.cache_write_tokens:
                     cache = f" (cache {u.cache_read_tokens} read / {u.cache_write_tokens} write)"
@@ -164,41 +190,32 @@ class InteractiveHost:
             case _:
                 assert_never(event)
 
-    async def _read(self, prompt: str) -> str:
+    async def _read(self, prompt: str, *, accepts: tuple[str, ...] = ()) -> str:
+        """A reply to a question; slash commands typed meanwhile run and the question is asked
+        again. Commands in `accepts` are this question's own answers and come back as typed."""
         while True:
             line = await self.reader.readline(prompt)
             self._mid_line = False
             if line is None:
                 raise EOFError
-            if not await self._process_command(line.strip()):
+            parts = slash.split(line)
+            if self.state is None or parts is None or parts[0] in accepts:
                 return line
-
-    async def _process_command(self, line: str) -> bool:
-        """`/ps` and `/stop N` work at any prompt while a task runs; True when handled."""
-        words = line.split()
-        if not words or words[0] not in ("/ps", "/stop") or self.handle is None:
-            return False
-        if words[0] == "/ps":
-            infos = self.handle.processes()
-            if not infos:
-                self._line("No background processes.")
-            for info in infos:
-                state = "running" if info.running else f"exited ({info.exit_code})"
-                self._line(f"  {info.id}  {state:<12} {info.command}")
-            return True
-        if len(words) == 2 and words[1].isdigit():
-            try:
-                await self.handle.stop_process(int(words[1]))
-            except KeyError:
-                self._line(f"No background process {words[1]}.")
-            else:
-                self._line(f"Stopped process {words[1]}.")
-        else:
-            self._line("Usage: /stop N (see /ps)")
-        return True
+            match await slash_run.run(self.state, line, "question"):
+                case None:
+                    return line
+                case slash_run.Send(text=text):
+                    return text
+                case slash_run.Quit():
+                    raise EOFError
+                case slash_run.Handled():
+                    continue
+                case slash_run.SetMode() | slash_run.NewTask() | slash_run.Resume():
+                    self._line(style(f"/{parts[0]} works at the Task> prompt, not here.", "yellow"))
 
     async def ask(self, question: Question) -> Answer:
         question = for_terminal(question)
+        self.waiting.stop()
         sys.stdout.write("\a")  # the terminal bell: the task waits for the user
         if self.notify:
             from pycline.cli.notify import describe_wait, notify
@@ -241,28 +258,21 @@ class InteractiveHost:
                 return Answer(text=reply)
             case PlanQuestion():
                 reply = await self._read(
-                    style("Reply to the plan, /act to carry it out, or Enter to stop: ", "bold")
+                    style("Reply to the plan, /act to carry it out, or Enter to stop: ", "bold"),
+                    accepts=("act",),
                 )
                 word = reply.strip()
                 if word.startswith("/act"):
                     return Answer(SWITCH_TO_ACT.id, word[len("/act") :].strip())
                 return Answer(text=word) if word else Answer(STOP.id)
             case CompletionQuestion():
-                while True:
-                    reply = await self._read(
-                        style(
-                            "Press Enter to accept, or type feedback to continue "
-                            "(/compact condenses the history): ",
-                            "bold",
-                        )
-                    )
-                    if reply.strip() != "/compact":
-                        break
-                    if self.compact is None:
-                        self._line(style("Nothing to condense here.", "yellow"))
-                    else:
-                        await self.compact()
-                return Answer(ACCEPT.id) if not reply.strip() else Answer(text=reply.strip())
+                reply = await self._read(
+                    style("Press Enter to accept, or type feedback to continue (/help): ", "bold"),
+                    accepts=("new", "clear"),
+                )
+                if not reply.strip() or slash.split(reply) is not None:
+                    return Answer(ACCEPT.id)  # `/new`: accepted; the next message is a new task
+                return Answer(text=reply.strip())
             case MistakeLimitQuestion(count=count):
                 self._line(style(f"The model has made {count} mistakes in a row.", "yellow"))
                 reply = await self._read("Type guidance to continue, or press Enter to stop: ")
@@ -284,45 +294,6 @@ class InteractiveHost:
                 assert_never(question)
 
 
-WIZARD_CHOICES = (
-    (
-        "openai",
-        "A local or self-hosted OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp)",
-    ),
-    ("openai", "OpenAI (API key)"),
-    ("anthropic", "Anthropic (API key)"),
-)
-
-
-async def first_run_wizard(reader: LineReader, home: Path) -> ModelConfig:
-    print(style("No model is configured yet. Let's set one up (saved for next time).", "bold"))
-    for i, (_, label) in enumerate(WIZARD_CHOICES, 1):
-        print(f"  {i}. {label}")
-    while True:
-        choice = await reader.readline("Choose 1-3: ")
-        if choice is None:
-            raise EOFError
-        if choice.strip() in ("1", "2", "3"):
-            break
-    index = int(choice.strip()) - 1
-    provider = WIZARD_CHOICES[index][0]
-    base_url = key = None
-    if index == 0:
-        base_url = (await reader.readline("Server URL [http://localhost:11434/v1]: ") or "").strip()
-        base_url = base_url or "http://localhost:11434/v1"
-        model = (await reader.readline("Model name: ") or "").strip()
-    else:
-        key = (await reader.readline("API key: ") or "").strip()
-        default = DEFAULT_MODELS[provider]
-        model = (await reader.readline(f"Model [{default}]: ") or "").strip() or default
-    if not model:
-        raise ConfigError("A model name is needed.")
-    config = ModelConfig(provider=provider, model=model, base_url=base_url, api_key=key or None)
-    save(home, config)
-    print(style("Saved.", "green"))
-    return config
-
-
 async def _ask_mcp_trust(reader: LineReader, home: Path, cwd: Path) -> None:
     """A project MCP file not trusted as it is now: show what it would run, and ask."""
     from pycline.app.mcp import grant, pending_trust
@@ -342,23 +313,31 @@ async def _ask_mcp_trust(reader: LineReader, home: Path, cwd: Path) -> None:
 
 
 async def session(ns: argparse.Namespace) -> int:
-    from pycline.app.config import resolve
     from pycline.app.session import Session
     from pycline.storage.paths import pycline_home
 
     cwd = workspace_dir(ns)
     home = pycline_home()
-    reader = LineReader(complete_root=cwd)
+    reader = LineReader(
+        complete_root=cwd, commands=lambda: [c.name for c in slash.registry(cwd, home)]
+    )
     overrides = overrides_of(ns)
-    config = resolve(overrides.flags(), home, workspace=cwd, profile=ns.profile)
-    if config.provider is None:
-        await first_run_wizard(reader, home)
     await _ask_mcp_trust(reader, home, cwd)
     opened = await Session.open(cwd, home=home, overrides=overrides)
+    main = asyncio.current_task()
+    assert main is not None
+
+    def quit_session() -> None:
+        main.cancel()
+
+    interrupts = Interrupts(quit_session)
+    interrupts.install()
+    reader.on_interrupt = interrupts.press
     try:
         _banner(opened, home, cwd)
-        return await _tasks(ns, opened, reader, home, cwd)
+        return await _tasks(ns, opened, reader, interrupts)
     finally:
+        interrupts.uninstall()
         await opened.close()
 
 
@@ -368,66 +347,177 @@ def _banner(opened: Session, home: Path, cwd: Path) -> None:
 
     print(style(f"pycline · {opened.config.provider}/{opened.config.model} · {cwd}", "dim"))
     unavailable = browser_status(chromium_setting(home, cwd))
-    if unavailable:
+    if unavailable and notices.first_time(home, "browser", unavailable):
         print(style(f"browser tool off: {unavailable}", "dim"))
     print(
         style(
-            "Type a task. /plan or /act switches mode; /resume [ID] continues a task; "
-            "Ctrl-D quits.",
+            "Type a task, or /help for commands (Tab completes). Ctrl-C stops a step; "
+            "Ctrl-C twice or Ctrl-D quits.",
             "dim",
         )
     )
 
 
 async def _tasks(
-    ns: argparse.Namespace, opened: Session, reader: LineReader, home: Path, cwd: Path
+    ns: argparse.Namespace, opened: Session, reader: LineReader, interrupts: Interrupts
 ) -> int:
     from pycline.app.config import load
-    from pycline.cli.follow import follow
 
-    host = InteractiveHost(reader, notify=load(home, cwd).notifications)
-    text = " ".join(ns.task).strip()
+    home, cwd = opened.home, opened.workspace
+    state = slash_run.SlashState(home, cwd, opened, say=_say, approve_all_inside=ns.yes)
+    host = InteractiveHost(reader, notify=load(home, cwd).notifications, state=state)
+    typed = " ".join(ns.task).strip()
     mode: Mode = "plan" if ns.plan else "act"
     while True:
-        while not text:
+        if not typed:
             line = await reader.readline(style("Plan> " if mode == "plan" else "Task> ", "bold"))
             if line is None:
                 return 0
-            text = line.strip()
-            if text in ("/plan", "/act"):
-                mode = "plan" if text == "/plan" else "act"
-                print(style(f"{mode.upper()} MODE", "cyan"))
-                text = ""
-        resume_id = _resume_arg(text)
-        if resume_id is not None:  # `/resume [ID]`: continue a saved task
-            try:
-                handle = await opened.resume_task(resume_id or None, mode=mode)
-            except PyclineError as exc:  # no such task, or its history cannot be read
-                print(style(str(exc), "yellow"))
-                text = ""
+            typed = line.strip()
+            if not typed:
                 continue
+        text, resume_id = typed, None
+        typed = ""
+        match await slash_run.run(state, text, "task"):
+            case None:
+                pass
+            case slash_run.Send(text=sent):
+                text = sent
+            case slash_run.Resume(task_id=wanted):
+                chosen_id = await _recap_and_ask(reader, state, wanted)
+                if chosen_id is None:
+                    continue
+                resume_id, text = chosen_id
+            case slash_run.SetMode(mode=chosen):
+                mode = chosen
+                _say(style(f"{mode.upper()} MODE", "cyan"))
+                continue
+            case slash_run.NewTask():
+                _say(style("The next message starts a new task.", "dim"))
+                continue
+            case slash_run.Handled():
+                continue
+            case slash_run.Quit():
+                return 0
+        if resume_id is not None:
+            mode = await _run_one(opened, host, state, interrupts, "", resume_id, mode, text)
         else:
-            handle = await opened.new_task(text, mode=mode)
-        host.attach(handle)
+            mode = await _run_one(opened, host, state, interrupts, text, None, mode)
+
+
+async def _recap_and_ask(
+    reader: LineReader, state: slash_run.SlashState, wanted: str
+) -> tuple[str, str] | None:
+    """Show the task to resume and wait: (its id, the user's message), or None to stay."""
+    from pycline.cli.recap import continue_prompt, recap
+
+    try:
+        found = await recap(state.home, state.cwd, wanted or None)
+    except PyclineError as exc:
+        _say(style(str(exc), "yellow"))
+        return None
+    for line in found.lines:
+        _say(line)
+    reply = await reader.readline(style(continue_prompt(found.completed), "bold"))
+    if reply is None:
+        raise EOFError
+    message = reply.strip()
+    if (found.completed and not message) or message in ("/new", "/clear"):
+        return None
+    return found.record.id, message
+
+
+async def _run_one(
+    opened: Session,
+    host: InteractiveHost,
+    state: slash_run.SlashState,
+    interrupts: Interrupts,
+    text: str,
+    resume_id: str | None,
+    mode: Mode,
+    message: str = "",
+) -> Mode:
+    """Run (or resume, with the user's `message`) one task to its end; the mode it ended in."""
+    from pycline.app.session import TaskOptions
+    from pycline.app.wiring import build_provider
+    from pycline.cli.follow import follow
+
+    options = TaskOptions(
+        provider=build_provider(state.act) if state.act else None,
+        approve_all_inside=state.approve_all_inside,
+    )
+    try:
+        if resume_id is not None:
+            handle = await opened.resume_task(
+                resume_id or None, mode=mode, options=options, message=message
+            )
+        else:
+            check_task_size(text, state.act or opened.config)
+            handle = await opened.new_task(text, mode=mode, options=options)
+    except PyclineError as exc:  # no such task, its history cannot be read, a bad /model
+        _say(style(str(exc), "yellow"))
+        return mode
+    if state.plan is not None:
+        await handle.set_model(build_provider(state.plan), mode="plan")
+    host.attach(handle)
+    interrupts.handle, interrupts.stopped = handle, False
+    try:
         await follow(handle, host)
         outcome = await handle.wait()
-        mode = handle.task.mode
-        if not outcome.completed:
-            print(style(f"Task stopped: {outcome.reason} (task {handle.id} saved)", "yellow"))
-        text = outcome.next_task or ""  # new_task: the approved context starts the next task
+        while outcome.next_task is not None:
+            # new_task: the approved context starts the next task, in the same session.
+            handle = await opened.new_task(
+                outcome.next_task, mode=handle.task.mode, options=options
+            )
+            host.attach(handle)
+            interrupts.handle = handle
+            await follow(handle, host)
+            outcome = await handle.wait()
+    finally:
+        interrupts.handle = None
+    host.waiting.stop()
+    mode = handle.task.mode
+    if interrupts.stopped:
+        _say(style(f"Stopped. Task {handle.id} is saved; /resume continues it.", "yellow"))
+        await _summary(host, state, handle.id)
+        return mode
+    if outcome.completed:
+        await _summary(host, state, handle.id)
+        return mode
+    reason = "" if host.shown.already(outcome.reason) else f": {outcome.reason}"
+    if notices.never_reached_the_model(handle.task):
+        await notices.discard(state.home, handle.task)
+        state.handle = None
+        _say(style(f"Task stopped{reason} (nothing saved: it never reached the model)", "yellow"))
+    else:
+        _say(style(f"Task stopped{reason} (task {handle.id} saved)", "yellow"))
+        await _summary(host, state, handle.id)
+    return mode
 
 
-def _resume_arg(text: str) -> str | None:
-    """For `/resume [ID]`: the id ("" for the latest task here); None for anything else."""
-    word, _, rest = text.partition(" ")
-    return rest.strip() if word == "/resume" else None
+async def _summary(host: InteractiveHost, state: slash_run.SlashState, task_id: str) -> None:
+    from pycline.cli.checkpoints_cmd import files_changed
+    from pycline.storage.task_store import TaskStore
+
+    try:
+        files = await files_changed(TaskStore(state.home), task_id)
+    except PyclineError:
+        files = None  # no checkpoints to count from
+    _say(style(host.tally.line(files), "dim"))
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
 
 
 def run_interactive(ns: argparse.Namespace) -> int:
+    from pycline.cli.setup_wizard import first_run
+
     try:
+        first_run(ns)
         return asyncio.run(session(ns))
-    except KeyboardInterrupt:
-        print(style("\nCancelled. The task is saved.", "yellow"), file=sys.stderr)
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print(style("\nBye. Tasks are saved; `pycline resume` continues the last.", "yellow"))
         return 130
     except EOFError:
         print()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -16,18 +17,26 @@ from pycline.cli import completion
 
 
 class LineReader:
-    def __init__(self, fd: int | None = None, *, complete_root: Path | None = None) -> None:
+    def __init__(
+        self,
+        fd: int | None = None,
+        *,
+        complete_root: Path | None = None,
+        commands: Callable[[], Iterable[str]] = tuple,
+    ) -> None:
         self.fd = sys.stdin.fileno() if fd is None else fd
         self._buffer = b""
         self._eof = False
         self._session: Any = None
+        self.on_interrupt: Callable[[], None] | None = None  # Ctrl-C typed at a prompt
         if complete_root is not None and completion.usable():
             from prompt_toolkit import PromptSession
             from prompt_toolkit.formatted_text import ANSI
 
             self._ansi = ANSI
             self._session = PromptSession(
-                completer=completion.make_completer(complete_root), complete_while_typing=False
+                completer=completion.make_completer(complete_root, commands),
+                complete_while_typing=False,
             )
 
     async def readline(self, prompt: str = "") -> str | None:
@@ -37,6 +46,13 @@ class LineReader:
                 typed: str = await self._session.prompt_async(self._ansi(prompt))
             except EOFError:
                 return None
+            except KeyboardInterrupt:
+                # prompt_toolkit reads Ctrl-C as a key; treat it as the signal would be, and wait
+                # for the cancellation that follows (the step stops, or the session ends).
+                if self.on_interrupt is None:
+                    raise
+                self.on_interrupt()
+                await asyncio.get_running_loop().create_future()
             return typed
         if prompt:
             sys.stdout.write(prompt)

@@ -22,6 +22,7 @@ COMMANDS = (
     "checkpoints",
     "restore",
     "diff",
+    "setup",
 )
 
 
@@ -75,8 +76,21 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     _common(parser)
+    parser.add_argument(
+        "-y", "--yes", action="store_true", help="approve every action inside the workspace"
+    )
+    parser.add_argument("--version", action="version", version=f"pycline {_version()}")
     parser.add_argument("task", nargs="*", help="what to do (asked for when omitted)")
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pycline")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
 
 
 def build_run_parser() -> argparse.ArgumentParser:
@@ -90,7 +104,10 @@ def build_run_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--json", action="store_true", help="write one JSON event per line to stdout"
     )
-    parser.add_argument("task", nargs="+", help="what to do")
+    parser.add_argument(
+        "--task-file", metavar="FILE", help="read the task from FILE (`-` for standard input)"
+    )
+    parser.add_argument("task", nargs="*", help="what to do; `-` reads it from standard input")
     return parser
 
 
@@ -111,7 +128,49 @@ def build_resume_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(args)
+    except BrokenPipeError:
+        # The reader went away (`pycline history | head`): stop quietly, as other tools do.
+        quiet_broken_pipe()
+        return 141
+
+
+def quiet_broken_pipe() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush raises nothing."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def near_command(word: str) -> str | None:
+    """The subcommand a mistyped first word most likely meant (`histroy` → `history`)."""
+    import difflib
+
+    if not word.isalpha() or word in COMMANDS:
+        return None
+    found = difflib.get_close_matches(word.lower(), COMMANDS, n=1, cutoff=0.75)
+    return found[0] if found else None
+
+
+def _dispatch(args: list[str]) -> int:
     command = args[0] if args and args[0] in COMMANDS else None
+    looks_like_command = len(args) == 1 or (len(args) > 1 and args[1][:1] in "-0123456789")
+    if command is None and args and looks_like_command and (meant := near_command(args[0])):
+        print(
+            f"pycline: unknown command {args[0]!r}; did you mean `pycline {meant}`? "
+            f"(To give a one-word task, use `pycline run {args[0]}` or type it at the prompt.)",
+            file=sys.stderr,
+        )
+        return 2
+    if command == "setup":
+        from pycline.cli.setup_wizard import run_setup
+
+        return run_setup(args[1:])
     if command == "run":
         from pycline.cli.headless import run_headless
 

@@ -10,7 +10,7 @@ from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
     from pycline.app.session import Session, TaskHandle
-    from pycline.cli.follow import View
+    from pycline.cli.interactive import InteractiveHost
 
 
 def resume(ns: argparse.Namespace) -> int:
@@ -23,7 +23,7 @@ def resume(ns: argparse.Namespace) -> int:
 
     headless = ns.headless or ns.yes or ns.json
     cwd = workspace_dir(ns)
-    view: View = HeadlessHost(json_mode=ns.json)
+    view: HeadlessHost | InteractiveHost = HeadlessHost(json_mode=ns.json)
     if not headless:
         try:
             notify = load(pycline_home(), cwd).notifications
@@ -34,9 +34,28 @@ def resume(ns: argparse.Namespace) -> int:
     options = TaskOptions(headless=headless, approve_all_inside=ns.yes)
 
     async def start(session: Session) -> TaskHandle:
-        handle = await session.resume_task(ns.id, options=options)
+        message = ""
+        if isinstance(view, InteractiveHost):
+            message = await _recap_and_wait(view, session, ns.id)
+        handle = await session.resume_task(ns.id, options=options, message=message)
         if isinstance(view, InteractiveHost):
             view.attach(handle)
         return handle
 
-    return run_to_exit_code(cwd, overrides_of(ns), start, view)
+    tally = None if ns.json else view.tally
+    return run_to_exit_code(cwd, overrides_of(ns), start, view, view.shown, tally)
+
+
+async def _recap_and_wait(view: InteractiveHost, session: Session, task_id: str | None) -> str:
+    """Show what the task was, then wait for the user: their message ("" to just go on)."""
+    from pycline.cli.recap import continue_prompt, recap
+    from pycline.cli.style import style
+
+    found = await recap(session.home, session.workspace, task_id)
+    for line in found.lines:
+        print(line)
+    reply = await view.reader.readline(style(continue_prompt(found.completed), "bold"))
+    message = (reply or "").strip()
+    if reply is None or message in ("/new", "/clear") or (found.completed and not message):
+        raise EOFError  # nothing to continue: leave as it is
+    return message

@@ -107,15 +107,19 @@ def _history(tasks: Tasks, ns: argparse.Namespace) -> int:
         print("No tasks yet.")
         return 0
     for r in records:
-        text = " ".join(r.task.split())
-        if len(text) > 60:
-            text = text[:59] + "…"
-        star = "*" if r.favorite else " "
-        print(
-            f"{star}{r.id}  {_when(r.ts)}  {r.status:<9}  {r.tokens_in:>7} in {r.tokens_out:>6} out"
-            f"  ${r.total_cost:.4f}  {human_size(r.size):>8}  {text}"
-        )
+        print(record_line(r))
     return 0
+
+
+def record_line(r: TaskRecord) -> str:
+    text = " ".join(r.task.split())
+    if len(text) > 60:
+        text = text[:59] + "…"
+    star = "*" if r.favorite else " "
+    return (
+        f"{star}{r.id}  {_when(r.ts)}  {r.status:<9}  {r.tokens_in:>7} in {r.tokens_out:>6} out"
+        f"  ${r.total_cost:.4f}  {human_size(r.size):>8}  {text}"
+    )
 
 
 def _show(tasks: Tasks, ns: argparse.Namespace) -> int:

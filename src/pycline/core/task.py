@@ -226,9 +226,12 @@ class Task:
         first: list[Content] = [TextContent(f"<task>\n{text}\n</task>"), *images]
         return await self._run(first)
 
-    async def resume(self, ago: str, pending: list[Content]) -> TaskOutcome:
+    async def resume(self, ago: str, pending: list[Content], message: str = "") -> TaskOutcome:
+        """Continue after a restart; `message` is what the user typed to go on with."""
         self.say(TaskStarted(self.id, self.record.task, str(self.workspace.root), resumed=True))
         text = responses.task_resumption(ago, str(self.workspace.root))
+        if message:
+            text += f"\n\nNew instructions for task continuation:\n<user_message>\n{message}\n</user_message>"
         return await self._run([*pending, TextContent(text)])
 
     async def _run(self, user_content: list[Content]) -> TaskOutcome:

@@ -1,0 +1,89 @@
+"""Saying each thing once: repeated notices, an error already shown, a start-up notice already
+seen in an earlier session, and tasks that never reached the model."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pycline.storage.atomic import atomic_write_json
+
+if TYPE_CHECKING:
+    from pycline.core.task import Task
+
+# A notice that repeats this much of the previous one (a retry countdown) shows only what changed.
+_SHARED_PREFIX = 40
+
+
+class Shown:
+    """What this session has already put on the screen."""
+
+    def __init__(self) -> None:
+        self._notices: set[str] = set()
+        self._last_notice = ""
+        self.errors: set[str] = set()
+
+    def notice(self, text: str) -> str | None:
+        """The part of `text` worth printing; None when it was all said already."""
+        if text in self._notices:
+            return None
+        self._notices.add(text)
+        previous, self._last_notice = self._last_notice, text
+        shared = next(
+            (i for i, (a, b) in enumerate(zip(previous, text, strict=False)) if a != b),
+            min(len(previous), len(text)),
+        )
+        if shared < _SHARED_PREFIX:
+            return text
+        # Show the changed clause whole: from the last " — " (else the last word) before it.
+        cut = text.rfind(" — ", 0, shared)
+        start = cut + 3 if cut >= 0 else text.rfind(" ", 0, shared) + 1
+        return "  … " + text[start:]
+
+    def error(self, text: str) -> None:
+        self.errors.add(text.strip())
+
+    def already(self, reason: str) -> bool:
+        return reason.strip() in self.errors
+
+
+def first_time(home: Path, name: str, text: str) -> bool:
+    """True once per home for each distinct `text` of notice `name` (e.g. the browser notice)."""
+    path = home / "state" / "notices_seen.json"
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    try:
+        seen = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        seen = {}
+    if not isinstance(seen, dict):
+        seen = {}
+    if seen.get(name) == digest:
+        return False
+    seen[name] = digest
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_json(path, seen)
+    except OSError:
+        pass  # a read-only home: the notice comes back next time, nothing worse
+    return True
+
+
+def never_reached_the_model(task: Task) -> bool:
+    """A new task that failed before any reply (bad URL, refused key, unknown model)."""
+    r = task.record
+    return r.status == "failed" and r.tokens_in == 0 and r.tokens_out == 0
+
+
+async def discard(home: Path, task: Task) -> None:
+    """Forget a task that never reached the model: nothing in it is worth keeping."""
+    from pycline.app.tasks import forget_checkpoints
+    from pycline.errors import StorageError
+    from pycline.storage.task_store import TaskStore
+
+    store = TaskStore(home)
+    with contextlib.suppress(StorageError):  # already gone
+        store.delete(task.id)
+    await forget_checkpoints(store, task.record)  # after: it keeps what other tasks still use

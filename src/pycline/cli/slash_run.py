@@ -1,0 +1,301 @@
+"""Running a slash command typed at an interactive prompt.
+
+`run` answers with what the prompt should do next (`Outcome`); commands that only show something
+print it and answer `Handled`, so the prompt asks again. A command never reaches the model unless
+it is one the agent core expands (Cline's commands) or a workflow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, assert_never
+
+from pycline.cli import slash
+from pycline.cli.style import style
+from pycline.errors import PyclineError
+
+if TYPE_CHECKING:
+    from pycline.app.config import ModelConfig
+    from pycline.app.session import Session, TaskHandle
+    from pycline.events import Usage
+
+Where = Literal["task", "question"]  # the Task> prompt between tasks, or a question in a task
+
+
+@dataclass(frozen=True, slots=True)
+class Handled:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Text for the model: a new task at the Task> prompt, the answer at a question."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetMode:
+    mode: Literal["plan", "act"]
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    task_id: str  # "" for the latest task here
+
+
+@dataclass(frozen=True, slots=True)
+class NewTask:
+    pass
+
+
+Outcome = Handled | Quit | Send | SetMode | Resume | NewTask
+
+
+@dataclass
+class SlashState:
+    """What the commands act on; the session keeps it current."""
+
+    home: Path
+    cwd: Path
+    session: Session
+    say: Callable[[str], None] = print
+    handle: TaskHandle | None = None  # the running task, or the last one
+    usage: Usage | None = None  # the last request's numbers
+    # Models chosen with /model for this session (None: as configured).
+    act: ModelConfig | None = None
+    plan: ModelConfig | None = None
+    approve_all_inside: bool = False  # `pycline --yes`
+
+    @property
+    def task_id(self) -> str | None:
+        return self.handle.id if self.handle is not None else None
+
+    @property
+    def running(self) -> bool:
+        return self.handle is not None and not self.handle.done
+
+    def commands(self) -> list[slash.SlashCommand]:
+        return slash.registry(self.cwd, self.home)
+
+
+async def run(state: SlashState, line: str, where: Where) -> Outcome | None:
+    """None: the line is not a slash command (an ordinary message)."""
+    parts = slash.split(line)
+    if parts is None:
+        return None
+    name, rest = parts
+    commands = state.commands()
+    command = slash.find(commands, name)
+    if command is None:
+        near = slash.nearest(commands, name)
+        hint = f" Did you mean /{near}?" if near else ""
+        state.say(style(f"Unknown command /{name}.{hint} (/help lists them)", "yellow"))
+        return Handled()
+    match command.source:
+        case "workflow":
+            assert command.path is not None
+            return _workflow(state, command, rest)
+        case "cline":
+            if name == "smol":
+                return await _compact(state)
+            return Send(line.strip())  # the agent core turns these into instructions
+        case "pycline":
+            return await _builtin(state, name, rest, where)
+        case _:
+            assert_never(command.source)
+
+
+def _workflow(state: SlashState, command: slash.SlashCommand, rest: str) -> Outcome:
+    assert command.path is not None
+    try:
+        steps = command.path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        state.say(style(f"Cannot read the workflow {command.path}: {exc}", "red"))
+        return Handled()
+    text = (
+        f'<explicit_instructions type="{command.name}">\n{steps.strip()}\n</explicit_instructions>'
+    )
+    return Send(f"{text}\n{rest}" if rest else text)
+
+
+async def _builtin(state: SlashState, name: str, rest: str, where: Where) -> Outcome:
+    if name == "help":
+        for text in slash.help_text(state.commands()):
+            state.say(text)
+        return Handled()
+    if name == "exit":
+        return Quit()
+    if name in ("plan", "act"):
+        return SetMode("plan" if name == "plan" else "act")
+    if name in ("new", "clear"):
+        return NewTask()
+    if name == "resume":
+        if where == "question":
+            state.say(style("Finish or stop (Ctrl-C) this task first, then /resume.", "yellow"))
+            return Handled()
+        return Resume(rest)
+    if name == "compact":
+        return await _compact(state)
+    handlers: dict[str, Callable[[SlashState, str], Awaitable[None]]] = {
+        "cost": _cost,
+        "undo": _undo,
+        "diff": _diff,
+        "history": _history,
+        "ps": _ps,
+        "stop": _stop,
+        "settings": _settings,
+        "model": _model,
+    }
+    if name == "undo" and where == "question":
+        state.say(style("Stop this task first (Ctrl-C), then /undo.", "yellow"))
+        return Handled()
+    try:
+        await handlers[name](state, rest)
+    except PyclineError as exc:
+        state.say(style(str(exc), "yellow"))
+    return Handled()
+
+
+async def _compact(state: SlashState) -> Outcome:
+    if state.handle is None or not state.running:
+        state.say(style("Nothing to condense here.", "yellow"))
+    else:
+        await state.handle.compact()
+    return Handled()
+
+
+async def _cost(state: SlashState, _: str) -> None:
+    u = state.usage
+    if u is None:
+        state.say("No requests yet.")
+        return
+    state.say(
+        f"Task ${u.task_cost:.4f} · last request ↑{u.input_tokens:,} ↓{u.output_tokens:,}"
+        f" ${u.cost:.4f} · context {u.context_tokens:,}/{u.context_window:,}"
+    )
+
+
+def _need_task(state: SlashState) -> str:
+    if state.task_id is None:
+        raise PyclineError("No task yet in this session.")
+    return state.task_id
+
+
+async def _diff(state: SlashState, _: str) -> None:
+    from pycline.cli.checkpoints_cmd import show_diff
+    from pycline.storage.task_store import TaskStore
+
+    await show_diff(TaskStore(state.home), _need_task(state))
+
+
+async def _undo(state: SlashState, _: str) -> None:
+    from pycline.cli.checkpoints_cmd import undo_last_step
+    from pycline.storage.task_store import TaskStore
+
+    await undo_last_step(TaskStore(state.home), _need_task(state))
+
+
+async def _history(state: SlashState, _: str) -> None:
+    from pycline.cli.tasks_cmd import record_line
+    from pycline.storage.task_store import TaskStore
+
+    records = TaskStore(state.home).index.list(workspace=str(state.cwd), limit=10)
+    if not records:
+        state.say("No tasks in this folder yet.")
+    for record in records:
+        state.say(record_line(record))
+    if records:
+        state.say(style("/resume ID continues one.", "dim"))
+
+
+async def _ps(state: SlashState, _: str) -> None:
+    infos = state.handle.processes() if state.handle is not None and state.running else []
+    if not infos:
+        state.say("No background processes.")
+    for info in infos:
+        status = "running" if info.running else f"exited ({info.exit_code})"
+        state.say(f"  {info.id}  {status:<12} {info.command}")
+
+
+async def _stop(state: SlashState, rest: str) -> None:
+    if not rest.isdigit():
+        state.say("Usage: /stop N (see /ps)")
+        return
+    if state.handle is None or not state.running:
+        state.say(f"No background process {rest}.")
+        return
+    try:
+        await state.handle.stop_process(int(rest))
+    except KeyError:
+        state.say(f"No background process {rest}.")
+    else:
+        state.say(f"Stopped process {rest}.")
+
+
+async def _settings(state: SlashState, _: str) -> None:
+    from pycline.app.config import load, settings_path
+
+    settings = load(state.home, state.cwd)
+    act = state.act or state.session.config
+    plan = state.plan or act
+    state.say(f"Act model:  {act.provider}/{act.model}")
+    state.say(f"Plan model: {plan.provider}/{plan.model}")
+    approve = settings.auto_approve.model_dump(by_alias=True)
+    on = [k for k, v in approve.items() if v is True]
+    state.say(f"Auto-approved: {', '.join(on) or 'nothing'}")
+    state.say(f"Settings: {settings_path(state.home)} and {state.cwd}/.pycline/settings.json")
+    state.say(style("Change with `pycline config set KEY VALUE`; /model switches models.", "dim"))
+
+
+async def _model(state: SlashState, rest: str) -> None:
+    """`/model [plan|act] [PROVIDER/]MODEL`: for this session's next requests and tasks."""
+    from pycline.app.config import ModelConfig, resolve
+    from pycline.app.settings_model import PROVIDERS
+    from pycline.app.wiring import build_provider
+
+    words = rest.split()
+    which = words.pop(0) if words and words[0] in ("plan", "act") else "both"
+    act = state.act or state.session.config
+    if not words:
+        plan = state.plan or act
+        state.say(f"Act: {act.provider}/{act.model}")
+        state.say(f"Plan: {plan.provider}/{plan.model}")
+        state.say(style("Usage: /model [plan|act] [PROVIDER/]MODEL", "dim"))
+        return
+    spec = words[0]
+    base = (state.plan or act) if which == "plan" else act
+    provider, _, model = spec.partition("/")
+    if not model or provider not in PROVIDERS:
+        # OpenRouter ids have slashes of their own: `anthropic/claude-…` is a model there.
+        provider, model = "", spec
+    if provider and provider != base.provider:
+        chosen = resolve(ModelConfig(provider=provider, model=model), state.home)
+    else:
+        chosen = ModelConfig(
+            provider=base.provider,
+            model=model,
+            base_url=base.base_url,
+            api_key=base.api_key,
+            script=base.script,
+        )
+    if which in ("act", "both"):
+        state.plan = state.plan or (act if which == "act" else None)
+        state.act = chosen
+    if which in ("plan", "both"):
+        state.plan = chosen
+    if state.running and state.handle is not None:
+        modes: tuple[Literal["plan", "act"], ...] = (
+            ("plan", "act") if which == "both" else ("plan",) if which == "plan" else ("act",)
+        )
+        for mode in modes:
+            await state.handle.set_model(build_provider(chosen), mode=mode)
+    label = {"both": "Plan and Act", "act": "Act", "plan": "Plan"}[which]
+    state.say(style(f"{label} now use {chosen.provider}/{chosen.model}.", "cyan"))

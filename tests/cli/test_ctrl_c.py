@@ -1,0 +1,118 @@
+"""Ctrl-C in the interactive session: the first press stops the step and returns to the prompt
+with the task saved; a second press within two seconds, or one at the task prompt, quits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pexpect
+
+from pycline.cli.interrupts import Interrupts
+from tests.cli.test_interactive import WRITE, spawn
+from tests.fakes.openai_server import FakeOpenAI
+from tests.fakes.server import Stall
+
+LONG_COMMAND = (
+    "<execute_command>\n<command>echo started; sleep 60</command>\n"
+    "<requires_approval>false</requires_approval>\n</execute_command>"
+)
+
+
+def _status(home: Path) -> list[str]:
+    folders = [p for p in (home / "tasks").iterdir() if p.is_dir()]
+    return [
+        json.loads((f / "task_metadata.json").read_text(encoding="utf-8"))["record"]["status"]
+        for f in folders
+    ]
+
+
+def _scripted(home: Path, cwd: Path, tmp_path: Path, replies: list[str]) -> pexpect.spawn:
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps(replies), encoding="utf-8")
+    return spawn(["--provider", "scripted", "--script", str(script)], home, cwd)
+
+
+def _quit_at_prompt(child: pexpect.spawn) -> None:
+    child.expect("Task> ")
+    child.sendintr()  # at the task prompt: quits
+    child.expect("Bye")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+
+
+def test_ctrl_c_at_an_approval_stops_the_task_and_returns_to_the_prompt(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    child = _scripted(isolated_home, workspace, tmp_path, [WRITE])
+    child.expect("Task> ")
+    child.sendline("make hello")
+    child.expect(r"Allow write_to_file")
+    child.sendintr()
+    child.expect("Stopped. Task .* is saved; /resume continues it")
+    _quit_at_prompt(child)
+    assert _status(isolated_home) == ["cancelled"]
+    assert not (workspace / "hello.txt").exists()
+
+
+def test_ctrl_c_during_a_command_stops_it_and_keeps_the_session(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    child = _scripted(isolated_home, workspace, tmp_path, [LONG_COMMAND])
+    child.expect("Task> ")
+    child.sendline("run it")
+    child.expect("started")
+    child.sendintr()
+    child.expect("Stopped. Task .* is saved")
+    _quit_at_prompt(child)
+    assert _status(isolated_home) == ["cancelled"]
+
+
+def test_ctrl_c_while_waiting_for_the_model_then_again_quits(
+    isolated_home: Path, workspace: Path
+) -> None:
+    with FakeOpenAI([Stall()]) as server:
+        child = spawn(
+            ["--provider", "openai", "--base-url", server.base_url, "--api-key", "k",
+             "--model", "m", "say hi"],
+            isolated_home,
+            workspace,
+        )  # fmt: skip
+        child.expect("waiting for the model")
+        child.sendintr()
+        child.expect("Ctrl-C again quits")
+        child.sendintr()  # the second press within two seconds
+        child.expect("Bye")
+        child.expect(pexpect.EOF)
+        child.close()
+    assert child.exitstatus == 130
+
+
+class _FakeHandle:
+    def __init__(self) -> None:
+        self.cancelled = 0
+        self.done = False
+
+    def cancel(self) -> None:
+        self.cancelled += 1
+
+
+def test_a_second_press_within_two_seconds_quits_later_ones_stop_again() -> None:
+    now = [100.0]
+    quits: list[bool] = []
+    interrupts = Interrupts(lambda: quits.append(True), clock=lambda: now[0])
+    handle = _FakeHandle()
+    interrupts.handle = handle  # type: ignore[assignment]
+    interrupts.press()
+    assert handle.cancelled == 1 and quits == []
+    now[0] += 1.5
+    interrupts.press()
+    assert quits == [True]
+    now[0] += 5
+    quits.clear()
+    interrupts.press()
+    assert handle.cancelled == 2 and quits == []
+    interrupts.handle = None
+    interrupts.press()  # nothing running: at the prompt, Ctrl-C quits
+    assert quits == [True]
