@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,7 +19,7 @@ from pycline.core.task import Task, TaskOutcome, TaskSettings
 from pycline.core.ui_log import UiLog
 from pycline.errors import StorageError
 from pycline.events import Host
-from pycline.messages import Message
+from pycline.messages import Content, Message
 from pycline.providers.base import Provider
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder, TaskStore
@@ -150,8 +150,13 @@ class Controller:
         settings: TaskSettings,
         *,
         provider: Provider | None = None,
+        tools: list[Tool] | None = None,
+        message: Sequence[Content] = (),
     ) -> tuple[Task, Callable[[], Coroutine[Any, Any, TaskOutcome]]]:
-        """Reopen a saved task (the latest in `cwd` when no id is given) ready to continue."""
+        """Reopen a saved task (the latest in `cwd` when no id is given) ready to continue.
+
+        `message`: what the user says now, sent with the resumption.
+        """
         workspace = Workspace.at(cwd)
         if task_id is None:
             task_id = self.store.latest(str(workspace.root))
@@ -170,14 +175,14 @@ class Controller:
             host,
             settings,
             provider=provider,
-            tools=None,
+            tools=tools,
             history=history,
             ui=UiLog(ui),
         )
         if not history:
             return task, lambda: task.start(record.task)
         when = resumption.ago(record.ts)
-        return task, lambda: task.resume(when, pending)
+        return task, lambda: task.resume(when, [*pending, *message])
 
     def history(self, *, search: str = "", limit: int = 100) -> list[TaskRecord]:
         return self.store.index.list(search=search, limit=limit)

@@ -21,6 +21,7 @@ COMMANDS = (
     "checkpoints",
     "restore",
     "diff",
+    "acp",  # serve the Agent Client Protocol for editors (pycline/acp/)
 )
 
 
@@ -97,6 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pycline.cli.headless import run_headless
 
         return run_headless(build_run_parser().parse_args(args[1:]))
+    if command == "acp":
+        from pycline.acp.main import run_acp
+
+        return run_acp(args[1:])
     if command == "mcp":
         from pycline.cli.mcp_cmd import run_mcp
 

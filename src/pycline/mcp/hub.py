@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,10 +77,13 @@ class McpHub:
         restart: RestartPolicy | None = None,
         connect_timeout: float = 30.0,
         trusted: TrustCheck | None = None,
+        client_servers: Mapping[str, ServerConfig] | None = None,
     ) -> None:
         self.settings_path = settings_path or global_settings_path()
         # None: the workspace file is used as it is (callers that already asked the user).
         self.trusted = trusted
+        # Servers a front end hands in (an editor's ACP `mcpServers`); the files' win by name.
+        self.client_servers = dict(client_servers or {})
         self.untrusted_file: Path | None = None
         self.workspace = workspace
         self.workspace_path = workspace_settings_path(workspace) if workspace else None
@@ -244,7 +248,10 @@ class McpHub:
     def _load(self) -> McpSettings:
         settings = load_settings(self.settings_path, self.workspace_path, trusted=self.trusted)
         self.untrusted_file = settings.untrusted
-        return settings
+        if not self.client_servers:
+            return settings
+        given = {n: ServerEntry(n, "client", c) for n, c in self.client_servers.items()}
+        return dataclasses.replace(settings, servers={**given, **settings.servers})
 
     def _bump(self) -> None:
         # Wake every waiter, then arm a fresh event for the next change.
