@@ -289,3 +289,11 @@ async def start(conn: ClientSideConnection, client: RecordingClient, cwd: Path) 
 
 def text(value: str) -> list[Any]:
     return [acp.text_block(value)]
+
+
+async def wait_until(client: RecordingClient, predicate: Any, timeout: float = 15.0) -> None:
+    """Wait (bounded) until `predicate()` holds; re-checked after every update."""
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            client.update_seen.clear()
+            await client.update_seen.wait()

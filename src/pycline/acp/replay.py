@@ -9,6 +9,7 @@ from typing import Any
 import acp
 
 from pycline.acp.mapping import tool_kind
+from pycline.acp.tool_calls import CONVERSATIONAL
 from pycline.messages import UiMessage
 
 
@@ -28,9 +29,12 @@ def replay(messages: Sequence[UiMessage]) -> Iterator[Any]:
             case ("say", "error"):
                 yield acp.update_agent_message_text(f"Error: {text}\n")
             case ("say", "tool"):
+                tool, summary = _tool(text)
+                if tool in CONVERSATIONAL:
+                    open_call = None  # shown as messages, as when it ran
+                    continue
                 calls += 1
                 open_call = f"replay_{calls}"
-                tool, summary = _tool(text)
                 yield acp.start_tool_call(
                     open_call, summary, kind=tool_kind(tool), status="in_progress"
                 )

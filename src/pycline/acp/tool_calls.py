@@ -50,7 +50,7 @@ class ActiveCall:
     kind: ToolKind
     params: Mapping[str, str]
     title: str
-    has_diff: bool = False
+    diff: Any = None  # the proposed edit, shown until the call ends
     terminal_id: str | None = None
     output: list[str] = field(default_factory=list)
     last_output_update: float = 0.0
@@ -110,10 +110,8 @@ class CallReporter:
             )
 
     def diff(self, active: ActiveCall, path: Path, old: str | None, new: str) -> None:
-        active.has_diff = True
-        self.send(
-            acp.update_tool_call(active.id, content=[acp.tool_diff_content(str(path), new, old)])
-        )
+        active.diff = acp.tool_diff_content(str(path), new, old)
+        self.send(acp.update_tool_call(active.id, content=[active.diff]))
 
     def running(self, active: ActiveCall) -> None:
         self.send(acp.update_tool_call(active.id, status="in_progress"))
@@ -141,8 +139,8 @@ class CallReporter:
             content = None  # the terminal stays the content
         elif active.kind == "execute":
             content = [_output_block(active)] if active.output else [_text(text)]
-        elif active.has_diff and ok:
-            content = None  # keep the diff
+        elif active.diff is not None:
+            content = None if ok else [active.diff, _text(text)]  # the diff stays
         else:
             content = [_text(text)]
         self.send(
