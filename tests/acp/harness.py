@@ -89,6 +89,7 @@ class RecordingClient:
         self.buffers = dict(buffers or {})  # path -> unsaved editor text
         self.updates: list[Any] = []
         self.permissions: list[tuple[Any, list[Any]]] = []
+        self.asked_after: list[int] = []  # how many updates had arrived at each permission request
         self.reads: list[str] = []
         self.writes: list[tuple[str, str]] = []
         self.terminals: dict[str, Terminal] = {}
@@ -116,6 +117,7 @@ class RecordingClient:
         self, session_id: str, tool_call: Any, options: list[Any], **kwargs: Any
     ) -> RequestPermissionResponse:
         self.permissions.append((tool_call, options))
+        self.asked_after.append(len(self.updates))
         self.permission_asked.set()
         kind = self.answers.pop(0) if self.answers else "allow_once"
         if kind == "cancelled":

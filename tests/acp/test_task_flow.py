@@ -52,6 +52,10 @@ async def test_a_full_task_streams_messages_tool_calls_with_diffs_and_ends_the_t
     assert "ok 42" in run_call["content"][0].content.text
     # The edit and the command asked; the read inside the workspace did not.
     assert [p[0].kind for p in client.permissions] == ["edit", "execute"]
+    # Each question comes after the call (and the edit's diff) was shown.
+    seen_before = client.updates[: client.asked_after[0]]
+    shown = [u for u in seen_before if u.session_update == "tool_call_update" and u.content]
+    assert any(u.content[0].type == "diff" for u in shown)
     kinds = {o.kind for o in client.permissions[0][1]}
     assert kinds == {"allow_once", "allow_always", "reject_once", "reject_always"}
     assert client.of("usage_update")

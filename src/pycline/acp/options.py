@@ -148,7 +148,6 @@ COMMANDS: dict[str, str] = {
     "compact": "Condense the conversation into a summary to free the context window",
     "plan": "Switch to Plan mode (explore and plan; no changes)",
     "act": "Switch to Act mode",
-    "newtask": "Start a fresh task in this session (the current one stays saved)",
 }
 
 
