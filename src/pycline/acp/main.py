@@ -71,10 +71,13 @@ async def _serve(agent: object) -> None:
     from pycline.acp.agent import PyclineAgent
 
     assert isinstance(agent, PyclineAgent)
+    from pycline.acp.wire import StdioTransport
+
     reader, writer = await _protocol_streams()
     try:
         # Not every Agent method is offered (no fork): the SDK answers those "method not found".
-        await acp.run_agent(cast("acp.Agent", agent), writer, reader, use_unstable_protocol=True)
+        transport = StdioTransport(reader, writer)
+        await acp.run_agent(cast("acp.Agent", agent), transport, use_unstable_protocol=True)
     finally:
         await agent.shutdown()
 
