@@ -244,8 +244,11 @@ async def in_process(
     port = server.sockets[0].getsockname()[1]
     client_r, client_w = await asyncio.open_connection("127.0.0.1", port)
     agent_r, agent_w = await accepted.get()
-    agent_side = AgentSideConnection(agent, agent_w, agent_r, listening=True)
-    conn = ClientSideConnection(client, client_w, client_r)
+    # As `pycline acp` does: resume and close are in the SDK's "unstable" set.
+    agent_side = AgentSideConnection(
+        agent, agent_w, agent_r, listening=True, use_unstable_protocol=True
+    )
+    conn = ClientSideConnection(client, client_w, client_r, use_unstable_protocol=True)
     try:
         yield conn, agent
     finally:

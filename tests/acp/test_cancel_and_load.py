@@ -93,3 +93,25 @@ async def test_a_saved_session_loads_with_its_history_replayed_and_continues(
         response = await conn.prompt(session_id=sid, prompt=text("and then?"))
     assert response.stop_reason == "end_turn"
     assert "Continuing." in second.message_text()
+
+
+async def test_resume_reopens_a_session_without_replay_and_close_ends_it(
+    tmp_path: Path, workspace: Path, isolated_home: Path
+) -> None:
+    script = script_file(tmp_path, "First.\n" + COMPLETE)
+    first = RecordingClient()
+    async with in_process(first, isolated_home, script) as (conn, _):
+        sid = await start(conn, first, workspace)
+        await conn.prompt(session_id=sid, prompt=text("one"))
+
+    script.write_text(json.dumps(["Second.\n" + COMPLETE]), encoding="utf-8")
+    second = RecordingClient()
+    async with in_process(second, isolated_home, script) as (conn, agent):
+        await conn.initialize(protocol_version=1, client_capabilities=second.capabilities())
+        await conn.resume_session(cwd=str(workspace), session_id=sid, mcp_servers=[])
+        assert second.of("user_message_chunk") == []
+        await conn.prompt(session_id=sid, prompt=text("two"))
+        assert "Second." in second.message_text()
+        await conn.close_session(session_id=sid)
+        assert sid not in agent.sessions
+    assert TaskStore(isolated_home).open(sid).load_record().status == "completed"

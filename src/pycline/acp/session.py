@@ -129,8 +129,12 @@ class AcpSession:
 
     async def close(self) -> None:
         """Stop the task (saved; a finished one is accepted), disconnect MCP, flush updates."""
+        runner = self._runner
         if self._waiting is not None and isinstance(self._waiting[0], CompletionQuestion):
             self._answer(Answer("yes"))
+            if runner is not None:
+                with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(runner), CLOSE_WAIT)
         await self._retire(quiet=True)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.outbox.drain(), CLOSE_WAIT)
