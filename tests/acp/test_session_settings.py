@@ -170,3 +170,22 @@ async def test_without_a_configured_model_sessions_need_authentication(
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-used")
     await agent.authenticate(method_id="anthropic-api-key")
     assert agent.flags.model.provider == "anthropic"
+
+
+async def test_choosing_a_model_keeps_the_session_and_applies_from_the_next_prompt(
+    tmp_path: Path, workspace: Path, isolated_home: Path
+) -> None:
+    script = script_file(tmp_path, "Hello.\n" + COMPLETE)
+    client = RecordingClient()
+    async with in_process(client, isolated_home, script) as (conn, agent):
+        sid = await start(conn, client, workspace)
+        changed = await conn.set_config_option(
+            config_id="plan_model", session_id=sid, value="scripted/scripted"
+        )
+        assert next(o for o in changed.config_options if o.id == "plan_model").current_value == (
+            "scripted/scripted"
+        )
+        response = await conn.prompt(session_id=sid, prompt=text("hi"))
+        assert list(agent.sessions) == [sid]
+    assert response.stop_reason == "end_turn"
+    assert "Hello." in client.message_text()

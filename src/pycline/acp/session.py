@@ -179,13 +179,13 @@ class AcpSession:
             self._cancelled = False
             self._stop = "end_turn"
             self._turn_usage = [0, 0, 0, 0]
-            if self._stale:
+            rebuild, self._stale = self._stale, False
+            if rebuild:
                 await self._retire(quiet=True)
-                self._stale = False
             if self._waiting is not None:
                 self._answer(Answer("text", given.text))
             else:
-                self._start(given)
+                self._start(given, rebuild=rebuild)
             await self._turn_over.wait()
             await self.outbox.drain()
             stop: StopReason = "cancelled" if self._cancelled else self._stop
@@ -202,15 +202,24 @@ class AcpSession:
                 self._waiting = None
             self._runner.cancel()
 
-    def _start(self, given: UserInput) -> None:
-        self._runner = asyncio.create_task(self._run(given), name=f"acp:task:{self.id}")
+    def _start(self, given: UserInput, *, rebuild: bool) -> None:
+        self._runner = asyncio.create_task(
+            self._run(given, rebuild=rebuild), name=f"acp:task:{self.id}"
+        )
 
-    async def _run(self, given: UserInput) -> TaskOutcome | None:
+    async def _run(self, given: UserInput, *, rebuild: bool) -> TaskOutcome | None:
         try:
             if self.task is not None and self.fresh:
                 task = self.task
                 self.fresh = False
                 task.record.task = given.text
+                if rebuild:  # the model changed before the first prompt: same folder, new model
+                    task.folder.save_record(task.record)
+                    task.folder.save_api_history([])
+                    task, _ = self.controller.resume_task(
+                        self.id, self, self.workspace, self.settings, tools=self.tools()
+                    )
+                    self.task = task
                 return await task.start(given.text, given.images)
             message: list[Content] = [TextContent(_new_message(given.text)), *given.images]
             task, go = self.controller.resume_task(
@@ -293,11 +302,8 @@ class AcpSession:
             self.controller.config = config
         else:
             self.controller.plan_config = config
-        # A model is bound when the task is built: reopen the task with the new one.
+        # A model is bound when the task is built: the next prompt reopens it with the new one.
         self._stale = True
-        if self.task is not None and self.fresh:
-            self.task = None
-            self.create_task()
 
     def set_preset(self, name: str) -> None:
         policy = preset_policy(name, self.from_settings)
