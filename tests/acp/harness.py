@@ -233,8 +233,17 @@ class RecordingClient:
 async def in_process(
     client: RecordingClient, home: Path, script: Path
 ) -> AsyncIterator[tuple[ClientSideConnection, PyclineAgent]]:
-    """pycline's agent and the client, connected over a loopback socket in this process."""
+    """pycline's agent (scripted) and the client, connected in this process."""
     agent = PyclineAgent(Flags(ModelConfig(provider="scripted", script=str(script))), home)
+    async with connect(client, agent) as pair:
+        yield pair
+
+
+@asynccontextmanager
+async def connect(
+    client: RecordingClient, agent: PyclineAgent
+) -> AsyncIterator[tuple[ClientSideConnection, PyclineAgent]]:
+    """An agent and the client, connected over a loopback socket in this process."""
     accepted: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = asyncio.Queue()
 
     async def on_accept(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
