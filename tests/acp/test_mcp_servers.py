@@ -6,7 +6,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from acp.schema import HttpMcpServer, McpServerStdio
+import pytest
+from acp.schema import HttpMcpServer, McpServerStdio, SseMcpServer
 
 from tests.acp.harness import COMPLETE, RecordingClient, in_process, script_file, text
 from tests.mcp.conftest import everything_bin, http_everything
@@ -40,19 +41,26 @@ async def test_a_stdio_server_from_the_client_serves_the_task(
     assert "hello acp" in call["content"][0].content.text
 
 
-async def test_an_http_server_from_the_client_serves_the_task(
+@pytest.mark.parametrize("transport", ["http", "sse"])
+async def test_an_http_or_sse_server_from_the_client_serves_the_task(
     tmp_path: Path,
     workspace: Path,
     isolated_home: Path,
     http_everything: Callable[[str], str],
+    transport: str,
 ) -> None:
-    url = http_everything("streamableHttp")
     script = script_file(tmp_path, echo("web", "over http"), COMPLETE)
     client = RecordingClient()
-    server = HttpMcpServer(type="http", name="web", url=url, headers=[])
+    server: HttpMcpServer | SseMcpServer
+    if transport == "http":
+        url = http_everything("streamableHttp")
+        server = HttpMcpServer(type="http", name="web", url=url, headers=[])
+    else:
+        server = SseMcpServer(type="sse", name="web", url=http_everything("sse"), headers=[])
     async with in_process(client, isolated_home, script) as (conn, _):
         init = await conn.initialize(protocol_version=1, client_capabilities=client.capabilities())
         assert init.agent_capabilities.mcp_capabilities.http
+        assert init.agent_capabilities.mcp_capabilities.sse
         session = await conn.new_session(cwd=str(workspace), mcp_servers=[server])
         await conn.prompt(session_id=session.session_id, prompt=text("echo"))
     (call,) = client.tool_calls().values()

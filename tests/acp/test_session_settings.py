@@ -189,3 +189,30 @@ async def test_choosing_a_model_keeps_the_session_and_applies_from_the_next_prom
         assert list(agent.sessions) == [sid]
     assert response.stop_reason == "end_turn"
     assert "Hello." in client.message_text()
+
+
+async def test_the_first_prompt_titles_the_session(
+    tmp_path: Path, workspace: Path, isolated_home: Path
+) -> None:
+    script = script_file(tmp_path, COMPLETE)
+    client = RecordingClient()
+    async with in_process(client, isolated_home, script) as (conn, _):
+        sid = await start(conn, client, workspace)
+        await conn.prompt(session_id=sid, prompt=text("Fix   the\nlogin bug"))
+    (info,) = client.of("session_info_update")
+    assert info.title == "Fix the login bug"
+
+
+async def test_repeated_model_mistakes_end_the_turn_as_max_turn_requests(
+    tmp_path: Path, workspace: Path, isolated_home: Path
+) -> None:
+    script = script_file(tmp_path, "no tool", "still none", "nothing again", COMPLETE)
+    client = RecordingClient()
+    async with in_process(client, isolated_home, script) as (conn, _):
+        sid = await start(conn, client, workspace)
+        stuck = await conn.prompt(session_id=sid, prompt=text("do it"))
+        assert stuck.stop_reason == "max_turn_requests"
+        assert "3 mistakes in a row" in client.message_text()
+        guided = await conn.prompt(session_id=sid, prompt=text("use attempt_completion"))
+    assert guided.stop_reason == "end_turn"
+    assert "All done." in client.message_text()

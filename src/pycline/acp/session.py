@@ -213,6 +213,13 @@ class AcpSession:
                 task = self.task
                 self.fresh = False
                 task.record.task = given.text
+                self.outbox.send(
+                    acp.schema.SessionInfoUpdate(
+                        session_update="session_info_update",
+                        title=" ".join(given.text.split())[:120] or None,
+                        updated_at=_now_iso(),
+                    )
+                )
                 if rebuild:  # the model changed before the first prompt: same folder, new model
                     task.folder.save_record(task.record)
                     task.folder.save_api_history([])
@@ -425,6 +432,12 @@ def _permission_call(active: ActiveCall, question: ApprovalQuestion) -> Any:
     if question.outside_workspace:
         update.title = f"{active.title} (outside the workspace)"
     return update
+
+
+def _now_iso() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat()
 
 
 def _new_message(text: str) -> str:
