@@ -175,13 +175,13 @@ class AcpSession:
             raise Busy
         self._busy = True
         try:
+            rebuild, self._stale = self._stale, False
+            if rebuild:  # before the turn's state is set: the retired runner ends a turn
+                await self._retire(quiet=True)
             self._turn_over = asyncio.Event()
             self._cancelled = False
             self._stop = "end_turn"
             self._turn_usage = [0, 0, 0, 0]
-            rebuild, self._stale = self._stale, False
-            if rebuild:
-                await self._retire(quiet=True)
             if self._waiting is not None:
                 self._answer(Answer("text", given.text))
             else:
@@ -239,6 +239,10 @@ class AcpSession:
             return None
         except PyclineError as exc:
             self.say(ErrorEvent(str(exc)))
+            return None
+        except Exception:  # a bug: logged in full, the editor told, the agent keeps serving
+            log.exception("the task stopped on an unexpected error")
+            self.say(ErrorEvent("pycline stopped on an internal error (details in its log)."))
             return None
         finally:
             self.task = None
