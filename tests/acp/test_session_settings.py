@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 from pathlib import Path
 
 import acp
@@ -218,7 +219,7 @@ async def test_repeated_model_mistakes_end_the_turn_as_max_turn_requests(
     assert "All done." in client.message_text()
 
 
-async def test_a_model_change_while_a_question_waits_reopens_the_task_for_the_next_prompt(
+async def test_a_model_change_while_a_question_waits_applies_to_the_next_request(
     tmp_path: Path, workspace: Path, isolated_home: Path
 ) -> None:
     script = script_file(tmp_path, ASK)
@@ -226,8 +227,8 @@ async def test_a_model_change_while_a_question_waits_reopens_the_task_for_the_ne
     async with in_process(client, isolated_home, script) as (conn, _):
         sid = await start(conn, client, workspace)
         await conn.prompt(session_id=sid, prompt=text("change the port"))
+        script.write_text(json.dumps(["Switched.\n" + COMPLETE]), encoding="utf-8")
         await conn.set_config_option(config_id="model", session_id=sid, value="scripted/scripted")
-        script.write_text('["Reopened.\\n' + COMPLETE.replace("\n", "\\n") + '"]', encoding="utf-8")
         response = await conn.prompt(session_id=sid, prompt=text("9090"))
     assert response.stop_reason == "end_turn"
-    assert "Reopened." in client.message_text()
+    assert "Switched." in client.message_text()

@@ -199,7 +199,7 @@ class PyclineAgent:
             settings = task_settings(self.home, headless=False, workspace=workspace)
         except PyclineError as exc:
             raise RequestError.invalid_params({"message": str(exc)}) from exc
-        await _start_mcp(controller, workspace, client_servers(mcp_servers or []))
+        await controller.start_mcp(workspace, extra=client_servers(mcp_servers or []))
         session = AcpSession(
             session_id=session_id,
             workspace=workspace,
@@ -378,21 +378,6 @@ class PyclineAgent:
         sessions, self.sessions = list(self.sessions.values()), {}
         for session in sessions:
             await session.close()
-
-
-async def _start_mcp(controller: Controller, workspace: Path, given: dict[str, Any]) -> None:
-    from pycline.mcp.settings import global_settings_path, workspace_settings_path
-
-    files = (global_settings_path(), workspace_settings_path(workspace))
-    if not given and not any(f.is_file() for f in files):
-        return
-    from pycline.mcp.hub import McpHub
-    from pycline.mcp.trust import McpTrust
-
-    controller.mcp = McpHub(
-        workspace=workspace, trusted=McpTrust(controller.home).is_trusted, client_servers=given
-    )
-    await controller.mcp.start()
 
 
 def _iso(ts: float) -> str:

@@ -39,6 +39,11 @@ from pycline.core.approval import AutoApprove
 from pycline.core.task import Task, TaskOutcome, TaskSettings
 from pycline.errors import PyclineError
 from pycline.events import (
+    ACCEPT,
+    APPROVE,
+    CONTINUE,
+    DENY,
+    STOP,
     Answer,
     ApprovalQuestion,
     CompletionQuestion,
@@ -111,7 +116,6 @@ class AcpSession:
         self._busy = False
         self._cancelled = False
         self._stop: StopReason = "end_turn"
-        self._stale = False  # the model changed: the live task is reopened at the next prompt
         self._quiet = False
         self._turn_usage = [0, 0, 0, 0]  # input, output, cache read, cache write
         self.saved_log: list[UiMessage] = []  # a reopened session's log, for `session/load`
@@ -131,7 +135,7 @@ class AcpSession:
         """Stop the task (saved; a finished one is accepted), disconnect MCP, flush updates."""
         runner = self._runner
         if self._waiting is not None and isinstance(self._waiting[0], CompletionQuestion):
-            self._answer(Answer("yes"))
+            self._answer(Answer(ACCEPT.id))
             if runner is not None:
                 with contextlib.suppress(asyncio.CancelledError, TimeoutError):
                     await asyncio.wait_for(asyncio.shield(runner), CLOSE_WAIT)
@@ -175,17 +179,14 @@ class AcpSession:
             raise Busy
         self._busy = True
         try:
-            rebuild, self._stale = self._stale, False
-            if rebuild:  # before the turn's state is set: the retired runner ends a turn
-                await self._retire(quiet=True)
             self._turn_over = asyncio.Event()
             self._cancelled = False
             self._stop = "end_turn"
             self._turn_usage = [0, 0, 0, 0]
             if self._waiting is not None:
-                self._answer(Answer("text", given.text))
+                self._answer(_reply(self._waiting[0], given.text))
             else:
-                self._start(given, rebuild=rebuild)
+                self._start(given)
             await self._turn_over.wait()
             await self.outbox.drain()
             stop: StopReason = "cancelled" if self._cancelled else self._stop
@@ -202,12 +203,10 @@ class AcpSession:
                 self._waiting = None
             self._runner.cancel()
 
-    def _start(self, given: UserInput, *, rebuild: bool) -> None:
-        self._runner = asyncio.create_task(
-            self._run(given, rebuild=rebuild), name=f"acp:task:{self.id}"
-        )
+    def _start(self, given: UserInput) -> None:
+        self._runner = asyncio.create_task(self._run(given), name=f"acp:task:{self.id}")
 
-    async def _run(self, given: UserInput, *, rebuild: bool) -> TaskOutcome | None:
+    async def _run(self, given: UserInput) -> TaskOutcome | None:
         try:
             if self.task is not None and self.fresh:
                 task = self.task
@@ -220,13 +219,6 @@ class AcpSession:
                         updated_at=_now_iso(),
                     )
                 )
-                if rebuild:  # the model changed before the first prompt: same folder, new model
-                    task.folder.save_record(task.record)
-                    task.folder.save_api_history([])
-                    task, _ = self.controller.resume_task(
-                        self.id, self, self.workspace, self.settings, tools=self.tools()
-                    )
-                    self.task = task
                 return await task.start(given.text, given.images)
             message: list[Content] = [TextContent(_new_message(given.text)), *given.images]
             task, go = self.controller.resume_task(
@@ -309,12 +301,14 @@ class AcpSession:
 
     def set_model(self, which: Literal["model", "plan_model"], value: str) -> None:
         config = self.models.pick(value, self.controller.config)
+        mode: Literal["act", "plan"] = "act" if which == "model" else "plan"
+        provider = wiring.build_provider(config)  # fails here, before anything changes
         if which == "model":
             self.controller.config = config
         else:
             self.controller.plan_config = config
-        # A model is bound when the task is built: the next prompt reopens it with the new one.
-        self._stale = True
+        if self.task is not None:
+            self.task.set_provider(provider, mode=mode)
 
     def set_preset(self, name: str) -> None:
         policy = preset_policy(name, self.from_settings)
@@ -375,9 +369,9 @@ class AcpSession:
             case ApprovalQuestion():
                 return await self._permission(question)
             case ErrorRetryQuestion():
-                return Answer("no")  # the error is shown; the next prompt resumes the task
+                return Answer(STOP.id)  # the error is shown; the next prompt resumes the task
             case FollowupQuestion(question=text, options=options):
-                listed = "".join(f"\n- {o}" for o in options)
+                listed = "".join(f"\n- {o.label}" for o in options)
                 self.outbox.send(acp.update_agent_message_text(f"\n\n{text}{listed}\n"))
                 return await self._wait_for_user(question)
             case MistakeLimitQuestion(count=count):
@@ -406,9 +400,11 @@ class AcpSession:
         if not question.outside_workspace:
             match self.remembered.verdict(kind, command):
                 case "allow":
-                    return Answer("yes")
+                    return Answer(APPROVE.id)
                 case "reject":
-                    return Answer("no", "The user rejected this kind of action for this session.")
+                    return Answer(
+                        DENY.id, "The user rejected this kind of action for this session."
+                    )
                 case None:
                     pass
         offered = choices(kind, command)
@@ -422,13 +418,13 @@ class AcpSession:
         )
         outcome = response.outcome
         if not isinstance(outcome, AllowedOutcome):
-            return Answer("no")  # the client cancelled the turn
+            return Answer(DENY.id)  # the client cancelled the turn
         chosen = next((c for c in offered if c.option_id == outcome.option_id), None)
         if chosen is None:
-            return Answer("no", "The user's answer was not one of the options; not done.")
+            return Answer(DENY.id, "The user's answer was not one of the options; not done.")
         if not question.outside_workspace:
             self.remembered.remember(chosen.kind, kind, command)
-        return Answer("yes") if chosen.kind.startswith("allow") else Answer("no")
+        return Answer(APPROVE.id if chosen.kind.startswith("allow") else DENY.id)
 
 
 def _permission_call(active: ActiveCall, question: ApprovalQuestion) -> Any:
@@ -436,6 +432,13 @@ def _permission_call(active: ActiveCall, question: ApprovalQuestion) -> Any:
     if question.outside_workspace:
         update.title = f"{active.title} (outside the workspace)"
     return update
+
+
+def _reply(question: Question, text: str) -> Answer:
+    """The next prompt as the answer to the question the task waits on."""
+    if isinstance(question, MistakeLimitQuestion):
+        return Answer(CONTINUE.id, text)
+    return Answer(text=text)  # feedback on a result, a reply to a plan or a question
 
 
 def _now_iso() -> str:
