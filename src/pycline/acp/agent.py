@@ -321,7 +321,7 @@ class PyclineAgent:
         session = self._session(session_id)
         if mode_id not in ("act", "plan"):
             raise RequestError.invalid_params({"message": f"Unknown mode {mode_id!r}."})
-        session.set_mode("act" if mode_id == "act" else "plan")
+        await session.set_mode("act" if mode_id == "act" else "plan")
         return SetSessionModeResponse()
 
     async def set_config_option(
@@ -337,9 +337,11 @@ class PyclineAgent:
                 case "mode":
                     if value not in ("act", "plan"):
                         raise KeyError(value)
-                    session.set_mode("act" if value == "act" else "plan")
+                    await session.set_mode("act" if value == "act" else "plan")
                 case "model" | "plan_model":
-                    session.set_model("model" if config_id == "model" else "plan_model", value)
+                    await session.set_model(
+                        "model" if config_id == "model" else "plan_model", value
+                    )
                 case "auto_approve":
                     session.set_preset(value)
                 case _:

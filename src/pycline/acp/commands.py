@@ -26,14 +26,14 @@ async def run_command(session: AcpSession, given: UserInput) -> PromptResponse |
     name, _ = parts
     match name:
         case "plan" | "act":
-            session.set_mode(name)
+            await session.set_mode(name)
             session.outbox.send(acp.update_agent_message_text(f"Switched to {name.title()} mode."))
         case "compact":
-            task = session.task
-            if task is None or session.fresh or session.busy:
+            handle = session.handle
+            if handle is None or session.fresh or session.busy:
                 note = "Nothing to condense now (no conversation is waiting)."
             else:
-                done = await task.compact()
+                done = await handle.compact()
                 note = "The conversation was condensed." if done else "It was not condensed."
             session.outbox.send(acp.update_agent_message_text(note))
         case _:

@@ -1,9 +1,10 @@
 """One ACP session: a saved pycline task that lives across prompts.
 
-A prompt starts the task, answers the question it is waiting on (a follow-up question, the
-completion, a plan), or resumes it from disk (after a cancel, a restart or `session/load`). The
-turn ends when the task waits for the user again or stops; every update is written before the
-prompt's response.
+The task runs behind a `TaskHandle` (the app layer's Host) which this session follows: events
+become session updates, questions become permission requests or end the turn. A prompt starts the
+task, answers the question it waits on (a follow-up question, the result, a plan), or reopens it
+from disk (after a cancel, a restart or `session/load`). The turn ends when the task waits for the
+user again or stops; every update is written before the prompt's response.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
@@ -34,9 +36,10 @@ from pycline.acp.permissions import Remembered, choices
 from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
 from pycline.app import wiring
 from pycline.app.controller import Controller
+from pycline.app.handle import AnswerRejected, TaskHandle
 from pycline.app.task_settings import chromium_setting
 from pycline.core.approval import AutoApprove
-from pycline.core.task import Task, TaskOutcome, TaskSettings
+from pycline.core.task import Task, TaskSettings
 from pycline.errors import PyclineError
 from pycline.events import (
     ACCEPT,
@@ -48,6 +51,7 @@ from pycline.events import (
     ApprovalQuestion,
     CompletionQuestion,
     CompletionResult,
+    Envelope,
     ErrorEvent,
     ErrorRetryQuestion,
     Event,
@@ -58,6 +62,7 @@ from pycline.events import (
     PlanQuestion,
     PlanResponse,
     Question,
+    QuestionAsked,
     ReasoningDelta,
     TextDelta,
     Usage,
@@ -108,10 +113,12 @@ class AcpSession:
         self.outbox = Outbox(_Sink(conn), session_id)
         self.reporter = CallReporter(self.outbox.send, workspace)
         self.remembered = Remembered()
-        self.task: Task | None = None  # alive while it runs or waits for the user
-        self.fresh = False  # `task` was created for this session and has not started yet
-        self._runner: asyncio.Task[TaskOutcome | None] | None = None
-        self._waiting: tuple[Question, asyncio.Future[Answer]] | None = None
+        self.handle: TaskHandle | None = None  # the task, while it runs or waits for the user
+        self.fresh = False  # `handle` was created for this session and has not started yet
+        self._runner: asyncio.Task[None] | None = None
+        self._waiting: tuple[Question, str] | None = None  # the question the turn ended on
+        self._asking: set[asyncio.Task[None]] = set()  # permission requests in flight
+        self._stop_listening: Callable[[], None] | None = None
         self._turn_over = asyncio.Event()
         self._busy = False
         self._cancelled = False
@@ -120,33 +127,51 @@ class AcpSession:
         self._turn_usage = [0, 0, 0, 0]  # input, output, cache read, cache write
         self.saved_log: list[UiMessage] = []  # a reopened session's log, for `session/load`
 
+    @property
+    def task(self) -> Task | None:
+        return self.handle.task if self.handle is not None else None
+
     # --- lifecycle ------------------------------------------------------------------------
 
     def create_task(self) -> None:
         """A new, empty task whose id is the session id (set before the first prompt)."""
-        self.task = self.controller.new_task(
-            "", self, self.workspace, self.settings, tools=self.tools()
+        handle = TaskHandle()
+        task = self.controller.new_task(
+            "", handle, self.workspace, self.settings, tools=self.tools()
         )
-        self.id = self.task.id
+        self._follow(handle, task)
+        self.id = task.id
         self.outbox.session_id = self.id
         self.fresh = True
 
+    def _follow(self, handle: TaskHandle, task: Task) -> None:
+        handle.attach(task)
+        if self._stop_listening is not None:
+            self._stop_listening()
+        self._stop_listening = handle.listen(self._on_event, replay=False)
+        self.handle = handle
+
     async def close(self) -> None:
         """Stop the task (saved; a finished one is accepted), disconnect MCP, flush updates."""
-        runner = self._runner
-        if self._waiting is not None and isinstance(self._waiting[0], CompletionQuestion):
-            self._answer(Answer(ACCEPT.id))
-            if runner is not None:
-                with contextlib.suppress(asyncio.CancelledError, TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(runner), CLOSE_WAIT)
+        handle = self.handle
+        waiting = self._waiting
+        if (
+            handle is not None
+            and waiting is not None
+            and isinstance(waiting[0], CompletionQuestion)
+        ):
+            self._waiting = None
+            with contextlib.suppress(AnswerRejected):
+                await handle.answer(waiting[1], Answer(ACCEPT.id))
+            await self._settle()
         await self._retire(quiet=True)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.outbox.drain(), CLOSE_WAIT)
         await self.outbox.close()
         await self.controller.close()
-        if self.fresh and self.task is not None:
+        if self.fresh and handle is not None:
             with contextlib.suppress(PyclineError, OSError):
-                self.controller.store.delete(self.task.id)  # never prompted: nothing to keep
+                self.controller.store.delete(handle.id)  # never prompted: nothing to keep
 
     def tools(self) -> list[Tool]:
         chromium = chromium_setting(self.controller.home, self.workspace)
@@ -183,10 +208,11 @@ class AcpSession:
             self._cancelled = False
             self._stop = "end_turn"
             self._turn_usage = [0, 0, 0, 0]
-            if self._waiting is not None:
-                self._answer(_reply(self._waiting[0], given.text))
+            waiting, self._waiting = self._waiting, None
+            if waiting is not None and self.handle is not None:
+                await self.handle.answer(waiting[1], _reply(waiting[0], given.text))
             else:
-                self._start(given)
+                self._runner = asyncio.create_task(self._run(given), name=f"acp:{self.id}")
             await self._turn_over.wait()
             await self.outbox.drain()
             stop: StopReason = "cancelled" if self._cancelled else self._stop
@@ -196,21 +222,19 @@ class AcpSession:
 
     def cancel(self) -> None:
         """`session/cancel`: stop the running step now; the task is saved."""
-        if self._runner is not None and not self._runner.done() and self._busy:
+        if self._busy and self.handle is not None and not self.handle.done:
             self._cancelled = True
-            if self._waiting is not None:
-                self._waiting[1].cancel()
-                self._waiting = None
-            self._runner.cancel()
+            for asking in self._asking:
+                asking.cancel()
+            self.handle.cancel()
 
-    def _start(self, given: UserInput) -> None:
-        self._runner = asyncio.create_task(self._run(given), name=f"acp:task:{self.id}")
-
-    async def _run(self, given: UserInput) -> TaskOutcome | None:
+    async def _run(self, given: UserInput) -> None:
+        """Start (or reopen) the task and follow it until it ends."""
         try:
-            if self.task is not None and self.fresh:
-                task = self.task
+            handle = self.handle
+            if handle is not None and self.fresh:
                 self.fresh = False
+                task = handle.task
                 task.record.task = given.text
                 self.outbox.send(
                     acp.schema.SessionInfoUpdate(
@@ -219,48 +243,51 @@ class AcpSession:
                         updated_at=_now_iso(),
                     )
                 )
-                return await task.start(given.text, given.images)
-            message: list[Content] = [TextContent(_new_message(given.text)), *given.images]
-            task, go = self.controller.resume_task(
-                self.id, self, self.workspace, self.settings, tools=self.tools(), message=message
-            )
-            self.task = task
-            return await go()
-        except asyncio.CancelledError:
-            self._cancelled = not self._quiet
-            return None
+                handle.run(lambda: task.start(given.text, given.images))
+            else:
+                handle = TaskHandle()
+                message: list[Content] = [TextContent(_new_message(given.text)), *given.images]
+                task, go = self.controller.resume_task(
+                    self.id,
+                    handle,
+                    self.workspace,
+                    self.settings,
+                    tools=self.tools(),
+                    message=message,
+                )
+                self._follow(handle, task)
+                handle.run(go)
+            await handle.wait()
+            if handle.status == "cancelled" and not self._quiet:
+                self._cancelled = True
         except PyclineError as exc:
-            self.say(ErrorEvent(str(exc)))
-            return None
+            self._show(ErrorEvent(str(exc)))
         except Exception:  # a bug: logged in full, the editor told, the agent keeps serving
             log.exception("the task stopped on an unexpected error")
-            self.say(ErrorEvent("pycline stopped on an internal error (details in its log)."))
-            return None
+            self._show(ErrorEvent("pycline stopped on an internal error (details in its log)."))
         finally:
-            self.task = None
+            self.handle = None
             self._waiting = None
             self._turn_over.set()
 
+    async def _settle(self) -> None:
+        runner = self._runner
+        if runner is not None:
+            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                await asyncio.wait_for(asyncio.shield(runner), CLOSE_WAIT)
+
     async def _retire(self, *, quiet: bool) -> None:
         """Stop the live task (it saves itself); the next prompt reopens it from disk."""
-        runner = self._runner
-        if runner is None or runner.done():
+        handle = self.handle
+        if handle is None or handle.done:
             return
         self._quiet = quiet
-        if self._waiting is not None:
-            self._waiting[1].cancel()
-            self._waiting = None
-        runner.cancel()
-        with contextlib.suppress(asyncio.CancelledError, TimeoutError):
-            await asyncio.wait_for(asyncio.shield(runner), CLOSE_WAIT)
-        self._quiet = False
-
-    def _answer(self, answer: Answer) -> None:
-        assert self._waiting is not None
-        _, future = self._waiting
         self._waiting = None
-        if not future.done():
-            future.set_result(answer)
+        for asking in self._asking:
+            asking.cancel()
+        handle.cancel()
+        await self._settle()
+        self._quiet = False
 
     def _usage(self) -> AcpUsage | None:
         i, o, r, w = self._turn_usage
@@ -289,17 +316,15 @@ class AcpSession:
     def config_options(self) -> list[Any]:
         return config_options(self.option_values(), self.models)
 
-    def set_mode(self, mode: Literal["act", "plan"]) -> None:
-        if self.task is not None and not self.fresh:
-            self.task.set_mode(mode)  # announces ModeChanged, handled in `say`
+    async def set_mode(self, mode: Literal["act", "plan"]) -> None:
+        if self.handle is not None:
+            await self.handle.set_mode(mode)  # announces ModeChanged when it changes
         if self.settings.mode != mode:
             self.settings = dataclasses.replace(self.settings, mode=mode)
             self.outbox.send(acp.helpers.update_current_mode(mode))
             self._send_options()
-        if self.task is not None and self.fresh:
-            self.task.set_mode(mode)
 
-    def set_model(self, which: Literal["model", "plan_model"], value: str) -> None:
+    async def set_model(self, which: Literal["model", "plan_model"], value: str) -> None:
         config = self.models.pick(value, self.controller.config)
         mode: Literal["act", "plan"] = "act" if which == "model" else "plan"
         provider = wiring.build_provider(config)  # fails here, before anything changes
@@ -307,8 +332,8 @@ class AcpSession:
             self.controller.config = config
         else:
             self.controller.plan_config = config
-        if self.task is not None:
-            self.task.set_provider(provider, mode=mode)
+        if self.handle is not None:
+            await self.handle.set_model(provider, mode=mode)
 
     def set_preset(self, name: str) -> None:
         policy = preset_policy(name, self.from_settings)
@@ -324,9 +349,16 @@ class AcpSession:
             )
         )
 
-    # --- the task's Host ------------------------------------------------------------------
+    # --- following the task ----------------------------------------------------------------
 
-    def say(self, event: Event) -> None:
+    def _on_event(self, envelope: Envelope) -> None:
+        event = envelope.event
+        if isinstance(event, QuestionAsked):
+            self._on_question(event)
+        else:
+            self._show(event)
+
+    def _show(self, event: Event) -> None:
         send = self.outbox.send
         match event:
             case TextDelta(text=text):
@@ -364,16 +396,18 @@ class AcpSession:
             case _:
                 pass  # tool calls are reported by the wrapped tools; the rest is bookkeeping
 
-    async def ask(self, question: Question) -> Answer:
+    def _on_question(self, asked: QuestionAsked) -> None:
+        question = asked.question
         match question:
             case ApprovalQuestion():
-                return await self._permission(question)
+                self._answer_later(asked.question_id, self._permission(question))
             case ErrorRetryQuestion():
-                return Answer(STOP.id)  # the error is shown; the next prompt resumes the task
+                # The error is shown; the next prompt resumes the task.
+                self._answer_later(asked.question_id, _now(Answer(STOP.id)))
             case FollowupQuestion(question=text, options=options):
                 listed = "".join(f"\n- {o.label}" for o in options)
                 self.outbox.send(acp.update_agent_message_text(f"\n\n{text}{listed}\n"))
-                return await self._wait_for_user(question)
+                self._end_turn(question, asked.question_id)
             case MistakeLimitQuestion(count=count):
                 self._stop = "max_turn_requests"
                 self.outbox.send(
@@ -382,15 +416,26 @@ class AcpSession:
                         "continue.\n"
                     )
                 )
-                return await self._wait_for_user(question)
+                self._end_turn(question, asked.question_id)
             case CompletionQuestion() | PlanQuestion():
-                return await self._wait_for_user(question)
+                self._end_turn(question, asked.question_id)
 
-    async def _wait_for_user(self, question: Question) -> Answer:
-        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
-        self._waiting = (question, future)
+    def _end_turn(self, question: Question, question_id: str) -> None:
+        self._waiting = (question, question_id)
         self._turn_over.set()
-        return await future
+
+    def _answer_later(self, question_id: str, deciding: Coroutine[Any, Any, Answer]) -> None:
+        handle = self.handle
+
+        async def answer() -> None:
+            decided = await deciding
+            if handle is not None:
+                with contextlib.suppress(AnswerRejected):  # the task was cancelled meanwhile
+                    await handle.answer(question_id, decided)
+
+        asking = asyncio.create_task(answer(), name=f"acp:answer:{question_id}")
+        self._asking.add(asking)
+        asking.add_done_callback(self._asking.discard)
 
     async def _permission(self, question: ApprovalQuestion) -> Answer:
         active = self.reporter.current
@@ -432,6 +477,10 @@ def _permission_call(active: ActiveCall, question: ApprovalQuestion) -> Any:
     if question.outside_workspace:
         update.title = f"{active.title} (outside the workspace)"
     return update
+
+
+async def _now(answer: Answer) -> Answer:
+    return answer
 
 
 def _reply(question: Question, text: str) -> Answer:
