@@ -232,3 +232,27 @@ async def test_a_model_change_while_a_question_waits_applies_to_the_next_request
         response = await conn.prompt(session_id=sid, prompt=text("9090"))
     assert response.stop_reason == "end_turn"
     assert "Switched." in client.message_text()
+
+
+async def test_a_focus_chain_progress_event_becomes_a_plan_update(
+    tmp_path: Path, workspace: Path, isolated_home: Path
+) -> None:
+    from dataclasses import dataclass
+
+    from tests.acp.harness import wait_until
+
+    @dataclass(frozen=True)
+    class Progress:  # the shape of the focus chain's event: its checklist and wire kind
+        checklist: str
+        kind: str = "task_progress"
+
+    script = script_file(tmp_path, COMPLETE)
+    client = RecordingClient()
+    async with in_process(client, isolated_home, script) as (conn, agent):
+        sid = await start(conn, client, workspace)
+        handle = agent.sessions[sid].handle
+        assert handle is not None
+        handle.say(Progress(PROGRESS))  # type: ignore[arg-type]
+        await wait_until(client, lambda: bool(client.of("plan")))
+    (plan,) = client.of("plan")
+    assert [e.status for e in plan.entries] == ["completed", "in_progress", "pending"]
