@@ -108,7 +108,7 @@ async def test_images_resources_and_links_reach_the_model(
         sid = await start(conn, client, workspace)
         session = agent.sessions[sid]
         await conn.prompt(session_id=sid, prompt=blocks)
-        first = session.controller.store.open(sid).load_api_history()[0]
+        first = session.builder.store.open(sid).load_api_history()[0]
     sent = first.text
     assert "Look at these." in sent
     assert "print('unsaved')" in sent and 'path="buffer.py"' in sent
@@ -130,7 +130,7 @@ async def test_commands_are_announced_and_slash_plan_switches_mode(
         assert response.stop_reason == "end_turn"
         assert agent.sessions[sid].settings.mode == "plan"
         await conn.prompt(session_id=sid, prompt=text("/release quickly"))
-        first = agent.sessions[sid].controller.store.open(sid).load_api_history()[0]
+        first = agent.sessions[sid].builder.store.open(sid).load_api_history()[0]
     (announced,) = client.of("available_commands_update")
     names = {c.name for c in announced.available_commands}
     assert {"plan", "act", "compact", "release"} <= names

@@ -51,10 +51,11 @@ from pycline.acp.options import (
 )
 from pycline.acp.replay import replay
 from pycline.acp.session import AcpSession, Busy, ClientOffers
+from pycline.app.builder import TaskBuilder
 from pycline.app.config import KEY_ENV, ModelConfig, resolve, resolve_plan
-from pycline.app.controller import Controller
 from pycline.app.task_settings import task_settings
 from pycline.errors import PyclineError, StorageError
+from pycline.storage.task_store import TaskStore
 
 log = logging.getLogger("pycline.acp")
 
@@ -194,16 +195,16 @@ class PyclineAgent:
             raise RequestError.invalid_params({"message": f"cwd {cwd!r}: not an absolute folder"})
         workspace = workspace.resolve()
         config, plan = self._config(workspace)
-        controller = Controller(self.home, config, plan)
+        builder = TaskBuilder(self.home, config, plan)
         try:
             settings = task_settings(self.home, headless=False, workspace=workspace)
         except PyclineError as exc:
             raise RequestError.invalid_params({"message": str(exc)}) from exc
-        await controller.start_mcp(workspace, extra=client_servers(mcp_servers or []))
+        await builder.start_mcp(workspace, extra=client_servers(mcp_servers or []))
         session = AcpSession(
             session_id=session_id,
             workspace=workspace,
-            controller=controller,
+            builder=builder,
             settings=settings,
             conn=self.conn,
             offers=self.offers,
@@ -242,7 +243,7 @@ class PyclineAgent:
         if old is not None:
             await old.close()
         try:
-            folder = Controller(self.home, ModelConfig()).store.open(session_id)
+            folder = TaskStore(self.home).open(session_id)
             messages = folder.load_ui_messages()
         except StorageError as exc:
             raise RequestError.invalid_params({"message": str(exc)}) from exc
@@ -292,7 +293,7 @@ class PyclineAgent:
     ) -> ListSessionsResponse:
         self._require_init()
         start = int(cursor) if cursor and cursor.isdigit() else 0
-        store = Controller(self.home, ModelConfig()).store
+        store = TaskStore(self.home)
         records = store.index.list(limit=10_000)
         if cwd is not None:
             wanted = str(Path(cwd).resolve())

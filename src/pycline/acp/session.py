@@ -35,7 +35,7 @@ from pycline.acp.outbox import Outbox, UpdateSink
 from pycline.acp.permissions import Remembered, choices
 from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
 from pycline.app import wiring
-from pycline.app.controller import Controller
+from pycline.app.builder import TaskBuilder
 from pycline.app.handle import AnswerRejected, TaskHandle
 from pycline.app.task_settings import chromium_setting
 from pycline.core.approval import AutoApprove
@@ -95,7 +95,7 @@ class AcpSession:
         *,
         session_id: str,
         workspace: Path,
-        controller: Controller,
+        builder: TaskBuilder,
         settings: TaskSettings,
         conn: Any,
         offers: ClientOffers,
@@ -103,7 +103,7 @@ class AcpSession:
     ) -> None:
         self.id = session_id
         self.workspace = workspace
-        self.controller = controller
+        self.builder = builder
         self.settings = settings
         self.conn = conn
         self.offers = offers
@@ -136,9 +136,7 @@ class AcpSession:
     def create_task(self) -> None:
         """A new, empty task whose id is the session id (set before the first prompt)."""
         handle = TaskHandle()
-        task = self.controller.new_task(
-            "", handle, self.workspace, self.settings, tools=self.tools()
-        )
+        task = self.builder.new_task("", handle, self.workspace, self.settings, tools=self.tools())
         self._follow(handle, task)
         self.id = task.id
         self.outbox.session_id = self.id
@@ -168,15 +166,15 @@ class AcpSession:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.outbox.drain(), CLOSE_WAIT)
         await self.outbox.close()
-        await self.controller.close()
+        await self.builder.close()
         if self.fresh and handle is not None:
             with contextlib.suppress(PyclineError, OSError):
-                self.controller.store.delete(handle.id)  # never prompted: nothing to keep
+                self.builder.store.delete(handle.id)  # never prompted: nothing to keep
 
     def tools(self) -> list[Tool]:
-        chromium = chromium_setting(self.controller.home, self.workspace)
+        chromium = chromium_setting(self.builder.home, self.workspace)
         tools = wiring.default_tools(chromium=chromium)
-        if self.controller.mcp is not None:
+        if self.builder.mcp is not None:
             tools += wiring.mcp_tools()
         client = Client(_Ordered(self.conn, self.outbox), self)
         wrapped: list[Tool] = []
@@ -247,7 +245,7 @@ class AcpSession:
             else:
                 handle = TaskHandle()
                 message: list[Content] = [TextContent(_new_message(given.text)), *given.images]
-                task, go = self.controller.resume_task(
+                task, go = self.builder.resume_task(
                     self.id,
                     handle,
                     self.workspace,
@@ -304,8 +302,8 @@ class AcpSession:
     # --- settings the client changes ------------------------------------------------------
 
     def option_values(self) -> OptionValues:
-        act = model_label(self.controller.config)
-        plan = self.controller.plan_config
+        act = model_label(self.builder.config)
+        plan = self.builder.plan_config
         return OptionValues(
             mode=self.settings.mode,
             act_model=act,
@@ -325,13 +323,13 @@ class AcpSession:
             self._send_options()
 
     async def set_model(self, which: Literal["model", "plan_model"], value: str) -> None:
-        config = self.models.pick(value, self.controller.config)
+        config = self.models.pick(value, self.builder.config)
         mode: Literal["act", "plan"] = "act" if which == "model" else "plan"
         provider = wiring.build_provider(config)  # fails here, before anything changes
         if which == "model":
-            self.controller.config = config
+            self.builder.config = config
         else:
-            self.controller.plan_config = config
+            self.builder.plan_config = config
         if self.handle is not None:
             await self.handle.set_model(provider, mode=mode)
 

@@ -280,29 +280,3 @@ async def _disk(store: TaskStore, *, remove_orphans: bool) -> int:
         )
     print(f"{human_size(total_after):>10}  total ({human_size(total_before)} before)")
     return 0
-
-
-def forget_task_checkpoints(store: TaskStore, record: TaskRecord) -> str:
-    """Delete a deleted task's checkpoints; the whole store when no other task needs it."""
-    return asyncio.run(_forget(store, record))
-
-
-async def _forget(store: TaskStore, record: TaskRecord) -> str:
-    tracker = _tracker(store, record)
-    if not (tracker.git_dir / "HEAD").exists():
-        return ""
-    others = store.index.list(workspace=record.workspace, limit=1)
-    if not Path(record.workspace).is_dir():
-        if others:
-            return ""
-        await asyncio.to_thread(shutil.rmtree, tracker.git_dir, True)
-        return "Its workspace is gone, so its checkpoint store was removed."
-    try:
-        every = await tracker.list()
-        mine = [c.commit for c in every if task_of(c.message) == record.id]
-        removed = await tracker.forget(mine)
-    except CheckpointError as exc:
-        return f"Its checkpoints were kept: {exc}"
-    if removed == len(every) and not others:
-        await asyncio.to_thread(shutil.rmtree, tracker.git_dir, True)
-    return f"Removed its {removed} checkpoints." if removed else ""
