@@ -4,7 +4,7 @@ recorder. Used by sessions and by tests."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,7 +32,7 @@ from pycline.core.tool_format import ToolFormat
 from pycline.core.ui_log import UiLog
 from pycline.errors import StorageError
 from pycline.events import Host
-from pycline.messages import Message
+from pycline.messages import Content, Message
 from pycline.providers.base import Provider
 from pycline.storage.journal import TaskRecorder
 from pycline.storage.records import TaskRecord
@@ -213,10 +213,12 @@ class TaskBuilder:
         settings: TaskSettings,
         *,
         provider: Provider | None = None,
+        tools: list[Tool] | None = None,
         message: str = "",
+        images: Sequence[Content] = (),
     ) -> tuple[Task, Callable[[], Coroutine[Any, Any, TaskOutcome]]]:
         """Reopen a saved task (the latest in `cwd` when no id is given) ready to continue,
-        with the user's `message` when they typed one."""
+        with the user's `message` (and `images`) when they gave one."""
         workspace = Workspace.at(cwd)
         if task_id is None:
             task_id = self.store.latest(str(workspace.root))
@@ -235,11 +237,11 @@ class TaskBuilder:
             host,
             settings,
             provider=provider,
-            tools=None,
+            tools=tools,
             history=history,
             ui=UiLog(ui),
         )
         if not history:
             return task, lambda: task.start(record.task)
         when = resumption.ago(record.ts)
-        return task, lambda: task.resume(when, pending, message)
+        return task, lambda: task.resume(when, [*pending, *images], message)

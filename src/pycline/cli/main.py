@@ -23,6 +23,7 @@ COMMANDS = (
     "restore",
     "diff",
     "setup",
+    "acp",  # serve the Agent Client Protocol for editors (pycline/acp/)
 )
 
 
@@ -175,6 +176,10 @@ def _dispatch(args: list[str]) -> int:
         from pycline.cli.headless import run_headless
 
         return run_headless(_sandbox_flag(build_run_parser().parse_args(args[1:])))
+    if command == "acp":
+        from pycline.acp.main import run_acp
+
+        return run_acp(args[1:])
     if command == "mcp":
         from pycline.cli.mcp_cmd import run_mcp
 

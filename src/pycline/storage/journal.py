@@ -209,7 +209,8 @@ class TaskRecorder:
         """Wait until everything said so far is written (the loop keeps running meanwhile)."""
         self._kick()
         if self._last is not None and not self._last.done():
-            await asyncio.wrap_future(self._last)
+            # Shielded: a cancelled task must not cancel the write of what it already said.
+            await asyncio.shield(asyncio.wrap_future(self._last))
 
     async def close(self) -> None:
         """Write Cline's files from the journal (for export and other readers), then stop."""

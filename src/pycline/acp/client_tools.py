@@ -1,0 +1,241 @@
+"""Reading, writing and running commands through the editor, when the client offers it.
+
+With `fs/read_text_file` the model sees the editor's unsaved buffers; with `fs/write_text_file` a
+saved edit lands in the editor's buffer too; with `terminal/*` commands run in the editor's
+terminal where the user watches them. Without these capabilities the local tools do the work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pycline.acp.tool_calls import ActiveCall, CallReporter
+from pycline.errors import ToolError
+from pycline.events import ApprovalQuestion
+from pycline.prompts.responses import DENIED, with_feedback
+from pycline.terminal.danger import is_dangerous
+from pycline.tools.base import ApprovalCategory, ToolCall, ToolContext, ToolResult, ToolSpec
+from pycline.tools.command import EXECUTE_COMMAND_SPEC, parse_requires_approval, parse_timeout
+from pycline.tools.read import (
+    READ_FILE_SPEC,
+    ReadFileTool,
+    format_page,
+    parse_range,
+    take_page,
+)
+from pycline.tools.read_documents import converter_for
+from pycline.workspace.ignore import blocked_message
+
+OUTPUT_BYTE_LIMIT = 1_000_000
+KILL_WAIT = 5.0  # seconds to wait for a killed terminal to report its exit
+
+
+class ClientConnection(Protocol):
+    """The client calls these tools use (`acp.AgentSideConnection` has them)."""
+
+    async def read_text_file(
+        self, session_id: str, path: str, line: int | None = None, limit: int | None = None
+    ) -> Any: ...
+
+    async def write_text_file(self, session_id: str, path: str, content: str) -> Any: ...
+
+    async def create_terminal(
+        self,
+        session_id: str,
+        command: str,
+        args: list[str] | None = None,
+        env: Any = None,
+        cwd: str | None = None,
+        output_byte_limit: int | None = None,
+    ) -> Any: ...
+
+    async def terminal_output(self, session_id: str, terminal_id: str) -> Any: ...
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str) -> Any: ...
+
+    async def kill_terminal(self, session_id: str, terminal_id: str) -> Any: ...
+
+    async def release_terminal(self, session_id: str, terminal_id: str) -> Any: ...
+
+
+class HasId(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Client:
+    conn: ClientConnection
+    session: HasId  # read late: a new session learns its id once its task folder exists
+
+    @property
+    def session_id(self) -> str:
+        return self.session.id
+
+
+class ClientReadFileTool:
+    """read_file through `fs/read_text_file`; images and documents are still read locally."""
+
+    spec: ToolSpec = READ_FILE_SPEC
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.local = ReadFileTool()
+
+    def summary(self, call: ToolCall) -> str:
+        return self.local.summary(call)
+
+    async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        target = ctx.resolve(call.require("path"))
+        if converter_for(target.path) is not None or target.path.suffix.lower() in _BINARY:
+            return await self.local.run(call, ctx)
+        start, end = parse_range(call.get("start_line"), call.get("end_line"))
+        if ctx.access.blocked(target.path):
+            raise ToolError(blocked_message(target.display))
+        approval = await ctx.approve(
+            ApprovalQuestion(self.spec.name, self.summary(call), outside_workspace=target.outside),
+            "read",
+            outside_workspace=target.outside,
+        )
+        if not approval.approved:
+            return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+        from acp import RequestError
+
+        try:
+            reply = await self.client.conn.read_text_file(self.client.session_id, str(target.path))
+        except RequestError as exc:
+            raise ToolError(f"Could not read {target.display}: {exc}") from exc
+        lines = str(reply.content).splitlines(keepends=True)
+        page = take_page(lines, start, end)
+        return ToolResult(format_page(page, len(lines), start, end))
+
+
+_BINARY = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".pdf", ".docx", ".ipynb"}
+
+
+def mirror_write(client: Client) -> Any:
+    """After a saved edit: hand the file's new content to the editor (`fs/write_text_file`)."""
+
+    async def after(active: ActiveCall, ctx: ToolContext, result: ToolResult) -> None:
+        path = active.params.get("path")
+        if path is None or active.kind != "edit":
+            return
+        target = ctx.resolve(path)
+        try:
+            content = await asyncio.to_thread(target.path.read_text, encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return  # nothing the editor can show as text
+        from acp import RequestError
+
+        with contextlib.suppress(RequestError):  # the file is saved either way
+            await client.conn.write_text_file(client.session_id, str(target.path), content)
+
+    return after
+
+
+class ClientCommandTool:
+    """execute_command in the editor's terminal (`terminal/create`, then wait, output, release)."""
+
+    spec: ToolSpec = EXECUTE_COMMAND_SPEC
+
+    def __init__(self, client: Client, reporter: CallReporter) -> None:
+        self.client = client
+        self.reporter = reporter
+
+    def summary(self, call: ToolCall) -> str:
+        from pycline.tools.base import describe
+
+        return describe(self.spec.name, call.get("command"))
+
+    async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        command = call.require("command").strip()
+        requires_approval = parse_requires_approval(call.require("requires_approval"))
+        timeout = parse_timeout(call.get("timeout"), ctx.command_timeout)
+        refusal = ctx.access.command_refusal(command)
+        if refusal:
+            raise ToolError(refusal)
+        danger = is_dangerous(command)
+        category: ApprovalCategory = (
+            "command" if requires_approval or danger is not None else "safe_command"
+        )
+        summary = self.summary(call)
+        if danger is not None:
+            summary = f"{summary} (needs approval: {danger})"
+        approval = await ctx.approve(
+            ApprovalQuestion(self.spec.name, summary, preview=command),
+            category,
+            outside_workspace=False,
+        )
+        if not approval.approved:
+            return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+        return await self._execute(command, timeout, ctx)
+
+    async def _execute(self, command: str, timeout: float, ctx: ToolContext) -> ToolResult:
+        from acp import RequestError
+
+        conn, sid = self.client.conn, self.client.session_id
+        shell = os.environ.get("SHELL") or "/bin/sh"
+        try:
+            created = await conn.create_terminal(
+                sid,
+                shell,
+                args=["-c", command],
+                cwd=str(ctx.cwd),
+                output_byte_limit=OUTPUT_BYTE_LIMIT,
+            )
+        except RequestError as exc:
+            raise ToolError(f"The editor could not start the command: {exc}") from exc
+        terminal_id = str(created.terminal_id)
+        active = self.reporter.current
+        if active is not None:
+            self.reporter.terminal(active, terminal_id)
+        timed_out = False
+        try:
+            try:
+                exit_ = await asyncio.wait_for(
+                    conn.wait_for_terminal_exit(sid, terminal_id), timeout
+                )
+            except TimeoutError:
+                timed_out = True
+                await conn.kill_terminal(sid, terminal_id)
+                exit_ = await asyncio.wait_for(
+                    conn.wait_for_terminal_exit(sid, terminal_id), KILL_WAIT
+                )
+            out = await conn.terminal_output(sid, terminal_id)
+        except asyncio.CancelledError:
+            await asyncio.shield(_kill_and_release(conn, sid, terminal_id))
+            raise
+        except (RequestError, TimeoutError) as exc:
+            await asyncio.shield(_kill_and_release(conn, sid, terminal_id))
+            raise ToolError(f"The editor's terminal failed: {exc}") from exc
+        with contextlib.suppress(RequestError):
+            await conn.release_terminal(sid, terminal_id)
+        return ToolResult(_result_text(command, ctx, exit_, out, timed_out, timeout))
+
+
+async def _kill_and_release(conn: ClientConnection, sid: str, terminal_id: str) -> None:
+    from acp import RequestError
+
+    with contextlib.suppress(RequestError, OSError, ConnectionError):
+        await conn.kill_terminal(sid, terminal_id)
+        await conn.release_terminal(sid, terminal_id)
+
+
+def _result_text(
+    command: str, ctx: ToolContext, exit_: Any, out: Any, timed_out: bool, timeout: float
+) -> str:
+    text = str(out.output).strip("\n")
+    output = f"Output:\n{text}" if text.strip() else "Output: (none)"
+    if out.truncated:
+        output = f"{output}\n[The start of the output was dropped: it was too long.]"
+    if timed_out:
+        return (
+            f"Command timed out after {timeout:g}s in {ctx.cwd} and was stopped. If it is a "
+            f"server or watcher, it cannot be run this way.\n{output}"
+        )
+    status = f"killed by signal {exit_.signal}" if exit_.signal else f"exit code {exit_.exit_code}"
+    return f"Command executed in {ctx.cwd} in the editor's terminal ({status}).\n{output}"

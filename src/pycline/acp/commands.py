@@ -1,0 +1,61 @@
+"""Slash commands typed in the editor: `/plan`, `/act`, `/compact`, and workflows."""
+
+from __future__ import annotations
+
+import acp
+from acp.schema import PromptResponse
+
+from pycline.acp.inputs import UserInput
+from pycline.acp.options import find_workflows
+from pycline.acp.session import AcpSession
+
+
+def _split(text: str) -> tuple[str, str] | None:
+    stripped = text.lstrip()
+    if not stripped.startswith("/"):
+        return None
+    name, _, rest = stripped[1:].partition(" ")
+    return name.strip(), rest.strip()
+
+
+async def run_command(session: AcpSession, given: UserInput) -> PromptResponse | None:
+    """Handle a built-in command; None when the prompt is not one."""
+    parts = _split(given.text)
+    if parts is None:
+        return None
+    name, _ = parts
+    match name:
+        case "plan" | "act":
+            await session.set_mode(name)
+            session.outbox.send(acp.update_agent_message_text(f"Switched to {name.title()} mode."))
+        case "compact":
+            handle = session.handle
+            if handle is None or session.fresh or session.busy:
+                note = "Nothing to condense now (no conversation is waiting)."
+            else:
+                done = await handle.compact()
+                note = "The conversation was condensed." if done else "It was not condensed."
+            session.outbox.send(acp.update_agent_message_text(note))
+        case _:
+            return None
+    await session.outbox.drain()
+    return PromptResponse(stop_reason="end_turn")
+
+
+def expand_workflow(session: AcpSession, given: UserInput) -> UserInput:
+    """`/name extra` runs the workspace workflow `name`: its steps become the instructions."""
+    parts = _split(given.text)
+    if parts is None:
+        return given
+    name, rest = parts
+    path = find_workflows(session.workspace).get(name)
+    if path is None:
+        return given
+    try:
+        steps = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return given
+    text = f'<explicit_instructions type="{path.name}">\n{steps}\n</explicit_instructions>'
+    if rest:
+        text += f"\n{rest}"
+    return UserInput(text, given.images)

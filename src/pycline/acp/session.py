@@ -1,0 +1,567 @@
+"""One ACP session: a saved pycline task that lives across prompts.
+
+The task runs behind a `TaskHandle` (the app layer's Host) which this session follows: events
+become session updates, questions become permission requests or end the turn. A prompt starts the
+task, answers the question it waits on (a follow-up question, the result, a plan), or reopens it
+from disk (after a cancel, a restart or `session/load`). The turn ends when the task waits for the
+user again or stops; every update is written before the prompt's response.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TypeAlias
+
+import acp
+from acp.schema import AllowedOutcome, Cost, PermissionOption, PromptResponse, UsageUpdate
+from acp.schema import Usage as AcpUsage
+
+from pycline.acp.client_tools import Client, ClientCommandTool, ClientReadFileTool, mirror_write
+from pycline.acp.inputs import UserInput
+from pycline.acp.options import (
+    ModelChoices,
+    OptionValues,
+    config_options,
+    model_label,
+    preset_policy,
+)
+from pycline.acp.outbox import Outbox, UpdateSink
+from pycline.acp.permissions import Remembered, choices
+from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
+from pycline.app import wiring
+from pycline.app.builder import TaskBuilder
+from pycline.app.handle import AnswerRejected, TaskHandle
+from pycline.app.task_settings import chromium_setting
+from pycline.core.approval import AutoApprove
+from pycline.core.task import Task, TaskSettings
+from pycline.errors import PyclineError
+from pycline.events import (
+    ACCEPT,
+    APPROVE,
+    CONTINUE,
+    DENY,
+    STOP,
+    Answer,
+    ApprovalQuestion,
+    CompletionQuestion,
+    CompletionResult,
+    Envelope,
+    ErrorEvent,
+    ErrorRetryQuestion,
+    Event,
+    FollowupQuestion,
+    MistakeLimitQuestion,
+    ModeChanged,
+    Notice,
+    PlanQuestion,
+    PlanResponse,
+    Question,
+    QuestionAsked,
+    ReasoningDelta,
+    TextDelta,
+    Usage,
+)
+from pycline.messages import UiMessage
+from pycline.tools.base import Tool, ToolCall
+
+log = logging.getLogger("pycline.acp")
+
+StopReason: TypeAlias = Literal[
+    "end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"
+]
+CLOSE_WAIT = 10.0  # seconds a closing session waits for its task to save
+
+
+@dataclass(frozen=True, slots=True)
+class ClientOffers:
+    read: bool = False
+    write: bool = False
+    terminal: bool = False
+
+
+class Busy(Exception):
+    """A prompt arrived while the session's previous prompt is still running."""
+
+
+class AcpSession:
+    def __init__(
+        self,
+        *,
+        session_id: str,
+        workspace: Path,
+        builder: TaskBuilder,
+        settings: TaskSettings,
+        conn: Any,
+        offers: ClientOffers,
+        models: ModelChoices,
+    ) -> None:
+        self.id = session_id
+        self.workspace = workspace
+        self.builder = builder
+        self.settings = settings
+        self.conn = conn
+        self.offers = offers
+        self.models = models
+        self.from_settings: AutoApprove = settings.auto_approve
+        self.preset = "settings"
+        self.outbox = Outbox(_Sink(conn), session_id)
+        self.reporter = CallReporter(self.outbox.send, workspace)
+        self.remembered = Remembered()
+        self.handle: TaskHandle | None = None  # the task, while it runs or waits for the user
+        self.fresh = False  # `handle` was created for this session and has not started yet
+        self._runner: asyncio.Task[None] | None = None
+        self._waiting: tuple[Question, str] | None = None  # the question the turn ended on
+        self._asking: set[asyncio.Task[None]] = set()  # permission requests in flight
+        self._stop_listening: Callable[[], None] | None = None
+        self._turn_over = asyncio.Event()
+        self._busy = False
+        self._cancelled = False
+        self._stop: StopReason = "end_turn"
+        self._quiet = False
+        self._turn_usage = [0, 0, 0, 0]  # input, output, cache read, cache write
+        self.saved_log: list[UiMessage] = []  # a reopened session's log, for `session/load`
+
+    @property
+    def task(self) -> Task | None:
+        return self.handle.task if self.handle is not None else None
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    def create_task(self) -> None:
+        """A new, empty task whose id is the session id (set before the first prompt)."""
+        handle = TaskHandle()
+        task = self.builder.new_task("", handle, self.workspace, self.settings, tools=self.tools())
+        self._follow(handle, task)
+        self.id = task.id
+        self.outbox.session_id = self.id
+        self.fresh = True
+
+    def _follow(self, handle: TaskHandle, task: Task) -> None:
+        handle.attach(task)
+        if self._stop_listening is not None:
+            self._stop_listening()
+        self._stop_listening = handle.listen(self._on_event, replay=False)
+        self.handle = handle
+
+    async def close(self) -> None:
+        """Stop the task (saved; a finished one is accepted), disconnect MCP, flush updates."""
+        handle = self.handle
+        waiting = self._waiting
+        if (
+            handle is not None
+            and waiting is not None
+            and isinstance(waiting[0], CompletionQuestion)
+        ):
+            self._waiting = None
+            with contextlib.suppress(AnswerRejected):
+                await handle.answer(waiting[1], Answer(ACCEPT.id))
+            await self._settle()
+        await self._retire(quiet=True)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.outbox.drain(), CLOSE_WAIT)
+        await self.outbox.close()
+        await self.builder.close()
+        if self.fresh and handle is not None:
+            with contextlib.suppress(PyclineError, OSError):
+                self.builder.store.delete(handle.id)  # never prompted: nothing to keep
+
+    def tools(self) -> list[Tool]:
+        chromium = chromium_setting(self.builder.home, self.workspace)
+        tools = wiring.default_tools(chromium=chromium)
+        if self.builder.mcp is not None:
+            tools += wiring.mcp_tools()
+        client = Client(_Ordered(self.conn, self.outbox), self)
+        wrapped: list[Tool] = []
+        for tool in tools:
+            name = tool.spec.name
+            if name == "read_file" and self.offers.read:
+                wrapped.append(ReportedTool(tool, self.reporter, runner=ClientReadFileTool(client)))
+            elif name == "execute_command" and self.offers.terminal:
+                runner = ClientCommandTool(client, self.reporter)
+                wrapped.append(ReportedTool(tool, self.reporter, runner=runner))
+            elif name in ("write_to_file", "replace_in_file") and self.offers.write:
+                wrapped.append(ReportedTool(tool, self.reporter, after=mirror_write(client)))
+            else:
+                wrapped.append(ReportedTool(tool, self.reporter))
+        return wrapped
+
+    # --- prompts --------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return self._busy
+
+    async def prompt(self, given: UserInput) -> PromptResponse:
+        if self._busy:
+            raise Busy
+        self._busy = True
+        try:
+            self._turn_over = asyncio.Event()
+            self._cancelled = False
+            self._stop = "end_turn"
+            self._turn_usage = [0, 0, 0, 0]
+            waiting, self._waiting = self._waiting, None
+            if waiting is not None and self.handle is not None:
+                await self.handle.answer(waiting[1], _reply(waiting[0], given.text))
+            else:
+                self._runner = asyncio.create_task(self._run(given), name=f"acp:{self.id}")
+            await self._turn_over.wait()
+            await self.outbox.drain()
+            stop: StopReason = "cancelled" if self._cancelled else self._stop
+            return PromptResponse(stop_reason=stop, usage=self._usage())
+        finally:
+            self._busy = False
+
+    def cancel(self) -> None:
+        """`session/cancel`: stop the running step now; the task is saved."""
+        if self._busy and self.handle is not None and not self.handle.done:
+            self._cancelled = True
+            for asking in self._asking:
+                asking.cancel()
+            self.handle.cancel()
+
+    async def _run(self, given: UserInput) -> None:
+        """Start (or reopen) the task and follow it until it ends."""
+        try:
+            handle = self.handle
+            if handle is not None and self.fresh:
+                self.fresh = False
+                task = handle.task
+                task.record.task = given.text
+                self.outbox.send(
+                    acp.schema.SessionInfoUpdate(
+                        session_update="session_info_update",
+                        title=" ".join(given.text.split())[:120] or None,
+                        updated_at=_now_iso(),
+                    )
+                )
+                handle.run(lambda: task.start(given.text, given.images))
+            else:
+                handle = TaskHandle()
+                task, go = self.builder.resume_task(
+                    self.id,
+                    handle,
+                    self.workspace,
+                    self.settings,
+                    tools=self.tools(),
+                    message=given.text,
+                    images=given.images,
+                )
+                self._follow(handle, task)
+                handle.run(go)
+            await handle.wait()
+            if handle.status == "cancelled" and not self._quiet:
+                self._cancelled = True
+        except PyclineError as exc:
+            self._show(ErrorEvent(str(exc)))
+        except Exception:  # a bug: logged in full, the editor told, the agent keeps serving
+            log.exception("the task stopped on an unexpected error")
+            self._show(ErrorEvent("pycline stopped on an internal error (details in its log)."))
+        finally:
+            self.handle = None
+            self._waiting = None
+            self._turn_over.set()
+
+    async def _settle(self) -> None:
+        runner = self._runner
+        if runner is not None:
+            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                await asyncio.wait_for(asyncio.shield(runner), CLOSE_WAIT)
+
+    async def _retire(self, *, quiet: bool) -> None:
+        """Stop the live task (it saves itself); the next prompt reopens it from disk."""
+        handle = self.handle
+        if handle is None or handle.done:
+            return
+        self._quiet = quiet
+        self._waiting = None
+        for asking in self._asking:
+            asking.cancel()
+        handle.cancel()
+        await self._settle()
+        self._quiet = False
+
+    def _usage(self) -> AcpUsage | None:
+        i, o, r, w = self._turn_usage
+        if not (i or o or r or w):
+            return None
+        return AcpUsage(
+            total_tokens=i + o + r + w,
+            input_tokens=i,
+            output_tokens=o,
+            cached_read_tokens=r,
+            cached_write_tokens=w,
+        )
+
+    # --- settings the client changes ------------------------------------------------------
+
+    def option_values(self) -> OptionValues:
+        act = model_label(self.builder.config)
+        plan = self.builder.plan_config
+        return OptionValues(
+            mode=self.settings.mode,
+            act_model=act,
+            plan_model=model_label(plan) if plan is not None else act,
+            preset=self.preset,
+        )
+
+    def config_options(self) -> list[Any]:
+        return config_options(self.option_values(), self.models)
+
+    async def set_mode(self, mode: Literal["act", "plan"]) -> None:
+        if self.handle is not None:
+            await self.handle.set_mode(mode)  # announces ModeChanged when it changes
+        if self.settings.mode != mode:
+            self.settings = dataclasses.replace(self.settings, mode=mode)
+            self.outbox.send(acp.helpers.update_current_mode(mode))
+            self._send_options()
+
+    async def set_model(self, which: Literal["model", "plan_model"], value: str) -> None:
+        config = self.models.pick(value, self.builder.config)
+        mode: Literal["act", "plan"] = "act" if which == "model" else "plan"
+        provider = wiring.build_provider(config)  # fails here, before anything changes
+        if which == "model":
+            self.builder.config = config
+        else:
+            self.builder.plan_config = config
+        if self.handle is not None:
+            await self.handle.set_model(provider, mode=mode)
+
+    def set_preset(self, name: str) -> None:
+        policy = preset_policy(name, self.from_settings)
+        self.preset = name
+        self.settings = dataclasses.replace(self.settings, auto_approve=policy)
+        if self.task is not None:
+            self.task.approver.settings = policy
+
+    def _send_options(self) -> None:
+        self.outbox.send(
+            acp.schema.ConfigOptionUpdate(
+                session_update="config_option_update", config_options=self.config_options()
+            )
+        )
+
+    # --- following the task ----------------------------------------------------------------
+
+    def _on_event(self, envelope: Envelope) -> None:
+        event = envelope.event
+        if isinstance(event, QuestionAsked):
+            self._on_question(event)
+        else:
+            self._show(event)
+
+    def _show(self, event: Event) -> None:
+        send = self.outbox.send
+        match event:
+            case TextDelta(text=text):
+                send(acp.update_agent_message_text(text))
+            case ReasoningDelta(text=text):
+                send(acp.update_agent_thought_text(text))
+            case CompletionResult(result=result, command=command):
+                extra = f"\n\nTo see it: `{command}`" if command else ""
+                send(acp.update_agent_message_text(f"\n\n{result}{extra}\n"))
+            case PlanResponse(response=response):
+                send(acp.update_agent_message_text(f"\n\n{response}\n"))
+            case ErrorEvent(text=text):
+                send(acp.update_agent_message_text(f"\n\nError: {text}\n"))
+            case Notice(text=text):
+                if not self._quiet:
+                    send(acp.update_agent_thought_text(f"\n{text}\n"))
+            case ModeChanged(mode=mode):
+                if mode in ("act", "plan"):
+                    self.settings = dataclasses.replace(self.settings, mode=mode)
+                send(acp.helpers.update_current_mode(mode))
+                self._send_options()
+            case Usage() as usage:
+                self._turn_usage[0] += usage.input_tokens
+                self._turn_usage[1] += usage.output_tokens
+                self._turn_usage[2] += usage.cache_read_tokens
+                self._turn_usage[3] += usage.cache_write_tokens
+                send(
+                    UsageUpdate(
+                        session_update="usage_update",
+                        used=usage.context_tokens,
+                        size=usage.context_window,
+                        cost=Cost(amount=usage.task_cost, currency="USD"),
+                    )
+                )
+            case _:
+                # The focus chain's checklist event (`task_progress`, from the feature branch
+                # that adds it) is matched by its wire kind, so it maps once it exists.
+                kind: str = event.kind
+                checklist = getattr(event, "checklist", None)
+                if kind == "task_progress" and isinstance(checklist, str):
+                    self.reporter.plan(checklist)
+                # Tool calls are reported by the wrapped tools; the rest is bookkeeping.
+
+    def _on_question(self, asked: QuestionAsked) -> None:
+        question = asked.question
+        match question:
+            case ApprovalQuestion():
+                self._answer_later(asked.question_id, self._permission(question))
+            case ErrorRetryQuestion():
+                # The error is shown; the next prompt resumes the task.
+                self._answer_later(asked.question_id, _now(Answer(STOP.id)))
+            case FollowupQuestion(question=text, options=options):
+                listed = "".join(f"\n- {o.label}" for o in options)
+                self.outbox.send(acp.update_agent_message_text(f"\n\n{text}{listed}\n"))
+                self._end_turn(question, asked.question_id)
+            case MistakeLimitQuestion(count=count):
+                self._stop = "max_turn_requests"
+                self.outbox.send(
+                    acp.update_agent_message_text(
+                        f"\n\nThe model made {count} mistakes in a row. Reply with guidance to "
+                        "continue.\n"
+                    )
+                )
+                self._end_turn(question, asked.question_id)
+            case CompletionQuestion() | PlanQuestion():
+                self._end_turn(question, asked.question_id)
+
+    def _end_turn(self, question: Question, question_id: str) -> None:
+        self._waiting = (question, question_id)
+        self._turn_over.set()
+
+    def _answer_later(self, question_id: str, deciding: Coroutine[Any, Any, Answer]) -> None:
+        handle = self.handle
+
+        async def answer() -> None:
+            decided = await deciding
+            if handle is not None:
+                with contextlib.suppress(AnswerRejected):  # the task was cancelled meanwhile
+                    await handle.answer(question_id, decided)
+
+        asking = asyncio.create_task(answer(), name=f"acp:answer:{question_id}")
+        self._asking.add(asking)
+        asking.add_done_callback(self._asking.discard)
+
+    async def _permission(self, question: ApprovalQuestion) -> Answer:
+        active = self.reporter.current
+        if active is None:  # an approval outside a reported call: report it now
+            active = self.reporter.begin(ToolCall(question.tool, {}))
+        kind, command = active.kind, active.command
+        if not question.outside_workspace:
+            match self.remembered.verdict(kind, command):
+                case "allow":
+                    return Answer(APPROVE.id)
+                case "reject":
+                    return Answer(
+                        DENY.id, "The user rejected this kind of action for this session."
+                    )
+                case None:
+                    pass
+        offered = choices(kind, command)
+        await self.outbox.drain()  # the client must know the call before it is asked about it
+        response = await self.conn.request_permission(
+            session_id=self.id,
+            tool_call=_permission_call(active, question),
+            options=[
+                PermissionOption(option_id=c.option_id, name=c.name, kind=c.kind) for c in offered
+            ],
+        )
+        outcome = response.outcome
+        if not isinstance(outcome, AllowedOutcome):
+            return Answer(DENY.id)  # the client cancelled the turn
+        chosen = next((c for c in offered if c.option_id == outcome.option_id), None)
+        if chosen is None:
+            return Answer(DENY.id, "The user's answer was not one of the options; not done.")
+        if not question.outside_workspace:
+            self.remembered.remember(chosen.kind, kind, command)
+        return Answer(APPROVE.id if chosen.kind.startswith("allow") else DENY.id)
+
+
+def _permission_call(active: ActiveCall, question: ApprovalQuestion) -> Any:
+    update = active.as_update()
+    if question.outside_workspace:
+        update.title = f"{active.title} (outside the workspace)"
+    return update
+
+
+async def _now(answer: Answer) -> Answer:
+    return answer
+
+
+def _reply(question: Question, text: str) -> Answer:
+    """The next prompt as the answer to the question the task waits on."""
+    if isinstance(question, MistakeLimitQuestion):
+        return Answer(CONTINUE.id, text)
+    return Answer(text=text)  # feedback on a result, a reply to a plan or a question
+
+
+def _now_iso() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass
+class _Sink:
+    """The connection as the outbox sees it (keeps `Outbox` free of SDK types)."""
+
+    conn: UpdateSink
+
+    async def session_update(self, session_id: str, update: Any) -> None:
+        await self.conn.session_update(session_id=session_id, update=update)
+
+
+class _Ordered:
+    """The client's fs and terminal methods, each sent after the updates queued before it."""
+
+    def __init__(self, conn: Any, outbox: Outbox) -> None:
+        self._conn = conn
+        self._outbox = outbox
+
+    async def _call(self, name: str, **params: Any) -> Any:
+        await self._outbox.drain()
+        return await getattr(self._conn, name)(**params)
+
+    async def read_text_file(
+        self, session_id: str, path: str, line: int | None = None, limit: int | None = None
+    ) -> Any:
+        return await self._call(
+            "read_text_file", session_id=session_id, path=path, line=line, limit=limit
+        )
+
+    async def write_text_file(self, session_id: str, path: str, content: str) -> Any:
+        return await self._call(
+            "write_text_file", session_id=session_id, path=path, content=content
+        )
+
+    async def create_terminal(
+        self,
+        session_id: str,
+        command: str,
+        args: list[str] | None = None,
+        env: Any = None,
+        cwd: str | None = None,
+        output_byte_limit: int | None = None,
+    ) -> Any:
+        return await self._call(
+            "create_terminal",
+            session_id=session_id,
+            command=command,
+            args=args,
+            env=env,
+            cwd=cwd,
+            output_byte_limit=output_byte_limit,
+        )
+
+    async def terminal_output(self, session_id: str, terminal_id: str) -> Any:
+        return await self._call("terminal_output", session_id=session_id, terminal_id=terminal_id)
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str) -> Any:
+        return await self._call(
+            "wait_for_terminal_exit", session_id=session_id, terminal_id=terminal_id
+        )
+
+    async def kill_terminal(self, session_id: str, terminal_id: str) -> Any:
+        return await self._call("kill_terminal", session_id=session_id, terminal_id=terminal_id)
+
+    async def release_terminal(self, session_id: str, terminal_id: str) -> Any:
+        return await self._call("release_terminal", session_id=session_id, terminal_id=terminal_id)
