@@ -21,6 +21,7 @@ COMMANDS = (
     "checkpoints",
     "restore",
     "diff",
+    "ui",  # the web UI (pycline/web/)
 )
 
 
@@ -52,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
             "session; `pycline run TASK` runs headless; `pycline history` lists past tasks "
             "(`show`, `export`, `delete`, `favorite`, `resume` take a task id; `checkpoints`, "
             "`diff`, `restore` work with its checkpoints); "
-            "`pycline config` shows or changes settings; `pycline auth PROVIDER` stores a key."
+            "`pycline config` shows or changes settings; `pycline auth PROVIDER` stores a key; "
+            "`pycline ui` opens the chat in a browser."
         ),
     )
     _common(parser)
@@ -113,6 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pycline.cli.checkpoints_cmd import run_checkpoints_command
 
         return run_checkpoints_command(command, args[1:])
+    if command == "ui":
+        from pycline.web.command import run_ui
+
+        return run_ui(args[1:])
     if command == "resume":
         from pycline.cli.resume import resume
 

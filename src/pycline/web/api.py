@@ -1,0 +1,159 @@
+"""The JSON API beside the WebSocket: state, history, checkpoints, the @ menu's file search."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import web
+
+from pycline.checkpoints.types import CheckpointError
+from pycline.errors import PyclineError
+from pycline.web import usecases
+from pycline.web.tasks import WebSession
+from pycline.web.transcript import saved_events
+
+SessionOf = Callable[[web.Request], WebSession]
+
+
+def state(session: WebSession) -> dict[str, Any]:
+    config = session.controller.config
+    plan = session.controller.plan_config or config
+    return {
+        "workspace": str(session.cwd),
+        "models": {
+            "act": f"{config.provider}/{config.model}",
+            "plan": f"{plan.provider}/{plan.model}",
+        },
+        "tasks": [t.summary() for t in session.tasks.values()],
+    }
+
+
+def _ok(data: Any) -> web.Response:
+    return web.json_response(data, dumps=lambda d: json.dumps(d, ensure_ascii=False))
+
+
+def _fail(exc: Exception, status: int = 400) -> web.Response:
+    return web.json_response({"error": str(exc)}, status=status)
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    try:
+        data = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = None
+    if not isinstance(data, dict):
+        raise web.HTTPBadRequest(text="expected a JSON object")
+    return data
+
+
+def add_routes(app: web.Application, session_of: SessionOf) -> None:
+    routes = web.RouteTableDef()
+
+    @routes.get("/api/state")
+    async def get_state(request: web.Request) -> web.Response:
+        return _ok(state(session_of(request)))
+
+    @routes.get("/api/history")
+    async def get_history(request: web.Request) -> web.Response:
+        session = session_of(request)
+        q = request.query
+        rows = usecases.history(
+            session.controller.store,
+            search=q.get("search", ""),
+            sort=q.get("sort", "newest"),
+            workspace=str(session.cwd) if q.get("workspace") == "1" else None,
+            favorites_only=q.get("favorites") == "1",
+        )
+        return _ok(rows)
+
+    @routes.post("/api/history/{id}/favorite")
+    async def favorite(request: web.Request) -> web.Response:
+        session = session_of(request)
+        body = await _body(request)
+        found = session.controller.store.index.set_favorite(
+            request.match_info["id"], bool(body.get("favorite"))
+        )
+        return _ok({"ok": found}) if found else _fail(KeyError("no such task"), 404)
+
+    @routes.post("/api/history/{id}/delete")
+    async def delete(request: web.Request) -> web.Response:
+        session = session_of(request)
+        task_id = request.match_info["id"]
+        running = session.get(task_id)
+        if running is not None and running.status in ("running", "waiting"):
+            return _fail(ValueError("the task is running; cancel it first"), 409)
+        try:
+            await usecases.delete(session.controller.store, task_id)
+        except PyclineError as exc:
+            return _fail(exc, 404)
+        session.tasks.pop(task_id, None)
+        session.changed.set()
+        return _ok({"ok": True})
+
+    @routes.get("/api/history/{id}/export")
+    async def export(request: web.Request) -> web.StreamResponse:
+        task_id = request.match_info["id"]
+        try:
+            text = usecases.export(session_of(request).controller.store, task_id)
+        except PyclineError as exc:
+            return _fail(exc, 404)
+        return web.Response(
+            text=text,
+            content_type="text/markdown",
+            headers={"Content-Disposition": f'attachment; filename="task-{task_id}.md"'},
+        )
+
+    @routes.get("/api/history/{id}/transcript")
+    async def transcript(request: web.Request) -> web.Response:
+        task_id = request.match_info["id"]
+        try:
+            messages = session_of(request).controller.store.open(task_id).load_ui_messages()
+        except PyclineError as exc:
+            return _fail(exc, 404)
+        events = [{**e, "seq": i} for i, e in enumerate(saved_events(task_id, messages))]
+        return _ok(events)
+
+    @routes.get("/api/tasks/{id}/checkpoints")
+    async def checkpoints(request: web.Request) -> web.Response:
+        store = session_of(request).controller.store
+        try:
+            return _ok(await usecases.checkpoints(store, request.match_info["id"]))
+        except (PyclineError, CheckpointError) as exc:
+            return _fail(exc, 404)
+
+    @routes.get("/api/tasks/{id}/checkpoints/{commit}/compare")
+    async def compare(request: web.Request) -> web.Response:
+        store = session_of(request).controller.store
+        try:
+            return _ok(
+                await usecases.compare(
+                    store, request.match_info["id"], request.match_info["commit"]
+                )
+            )
+        except (PyclineError, CheckpointError) as exc:
+            return _fail(exc, 404)
+
+    @routes.post("/api/tasks/{id}/checkpoints/{commit}/restore")
+    async def restore(request: web.Request) -> web.Response:
+        session = session_of(request)
+        task_id = request.match_info["id"]
+        mode = (await _body(request)).get("mode")
+        if mode not in ("both", "workspace", "task"):
+            return _fail(ValueError("mode is both, workspace or task"))
+        await session.stop(task_id)  # a task is rewound only while nothing runs it
+        try:
+            result = await usecases.restore(
+                session.controller.store, task_id, request.match_info["commit"], mode
+            )
+        except (PyclineError, CheckpointError) as exc:
+            return _fail(exc)
+        return _ok(result)
+
+    @routes.get("/api/files")
+    async def files(request: web.Request) -> web.Response:
+        session = session_of(request)
+        return _ok(usecases.find_files(session.cwd, request.query.get("q", "")))
+
+    app.router.add_routes(routes)

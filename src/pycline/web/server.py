@@ -1,0 +1,172 @@
+"""The aiohttp application: the page and its assets, the JSON API and the task WebSocket."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from pycline.errors import PyclineError
+from pycline.web import admin, api
+from pycline.web.security import Guard
+from pycline.web.tasks import WebSession, WebTask
+from pycline.web.wire import BadAnswer
+
+SESSION: web.AppKey[WebSession] = web.AppKey("session", WebSession)
+GUARD: web.AppKey[Guard] = web.AppKey("guard", Guard)
+MAX_MESSAGE = 32 * 1024 * 1024  # pasted images travel inside answers and new tasks
+
+
+def static_root() -> Path:
+    return Path(str(resources.files("pycline.web") / "static"))
+
+
+def build_app(session: WebSession, guard: Guard) -> web.Application:
+    app = web.Application(middlewares=[guard.middleware], client_max_size=MAX_MESSAGE)
+    app[SESSION] = session
+    app[GUARD] = guard
+    root = static_root()
+
+    async def index(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(root / "index.html")
+
+    async def login(request: web.Request) -> web.StreamResponse:
+        body = await _json_body(request)
+        if not guard.login_ok(str(body.get("token", "")), body.get("password")):
+            return web.json_response({"error": "wrong token"}, status=401)
+        response = web.json_response({"ok": True, "needs_password": guard.password is not None})
+        guard.set_cookie(response)
+        return response
+
+    app.router.add_get("/", index)
+    app.router.add_post("/api/login", login)
+    app.router.add_get("/ws", websocket)
+    app.router.add_static("/static/", root, follow_symlinks=False)
+    api.add_routes(app, lambda request: request.app[SESSION])
+    admin.add_routes(app, lambda request: request.app[SESSION])
+    return app
+
+
+async def _json_body(request: web.Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise web.HTTPBadRequest(text="expected a JSON object") from None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text="expected a JSON object")
+    return body
+
+
+# --- the WebSocket: every task's events out, the user's actions in -----------------------------
+
+
+async def websocket(request: web.Request) -> web.StreamResponse:
+    session = request.app[SESSION]
+    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+    await ws.prepare(request)
+    send_lock = asyncio.Lock()
+    followers: dict[str, tuple[WebTask, asyncio.Task[None]]] = {}
+
+    async def send(data: dict[str, Any]) -> None:
+        async with send_lock:
+            if not ws.closed:
+                await ws.send_str(json.dumps(data, ensure_ascii=False))
+
+    async def follow(handle: WebTask) -> None:
+        async for batch in handle.subscribe(replay=True):
+            await send({"type": "events", "task_id": handle.id, "run": handle.run, "events": batch})
+
+    def follow_new_tasks() -> None:
+        for task_id, handle in session.tasks.items():
+            known = followers.get(task_id)
+            if known is None or known[0] is not handle:  # new, or resumed as a new run
+                if known is not None:
+                    known[1].cancel()
+                followers[task_id] = (handle, asyncio.create_task(follow(handle)))
+
+    async def watch_tasks() -> None:
+        while True:
+            session.changed.clear()
+            follow_new_tasks()
+            await send({"type": "tasks", "tasks": [t.summary() for t in session.tasks.values()]})
+            await session.changed.wait()
+
+    await send({"type": "hello", **api.state(session)})
+    watcher = asyncio.create_task(watch_tasks())
+    try:
+        async for message in ws:
+            if message.type != WSMsgType.TEXT:
+                continue
+            reply = await _handle(session, message.data)
+            if reply is not None:
+                await send(reply)
+    finally:
+        watcher.cancel()
+        tasks = [watcher, *(f for _, f in followers.values())]
+        for task in tasks:
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.gather(*tasks, return_exceptions=True)
+    return ws
+
+
+async def _handle(session: WebSession, raw: str) -> dict[str, Any] | None:
+    """One action from the page; a reply only for errors and new tasks."""
+    try:
+        data = json.loads(raw)
+        if not isinstance(data, dict):
+            raise BadAnswer("expected a JSON object")
+        return await _act(session, data)
+    except (BadAnswer, PyclineError, json.JSONDecodeError, ValueError) as exc:
+        return {"type": "error", "text": str(exc), "request": _request_id(raw)}
+
+
+def _request_id(raw: str) -> Any:
+    with contextlib.suppress(json.JSONDecodeError, AttributeError):
+        return json.loads(raw).get("request")
+    return None
+
+
+def _handle_of(session: WebSession, data: dict[str, Any]) -> WebTask:
+    handle = session.get(str(data.get("task_id", "")))
+    if handle is None:
+        raise BadAnswer("no such running task")
+    return handle
+
+
+async def _act(session: WebSession, data: dict[str, Any]) -> dict[str, Any] | None:
+    match data.get("type"):
+        case "new_task":
+            text = str(data.get("text", "")).strip()
+            if not text:
+                raise BadAnswer("a task needs some text")
+            handle = await session.new_task(
+                text, images=list(data.get("images") or []), mode=_mode(data)
+            )
+            return {"type": "started", "task_id": handle.id, "request": data.get("request")}
+        case "resume_task":
+            handle = await session.resume_task(str(data.get("task_id", "")), mode=_mode(data))
+            return {"type": "started", "task_id": handle.id, "request": data.get("request")}
+        case "answer":
+            _handle_of(session, data).answer(str(data.get("question_id", "")), data)
+        case "cancel":
+            _handle_of(session, data).cancel()
+        case "compact":
+            await _handle_of(session, data).compact()
+        case "set_mode":
+            _handle_of(session, data).set_mode(_mode(data))
+        case other:
+            raise BadAnswer(f"unknown action {other!r}")
+    return None
+
+
+def _mode(data: dict[str, Any]) -> str:
+    mode = data.get("mode", "act")
+    if mode not in ("act", "plan"):
+        raise BadAnswer("mode is act or plan")
+    return str(mode)

@@ -1,0 +1,237 @@
+// A task's transcript: wire events folded into rows. Streaming touches only the last row, and
+// each change bumps that row's version, so the list re-renders one row, never the whole task.
+
+const GROUPED = new Set(["read_file", "list_files", "search_files", "list_code_definition_names"]);
+
+export class Transcript {
+  constructor(taskId) {
+    this.taskId = taskId;
+    this.rows = [];
+    this.status = "running";
+    this.mode = "act";
+    this.text = "";
+    this.usage = { input: 0, output: 0, cacheReads: 0, cacheWrites: 0, cost: 0, context: 0, window: 0 };
+    this.question = null; // {question_id, question}
+    this.seen = -1; // the last seq applied (replays after a reconnect repeat earlier events)
+    this.streaming = false;
+    this.listeners = new Set();
+    this.nextId = 0;
+  }
+
+  on(listener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // Apply a batch; listeners learn whether rows were only appended/changed at the end or more.
+  apply(events) {
+    let firstChanged = Infinity;
+    for (const e of events) {
+      if (!e.saved && e.seq <= this.seen) continue;
+      if (!e.saved) this.seen = e.seq;
+      const before = this.rows.length;
+      const changed = this.fold(e);
+      if (changed !== null) firstChanged = Math.min(firstChanged, changed, before);
+    }
+    for (const l of this.listeners) l(firstChanged);
+  }
+
+  last() {
+    return this.rows[this.rows.length - 1];
+  }
+
+  push(row) {
+    row.id = this.nextId++;
+    row.index = this.rows.length;
+    row.version = 0;
+    this.rows.push(row);
+    return this.rows.length - 1;
+  }
+
+  touch(row) {
+    row.version++;
+    return row.index;
+  }
+
+  fold(e) {
+    switch (e.kind) {
+      case "task_started":
+        this.text = e.task;
+        if (e.resumed) return this.push({ type: "notice", text: "Task resumed." });
+        return this.push({ type: "user", text: e.task });
+      case "user_message":
+        if (!this.text) this.text = e.text;
+        return this.push({ type: "user", text: e.text });
+      case "request_started":
+        this.streaming = true;
+        return null;
+      case "reasoning_delta":
+      case "reasoning_done": {
+        const row = this.last();
+        if (row && row.type === "reasoning" && row.open) {
+          row.text += e.text;
+          return this.touch(row);
+        }
+        return this.push({ type: "reasoning", text: e.text, open: e.kind === "reasoning_delta" });
+      }
+      case "text_delta": {
+        const row = this.last();
+        if (row && row.type === "text" && row.streaming) {
+          row.text += e.text;
+          return this.touch(row);
+        }
+        this.closeReasoning();
+        return this.push({ type: "text", text: e.text, streaming: true });
+      }
+      case "text_done": {
+        const row = this.last();
+        if (row && row.type === "text" && row.streaming) {
+          row.text = e.text;
+          row.streaming = false;
+          return this.touch(row);
+        }
+        this.closeReasoning();
+        return this.push({ type: "text", text: e.text, streaming: false });
+      }
+      case "tool_started":
+        this.closeReasoning();
+        return this.toolStarted(e);
+      case "tool_output": {
+        const row = this.lastTool();
+        if (row) {
+          row.output = (row.output || "") + e.text;
+          return this.touch(row);
+        }
+        return this.push({ type: "tool", tool: "execute_command", summary: "", output: e.text });
+      }
+      case "tool_finished": {
+        const row = this.lastTool();
+        if (!row) return null;
+        const item = row.type === "group" ? row.items[row.items.length - 1] : row;
+        item.ok = e.ok;
+        item.result = e.result;
+        item.done = true;
+        return this.touch(row);
+      }
+      case "usage":
+        this.streaming = false;
+        Object.assign(this.usage, {
+          input: this.usage.input + e.input_tokens,
+          output: this.usage.output + e.output_tokens,
+          cacheReads: this.usage.cacheReads + e.cache_read_tokens,
+          cacheWrites: this.usage.cacheWrites + e.cache_write_tokens,
+          cost: e.task_cost,
+          context: e.context_tokens,
+          window: e.context_window,
+        });
+        return null;
+      case "saved_usage":
+        Object.assign(this.usage, {
+          input: this.usage.input + e.input_tokens,
+          output: this.usage.output + e.output_tokens,
+          cacheReads: this.usage.cacheReads + e.cache_read_tokens,
+          cacheWrites: this.usage.cacheWrites + e.cache_write_tokens,
+          cost: this.usage.cost + e.cost,
+        });
+        return null;
+      case "notice":
+        return this.push({ type: "notice", text: e.text });
+      case "error":
+        return this.push({ type: "error", text: e.text });
+      case "completion_result":
+        return this.push({ type: "completion", text: e.result, command: e.command });
+      case "plan_response":
+        return this.push({ type: "plan", text: e.response });
+      case "mode_changed":
+        this.mode = e.mode;
+        return this.push({ type: "notice", text: `Switched to ${e.mode === "plan" ? "Plan" : "Act"} mode (${e.model}).` });
+      case "checkpoint_created":
+        return this.push({ type: "checkpoint", commit: e.commit, label: e.label });
+      case "question_asked":
+        this.streaming = false;
+        this.question = { id: e.question_id, ...e.question };
+        return this.questionRow(e);
+      case "question_answered":
+        return this.answered(e);
+      case "saved_question":
+        return this.push({ type: "followup", question: e.text, options: [], answered: true });
+      case "task_status":
+        this.status = e.status;
+        if (e.status !== "running") this.streaming = false;
+        return null;
+      case "task_ended":
+        this.streaming = false;
+        if (!e.completed) return this.push({ type: "notice", text: `Task stopped: ${e.reason}` });
+        return null;
+      default:
+        return null;
+    }
+  }
+
+  closeReasoning() {
+    const row = this.last();
+    if (row && row.type === "reasoning" && row.open) {
+      row.open = false;
+      this.touch(row);
+    }
+  }
+
+  lastTool() {
+    for (let i = this.rows.length - 1; i >= Math.max(0, this.rows.length - 20); i--) {
+      const r = this.rows[i];
+      if (r.type === "tool" || r.type === "group") return r;
+    }
+    return null;
+  }
+
+  toolStarted(e) {
+    const item = { tool: e.tool, summary: e.summary, output: "", done: false };
+    if (GROUPED.has(e.tool)) {
+      const row = this.last();
+      if (row && row.type === "group") {
+        row.items.push(item);
+        return this.touch(row);
+      }
+      return this.push({ type: "group", items: [item] });
+    }
+    return this.push({ type: "tool", ...item });
+  }
+
+  questionRow(e) {
+    const q = e.question;
+    const base = { questionId: e.question_id, answered: false, options: q.options };
+    switch (q.kind) {
+      case "approval":
+        return this.push({ type: "approval", ...base, tool: q.tool, summary: q.summary, preview: q.preview, content: q.content, path: q.path, outside: q.outside_workspace });
+      case "followup":
+        return this.push({ type: "followup", ...base, question: q.question });
+      case "completion":
+        return this.push({ type: "ask-completion", ...base, text: q.result });
+      case "plan":
+        return this.push({ type: "ask-plan", ...base, text: q.response });
+      case "mistake_limit":
+        return this.push({ type: "ask-error", ...base, text: `The model made ${q.count} mistakes in a row. Cline is having trouble… Proceed with guidance, or start a new task.` });
+      case "error_retry":
+        return this.push({ type: "ask-error", ...base, text: q.error });
+      default:
+        return null;
+    }
+  }
+
+  answered(e) {
+    if (this.question && this.question.id === e.question_id) this.question = null;
+    for (let i = this.rows.length - 1; i >= 0; i--) {
+      const row = this.rows[i];
+      if (row.questionId === e.question_id) {
+        row.answered = true;
+        row.response = e.response;
+        row.answerText = e.text;
+        this.touch(row);
+        const at = i;
+        if (e.text && e.text.trim()) this.push({ type: "user", text: e.text, feedback: true });
+        return at;
+      }
+    }
+    return null;
+  }
+}
