@@ -116,7 +116,7 @@ export class ChatView {
     this.actions.replaceChildren(...buttons);
     this.actions.hidden = buttons.length === 0;
     const canType = !t || t.status !== "running";
-    this.input.setEnabled(canType, t && t.status === "waiting" ? "Type a reply (goes along with the button you click)…" : "Type your task here (@ for context, / for commands)…");
+    this.input.setEnabled(canType, t && t.status === "waiting" ? (t.question?.kind === "completion" ? "Type feedback to continue the task…" : "Type a reply (goes along with the button you click)…") : "Type your task here (@ for context, / for commands)…");
   }
 
   choose(optionId) {

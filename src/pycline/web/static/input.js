@@ -44,7 +44,7 @@ export class InputBox {
       h("div", { class: "input-row" }, this.area),
       h("div", { class: "input-tools" },
         button("@", () => this.insert("@"), { "aria-label": "Add context", class: "icon" }),
-        button("🖼", () => this.file.click(), { "aria-label": "Add images", class: "icon" }),
+        button("Images", () => this.file.click(), { "aria-label": "Add images", class: "icon" }),
         this.file, this.planSwitch, this.modelButton, h("span", { class: "spacer" }), this.sendButton));
     this.area.addEventListener("keydown", (e) => this.key(e));
     this.area.addEventListener("input", () => this.updateMenu());

@@ -59,17 +59,12 @@ export function renderRow(row, ctx) {
     case "group":
       return group(row);
     case "tool":
-      return tool(row);
-    case "approval":
-      return approval(row);
+      return row.questionId ? approval(row) : tool(row);
     case "followup":
       return h("div", { class: "row followup" }, h("div", { class: "title", text: "Cline has a question:" }), renderMarkdown(row.question || ""), answerNote(row));
-    case "ask-completion":
-      return h("div", { class: "row completion" }, h("div", { class: "title ok", text: "Task Completed" }), renderMarkdown(row.text || ""));
     case "completion":
       return h("div", { class: "row completion" }, h("div", { class: "title ok", text: "Task Completed" }), renderMarkdown(row.text || ""), row.command ? codeBlock(row.command, "sh") : null);
     case "plan":
-    case "ask-plan":
       return h("div", { class: "row plan" }, h("div", { class: "title", text: "Plan" }), renderMarkdown(row.text || ""));
     case "ask-error":
       return h("div", { class: "row error" }, h("div", { class: "title", text: "Error" }), h("pre", { class: "wrap", text: row.text }));
@@ -121,7 +116,7 @@ function tool(row) {
 }
 
 function approval(row) {
-  const title = TOOL_TITLES[row.tool] || `Cline wants to use ${row.tool}:`;
+  const title = (row.done && row.response === "yes" ? DONE_TITLES[row.tool] : TOOL_TITLES[row.tool]) || `Cline wants to use ${row.tool}:`;
   const parts = [h("div", { class: "title", text: title }), h("code", { class: "summary", text: row.summary })];
   if (row.outside) parts.push(h("div", { class: "warn", text: "This path is outside the workspace." }));
   if (row.preview) {
@@ -143,6 +138,8 @@ function approval(row) {
     parts.push(details);
   }
   parts.push(answerNote(row));
+  if (row.output) parts.push(h("pre", { class: "output", "aria-label": "Command output", text: row.output.slice(-50000) }));
+  parts.push(resultBlock(row));
   return h("div", { class: `row approval${row.answered ? " answered" : ""}` }, ...parts);
 }
 

@@ -2,6 +2,8 @@
 // each change bumps that row's version, so the list re-renders one row, never the whole task.
 
 const GROUPED = new Set(["read_file", "list_files", "search_files", "list_code_definition_names"]);
+// Tools whose call is the message itself (a question, the result, a plan): no tool row.
+const SILENT = new Set(["ask_followup_question", "attempt_completion", "plan_mode_respond"]);
 
 export class Transcript {
   constructor(taskId) {
@@ -105,6 +107,7 @@ export class Transcript {
         return this.push({ type: "tool", tool: "execute_command", summary: "", output: e.text });
       }
       case "tool_finished": {
+        if (SILENT.has(e.tool)) return null;
         const row = this.lastTool();
         if (!row) return null;
         const item = row.type === "group" ? row.items[row.items.length - 1] : row;
@@ -185,6 +188,7 @@ export class Transcript {
   }
 
   toolStarted(e) {
+    if (SILENT.has(e.tool)) return null;
     const item = { tool: e.tool, summary: e.summary, output: "", done: false };
     if (GROUPED.has(e.tool)) {
       const row = this.last();
@@ -201,14 +205,34 @@ export class Transcript {
     const q = e.question;
     const base = { questionId: e.question_id, answered: false, options: q.options };
     switch (q.kind) {
-      case "approval":
-        return this.push({ type: "approval", ...base, tool: q.tool, summary: q.summary, preview: q.preview, content: q.content, path: q.path, outside: q.outside_workspace });
+      case "approval": {
+        const ask = { ...base, preview: q.preview, content: q.content, path: q.path, outside: q.outside_workspace };
+        const row = this.last();
+        // The tool's row becomes the question (Cline shows one row per action).
+        if (row && row.type === "tool" && row.tool === q.tool && !row.done && !row.questionId) {
+          Object.assign(row, ask);
+          return this.touch(row);
+        }
+        return this.push({ type: "tool", tool: q.tool, summary: q.summary, output: "", done: false, ...ask });
+      }
       case "followup":
         return this.push({ type: "followup", ...base, question: q.question });
-      case "completion":
-        return this.push({ type: "ask-completion", ...base, text: q.result });
-      case "plan":
-        return this.push({ type: "ask-plan", ...base, text: q.response });
+      case "completion": {
+        const row = this.last();
+        if (row && row.type === "completion" && !row.questionId) {
+          Object.assign(row, base);
+          return this.touch(row);
+        }
+        return this.push({ type: "completion", ...base, text: q.result });
+      }
+      case "plan": {
+        const row = this.last();
+        if (row && row.type === "plan" && !row.questionId) {
+          Object.assign(row, base);
+          return this.touch(row);
+        }
+        return this.push({ type: "plan", ...base, text: q.response });
+      }
       case "mistake_limit":
         return this.push({ type: "ask-error", ...base, text: `The model made ${q.count} mistakes in a row. Cline is having trouble… Proceed with guidance, or start a new task.` });
       case "error_retry":
