@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import weakref
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from pycline.errors import PyclineError
 from pycline.web import admin, api
@@ -19,6 +20,23 @@ from pycline.web.wire import BadAnswer
 
 SESSION: web.AppKey[WebSession] = web.AppKey("session", WebSession)
 GUARD: web.AppKey[Guard] = web.AppKey("guard", Guard)
+
+
+class Sockets:
+    """The open WebSockets, closed at shutdown: open pages would otherwise hold it up."""
+
+    def __init__(self) -> None:
+        self._open: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
+
+    def add(self, ws: web.WebSocketResponse) -> None:
+        self._open.add(ws)
+
+    async def close_all(self, app: web.Application) -> None:
+        for ws in list(self._open):
+            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"pycline ui stopped")
+
+
+SOCKETS: web.AppKey[Sockets] = web.AppKey("sockets", Sockets)
 MAX_MESSAGE = 32 * 1024 * 1024  # pasted images travel inside answers and new tasks
 
 
@@ -30,6 +48,8 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
     app = web.Application(middlewares=[guard.middleware], client_max_size=MAX_MESSAGE)
     app[SESSION] = session
     app[GUARD] = guard
+    app[SOCKETS] = Sockets()
+    app.on_shutdown.append(app[SOCKETS].close_all)
     root = static_root()
 
     async def index(request: web.Request) -> web.StreamResponse:
@@ -69,6 +89,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     session = request.app[SESSION]
     ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
     await ws.prepare(request)
+    request.app[SOCKETS].add(ws)
     send_lock = asyncio.Lock()
     followers: dict[str, tuple[WebTask, asyncio.Task[None]]] = {}
 

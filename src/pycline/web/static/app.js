@@ -35,6 +35,7 @@ class App {
     this.ws = null;
     this.retry = 250;
     this.pending = new Map();
+    this.outbox = []; // actions taken while (re)connecting go out once the socket is open
     this.requestId = 0;
     this.build();
   }
@@ -93,7 +94,11 @@ class App {
   connect() {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
     this.ws = ws;
-    ws.onopen = () => { this.retry = 250; document.body.dataset.connected = "true"; };
+    ws.onopen = () => {
+      this.retry = 250;
+      document.body.dataset.connected = "true";
+      for (const data of this.outbox.splice(0)) ws.send(data);
+    };
     ws.onmessage = (m) => this.receive(JSON.parse(m.data));
     ws.onclose = () => {
       document.body.dataset.connected = "false";
@@ -102,13 +107,15 @@ class App {
     };
   }
 
+  raw(action) {
+    const data = JSON.stringify(action);
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(data);
+    else this.outbox.push(data);
+  }
+
   send(action) {
     action.request = ++this.requestId;
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-      this.notify("Not connected to pycline; retrying…", true);
-      return Promise.reject(new Error("not connected"));
-    }
-    this.ws.send(JSON.stringify(action));
+    this.raw(action);
     return new Promise((resolve, reject) => this.pending.set(action.request, { resolve, reject }));
   }
 
@@ -179,11 +186,11 @@ class App {
   }
 
   answer(taskId, questionId, fields) {
-    this.ws?.send(JSON.stringify({ type: "answer", task_id: taskId, question_id: questionId, ...fields }));
+    this.raw({ type: "answer", task_id: taskId, question_id: questionId, ...fields });
   }
 
   action(type, taskId, extra = {}) {
-    this.ws?.send(JSON.stringify({ type, task_id: taskId, ...extra }));
+    this.raw({ type, task_id: taskId, ...extra });
   }
 
   async openSaved(taskId) {
