@@ -53,7 +53,9 @@ export function renderRow(row, ctx) {
     case "user":
       return h("div", { class: "row user" }, h("div", { class: "bubble", text: row.text }));
     case "text":
-      return h("div", { class: `row text${row.streaming ? " streaming" : ""}` }, renderMarkdown(row.text), copyButton(row.text));
+      if (row.streaming) return streamingMarkdown(row);
+      row.md = null;
+      return h("div", { class: "row text" }, renderMarkdown(row.text), copyButton(row.text));
     case "reasoning":
       return reasoning(row);
     case "group":
@@ -77,6 +79,40 @@ export function renderRow(row, ctx) {
     default:
       return h("div", { class: "row", text: "" });
   }
+}
+
+// While a reply streams, the blocks before its last blank line (outside code fences) are final:
+// they are rendered once and kept, so each new chunk costs only the unfinished tail.
+function streamingMarkdown(row) {
+  let cache = row.md;
+  if (!cache || cache.upto > row.text.length) {
+    const stable = h("div", { class: "md" });
+    const tail = h("div");
+    cache = row.md = { upto: 0, fence: false, stable, tail, node: h("div", { class: "row text streaming" }, stable, tail) };
+  }
+  let fence = cache.fence;
+  let cut = cache.upto;
+  let lineStart = cache.upto;
+  const text = row.text;
+  while (true) {
+    const end = text.indexOf("\n", lineStart);
+    if (end < 0) break;
+    const line = text.slice(lineStart, end);
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    else if (!fence && !line.trim()) {
+      cut = end + 1;
+      cache.fence = fence;
+    }
+    lineStart = end + 1;
+  }
+  if (cut > cache.upto) {
+    cache.stable.append(...renderMarkdown(text.slice(cache.upto, cut)).childNodes);
+    cache.upto = cut;
+  }
+  const tail = renderMarkdown(text.slice(cut));
+  cache.tail.replaceWith(tail);
+  cache.tail = tail;
+  return cache.node; // the same element each time: the page lays out only what changed
 }
 
 function copyButton(text) {

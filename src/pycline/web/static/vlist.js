@@ -103,7 +103,7 @@ export class VirtualList {
         const node = this.render(row);
         node.setAttribute("role", "listitem");
         node.dataset.row = String(row.id);
-        if (entry) entry.node.replaceWith(node);
+        if (entry && entry.node !== node) entry.node.replaceWith(node);
         entry = { version: row.version, node };
         this.nodes.set(row.id, entry);
       }
