@@ -29,7 +29,7 @@ def test_restore_files_only_puts_the_file_back_as_it_was_at_the_checkpoint(start
     markers.nth(1).get_by_role("button", name="Restore").click()
     screenshot(page, "checkpoint-restore-menu")
     page.get_by_role("menuitem", name="Restore Files Only").click()
-    expect(page.get_by_role("status")).to_contain_text("Restored")
+    expect(page.get_by_role("status", name="Notifications")).to_contain_text("Restored")
     assert (ui.workspace / "f.txt").read_text() == "v1\n"
 
 
@@ -44,7 +44,7 @@ def test_restore_files_and_task_rewinds_the_conversation_and_resume_continues(st
     expect(page.get_by_text("All done.").first).to_be_visible()
     page.locator(".row.checkpoint").nth(1).get_by_role("button", name="Restore").click()
     page.get_by_role("menuitem", name="Restore Files & Task").click()
-    expect(page.get_by_role("status")).to_contain_text("Restored")
+    expect(page.get_by_role("status", name="Notifications")).to_contain_text("Restored")
     expect(page.get_by_role("button", name="Resume Task")).to_be_visible()
     assert (ui.workspace / "g.txt").read_text() == "v1\n"
     expect(page.get_by_text("All done.")).to_have_count(0)  # the rewound part is gone

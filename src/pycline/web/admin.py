@@ -116,9 +116,13 @@ async def list_models(session: WebSession, body: dict[str, Any]) -> list[str]:
     if not base or not str(base).startswith(("http://", "https://")):
         raise ConfigError(f"No server address to check for {provider or 'this provider'}.")
     key = body.get("apiKey") or SecretStore(session.home).get(provider)
-    headers = {"Authorization": f"Bearer {key}", "x-api-key": str(key)} if key else {}
+    headers: dict[str, str] = {}
     if provider == "anthropic":
         headers["anthropic-version"] = "2023-06-01"
+        if key:
+            headers["x-api-key"] = str(key)
+    elif key:
+        headers["Authorization"] = f"Bearer {key}"
     timeout = aiohttp.ClientTimeout(total=CHECK_TIMEOUT)
     try:
         async with (
@@ -273,10 +277,20 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         session = session_of(request)
         name = request.match_info["name"]
         body = await _body(request)
+        from pycline.mcp.trust import McpTrust
+
+        trust = McpTrust(session.home)
         try:
-            mcp_settings.set_disabled(_server_file(session, name), name, not body.get("enabled"))
+            path = _server_file(session, name)
+            # What the user changes here stays trusted; an untrusted file stays untrusted.
+            keep_trust = path == mcp_settings.workspace_settings_path(session.cwd) and (
+                trust.untrusted_file(session.cwd) is None
+            )
+            mcp_settings.set_disabled(path, name, not body.get("enabled"))
         except PyclineError as exc:
             return _fail(exc)
+        if keep_trust:
+            trust.trust(path)
         await _refresh(session)
         return web.json_response({"ok": True})
 

@@ -48,7 +48,7 @@ class App {
       button("History", () => this.show("history"), { "aria-label": "History" }),
       button("Settings", () => this.show("settings"), { "aria-label": "Settings" }));
     this.tabs = h("div", { class: "tabs", role: "tablist", "aria-label": "Tasks" });
-    this.toast = h("div", { class: "toast", role: "status", "aria-live": "polite" });
+    this.toast = h("div", { class: "toast", role: "status", "aria-live": "polite", "aria-label": "Notifications" });
     this.main = h("main", { class: "main" });
     this.root.append(nav, this.tabs, this.main, this.toast);
     this.views = {

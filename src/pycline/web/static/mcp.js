@@ -7,6 +7,7 @@ import { api } from "./app.js";
 export class McpView {
   constructor(app) {
     this.app = app;
+    this.expanded = new Set(); // which Tools/Resources sections stay open across refreshes
     this.list = h("div", { class: "mcp-list" });
     this.banner = h("div", { class: "banner", hidden: true });
     this.el = h("section", { class: "mcp", "aria-label": "MCP Servers" },
@@ -51,8 +52,14 @@ export class McpView {
     return h("div", { class: "mcp-server" },
       h("div", { class: "mcp-head" }, h("span", { class: `dot ${s.status}`, "aria-hidden": "true" }), h("strong", { text: s.name }), h("span", { class: "muted", text: ` ${s.status}${s.error ? ": " + s.error : ""}` }), h("span", { class: "spacer" }), enabled,
         button("Restart", () => this.post(`/api/mcp/${name}/restart`, {}), { "aria-label": `Restart ${s.name}` })),
-      h("details", {}, h("summary", { text: `Tools (${s.tools.length})` }), tools),
-      h("details", {}, h("summary", { text: `Resources (${s.resources.length})` }), resources));
+      this.section(`${s.name}/tools`, `Tools (${s.tools.length})`, tools),
+      this.section(`${s.name}/resources`, `Resources (${s.resources.length})`, resources));
+  }
+
+  section(key, title, body) {
+    const details = h("details", { open: this.expanded.has(key) }, h("summary", { text: title }), body);
+    details.addEventListener("toggle", () => (details.open ? this.expanded.add(key) : this.expanded.delete(key)));
+    return details;
   }
 
   addForm() {
