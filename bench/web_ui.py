@@ -42,13 +42,25 @@ def long_task(home: Path, workspace: Path) -> str:
                 messages.append(UiMessage(now, "say", "tool", tool))
             case 2:
                 messages.append(
-                    UiMessage(now, "say", "tool_result", f"contents {i}\n" * 5, extra={"tool": "read_file", "ok": True})
+                    UiMessage(
+                        now,
+                        "say",
+                        "tool_result",
+                        f"contents {i}\n" * 5,
+                        extra={"tool": "read_file", "ok": True},
+                    )
                 )
             case _:
                 messages.append(UiMessage(now, "say", "command_output", f"line {i}\n" * 3))
     folder.save_ui_messages(messages)
     folder.save_record(
-        TaskRecord(id=folder.id, ts=now, task="A very long task", workspace=str(workspace), status="completed")
+        TaskRecord(
+            id=folder.id,
+            ts=now,
+            task="A very long task",
+            workspace=str(workspace),
+            status="completed",
+        )
     )
     return folder.id
 
@@ -64,8 +76,19 @@ def main() -> None:
         script = Path(tmp) / "script.json"
         script.write_text("[]", encoding="utf-8")
         proc = subprocess.Popen(
-            [sys.executable, "-m", "pycline.cli.main", "ui", "--no-open", "--cwd", str(workspace),
-             "--provider", "scripted", "--script", str(script)],
+            [
+                sys.executable,
+                "-m",
+                "pycline.cli.main",
+                "ui",
+                "--no-open",
+                "--cwd",
+                str(workspace),
+                "--provider",
+                "scripted",
+                "--script",
+                str(script),
+            ],
             stdout=subprocess.PIPE,
             text=True,
             env={**os.environ, "PYCLINE_HOME": str(home)},
@@ -74,7 +97,9 @@ def main() -> None:
         url = proc.stdout.readline().strip().removeprefix("pycline ui: ")
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=find_chromium(), args=list(CHROMIUM_ARGS))
+                browser = pw.chromium.launch(
+                    executable_path=find_chromium(), args=list(CHROMIUM_ARGS)
+                )
                 page = browser.new_page(viewport={"width": 1100, "height": 800})
                 page.goto(url)
                 page.get_by_role("button", name="History").wait_for()
@@ -88,16 +113,26 @@ def main() -> None:
                 start = time.perf_counter()
                 item.click()
                 page.get_by_role("button", name="Resume Task").wait_for()
-                page.wait_for_function("document.querySelectorAll('.vlist [role=listitem]').length > 0")
-                page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+                page.wait_for_function(
+                    "document.querySelectorAll('.vlist [role=listitem]').length > 0"
+                )
+                page.evaluate(
+                    "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+                )
                 elapsed = (time.perf_counter() - start) * 1000
                 rows = page.evaluate("window.pycline.transcripts.values().next().value.rows.length")
                 in_dom = page.evaluate("document.querySelectorAll('.vlist [role=listitem]').length")
-                print(f"10,000-message task: {elapsed:.0f} ms from click to painted ({rows} rows, {in_dom} in the DOM)")
+                print(
+                    f"10,000-message task: {elapsed:.0f} ms from click to painted ({rows} rows, {in_dom} in the DOM)"
+                )
                 page.evaluate("document.querySelector('.vlist').scrollTop = 0")
-                page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+                page.evaluate(
+                    "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+                )
                 worst = page.evaluate(STREAM_JS)
-                print(f"200 KB streamed reply (4,000 deltas, 20 per frame): slowest frame {worst['worst']:.1f} ms, total {worst['total']:.0f} ms")
+                print(
+                    f"200 KB streamed reply (4,000 deltas, 20 per frame): slowest frame {worst['worst']:.1f} ms, total {worst['total']:.0f} ms"
+                )
                 browser.close()
         finally:
             proc.terminate()

@@ -98,8 +98,20 @@ def start_ui(
         script = tmp_path / f"script-{len(started)}.json"
         script.write_text(json.dumps(replies), encoding="utf-8")
         proc = subprocess.Popen(
-            [sys.executable, "-m", "pycline.cli.main", "ui", "--no-open", "--cwd", str(workspace),
-             "--provider", "scripted", "--script", str(script), *extra],
+            [
+                sys.executable,
+                "-m",
+                "pycline.cli.main",
+                "ui",
+                "--no-open",
+                "--cwd",
+                str(workspace),
+                "--provider",
+                "scripted",
+                "--script",
+                str(script),
+                *extra,
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             stdin=subprocess.DEVNULL,

@@ -17,7 +17,11 @@ def send_task(page: Any, text: str) -> None:
 def test_a_task_runs_end_to_end_and_an_approved_edit_is_saved_to_disk(start_ui, new_page):
     ui = start_ui(
         [
-            write_file("hello.py", "print('hello')\n", prose="Here is the **plan**:\n\n```python\nprint('hello')\n```"),
+            write_file(
+                "hello.py",
+                "print('hello')\n",
+                prose="Here is the **plan**:\n\n```python\nprint('hello')\n```",
+            ),
             complete("Created `hello.py`."),
         ]
     )

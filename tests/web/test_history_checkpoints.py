@@ -9,7 +9,9 @@ from tests.web.test_chat import send_task
 
 
 def test_restore_files_only_puts_the_file_back_as_it_was_at_the_checkpoint(start_ui, new_page):
-    ui = start_ui([write_file("f.txt", "v1\n"), write_file("f.txt", "v2\n"), complete("Two versions.")])
+    ui = start_ui(
+        [write_file("f.txt", "v1\n"), write_file("f.txt", "v2\n"), complete("Two versions.")]
+    )
     page = new_page()
     page.goto(ui.url)
     send_task(page, "Write f.txt twice")

@@ -49,7 +49,13 @@ def test_a_task_of_ten_thousand_messages_opens_with_only_the_visible_rows_in_the
     messages.append(UiMessage(now, "say", "text", "The very last message."))
     folder.save_ui_messages(messages)
     folder.save_record(
-        TaskRecord(id=folder.id, ts=now, task="Ten thousand messages", workspace=str(workspace), status="completed")
+        TaskRecord(
+            id=folder.id,
+            ts=now,
+            task="Ten thousand messages",
+            workspace=str(workspace),
+            status="completed",
+        )
     )
     ui = start_ui([complete()])
     page = new_page()

@@ -20,7 +20,12 @@ WS_HEADERS = {
 
 
 def request(
-    ui: UiServer, method: str, path: str, *, headers: dict[str, str] | None = None, body: str | None = None
+    ui: UiServer,
+    method: str,
+    path: str,
+    *,
+    headers: dict[str, str] | None = None,
+    body: str | None = None,
 ) -> http.client.HTTPResponse:
     conn = http.client.HTTPConnection("127.0.0.1", ui.port, timeout=10)
     sent = {"Host": f"127.0.0.1:{ui.port}", **(headers or {})}
@@ -99,7 +104,11 @@ def test_writes_need_our_origin_and_json(start_ui):
     ui = start_ui([complete()])
     cookie = login(ui)
     body = json.dumps({"favorite": True})
-    foreign = {"Cookie": cookie, "Origin": "http://evil.example", "Content-Type": "application/json"}
+    foreign = {
+        "Cookie": cookie,
+        "Origin": "http://evil.example",
+        "Content-Type": "application/json",
+    }
     assert request(ui, "POST", "/api/history/x/favorite", headers=foreign, body=body).status == 403
     form = {"Cookie": cookie, "Origin": ui.base, "Content-Type": "text/plain"}
     assert request(ui, "POST", "/api/history/x/favorite", headers=form, body=body).status == 415
@@ -120,8 +129,17 @@ def test_no_response_allows_other_origins(start_ui):
 def test_listening_beyond_loopback_needs_a_password(isolated_home, workspace):
     env = {k: v for k, v in os.environ.items() if k != "PYCLINE_UI_PASSWORD"}
     proc = subprocess.run(
-        [sys.executable, "-m", "pycline.cli.main", "ui", "--no-open", "--host", "0.0.0.0",
-         "--cwd", str(workspace)],
+        [
+            sys.executable,
+            "-m",
+            "pycline.cli.main",
+            "ui",
+            "--no-open",
+            "--host",
+            "0.0.0.0",
+            "--cwd",
+            str(workspace),
+        ],
         capture_output=True,
         text=True,
         timeout=30,

@@ -45,7 +45,14 @@ def test_settings_check_the_server_list_its_models_and_never_show_the_key_back(s
 
 
 def test_the_mcp_view_trusts_a_project_file_and_lists_its_server(start_ui, new_page, workspace):
-    server = Path(__file__).resolve().parents[2] / ".ci" / "node" / "node_modules" / ".bin" / "mcp-server-everything"
+    server = (
+        Path(__file__).resolve().parents[2]
+        / ".ci"
+        / "node"
+        / "node_modules"
+        / ".bin"
+        / "mcp-server-everything"
+    )
     assert server.exists(), f"the reference MCP server is missing: {server} (see .ci/run)"
     (workspace / ".pycline").mkdir()
     (workspace / ".pycline" / "mcp.json").write_text(
