@@ -7,13 +7,16 @@ import pytest
 from pycline.events import (
     ApprovalQuestion,
     CompletionQuestion,
+    Envelope,
     ErrorRetryQuestion,
     FollowupQuestion,
     MistakeLimitQuestion,
+    Option,
+    QuestionAsked,
 )
 from pycline.messages import UiMessage
 from pycline.web.transcript import saved_events
-from pycline.web.wire import BadAnswer, parse_answer, question_json
+from pycline.web.wire import BadAnswer, event_json, parse_answer
 
 
 @pytest.mark.parametrize(
@@ -26,32 +29,36 @@ from pycline.web.wire import BadAnswer, parse_answer, question_json
         (ErrorRetryQuestion("boom"), ["Retry", "Start New Task"]),
         (MistakeLimitQuestion(3), ["Proceed Anyways", "Start New Task"]),
         (CompletionQuestion("done"), ["Start New Task"]),
-        (FollowupQuestion("which?", ("Red", "Blue")), ["Red", "Blue"]),
+        (
+            FollowupQuestion("which?", (Option("red", "Red"), Option("blue", "Blue"))),
+            ["Red", "Blue"],
+        ),
     ],
 )
 def test_each_question_offers_clines_button_labels(question, labels):
-    assert [o["label"] for o in question_json(question)["options"]] == labels
+    data = event_json(Envelope("t1", 1, 0.0, QuestionAsked("t1-q1", question)))
+    assert [o["label"] for o in data["question"]["options"]] == labels
 
 
 def test_text_typed_while_a_question_is_open_goes_with_the_click():
-    answer = parse_answer(
-        ApprovalQuestion("write_to_file", "w"), {"option": "no", "text": "not that"}
-    )
-    assert (answer.response, answer.text) == ("no", "not that")
+    question = ApprovalQuestion("write_to_file", "w")
+    answer = parse_answer(question, {"option": "deny", "text": "not that"})
+    assert (answer.option, answer.text) == ("deny", "not that")
 
 
-def test_a_follow_up_option_becomes_the_reply_text():
-    answer = parse_answer(FollowupQuestion("q", ("Red", "Blue")), {"option": "option-1"})
-    assert (answer.response, answer.text) == ("text", "Blue")
+def test_a_typed_reply_alone_is_an_answer_without_an_option():
+    question = FollowupQuestion("q", (Option("red", "Red"),))
+    assert parse_answer(question, {"text": "green"}).option == ""
 
 
 def test_edited_content_is_taken_only_for_a_proposed_file():
     edit = ApprovalQuestion("write_to_file", "w", content="old")
-    assert parse_answer(edit, {"option": "yes", "edited_content": "new"}).edited_content == "new"
+    assert (
+        parse_answer(edit, {"option": "approve", "edited_content": "new"}).edited_content == "new"
+    )
+    command = ApprovalQuestion("execute_command", "c")
     with pytest.raises(BadAnswer):
-        parse_answer(
-            ApprovalQuestion("execute_command", "c"), {"option": "yes", "edited_content": "x"}
-        )
+        parse_answer(command, {"option": "approve", "edited_content": "x"})
 
 
 @pytest.mark.parametrize(
@@ -59,9 +66,9 @@ def test_edited_content_is_taken_only_for_a_proposed_file():
     [
         {"option": "maybe"},
         {},
-        {"option": "yes", "text": 3},
-        {"option": "yes", "images": ["http://example.com/x.png"]},
-        {"option": "yes", "images": ["data:image/png;base64,AA"] * 21},
+        {"option": "approve", "text": 3},
+        {"option": "approve", "images": ["http://example.com/x.png"]},
+        {"option": "approve", "images": ["data:image/png;base64,AA"] * 21},
     ],
 )
 def test_malformed_answers_are_refused(data):

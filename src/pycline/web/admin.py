@@ -147,7 +147,7 @@ def mcp_state(session: WebSession) -> dict[str, Any]:
     from pycline.app.config import load
     from pycline.mcp.trust import McpTrust
 
-    hub = session.controller.mcp
+    hub = session.session.mcp
     extra = load(session.home).mcp_auto_approve
     servers = []
     for s in hub.servers() if hub is not None else []:
@@ -167,17 +167,13 @@ def mcp_state(session: WebSession) -> dict[str, Any]:
 
 
 async def _refresh(session: WebSession) -> None:
-    hub = session.controller.mcp
-    if hub is None:
-        await session.controller.start_mcp(session.cwd)
-    else:
-        await hub.reload()
+    await session.session.reload_mcp()
 
 
 def _server_file(session: WebSession, name: str) -> Any:
     from pycline.mcp import settings as mcp_settings
 
-    hub = session.controller.mcp
+    hub = session.session.mcp
     state = hub.server(name) if hub is not None else None
     if state is None:
         raise ConfigError(f"No MCP server named {name!r}.")
@@ -297,7 +293,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     @routes.post("/api/mcp/{name}/restart")
     async def restart(request: web.Request) -> web.Response:
         session = session_of(request)
-        hub = session.controller.mcp
+        hub = session.session.mcp
         if hub is None:
             return _fail(ConfigError("No MCP servers are running."))
         try:

@@ -18,15 +18,15 @@ SessionOf = Callable[[web.Request], WebSession]
 
 
 def state(session: WebSession) -> dict[str, Any]:
-    config = session.controller.config
-    plan = session.controller.plan_config or config
+    config = session.session.config
+    plan = session.session.plan_config or config
     return {
         "workspace": str(session.cwd),
         "models": {
             "act": f"{config.provider}/{config.model}",
             "plan": f"{plan.provider}/{plan.model}",
         },
-        "tasks": [t.summary() for t in session.tasks.values()],
+        "tasks": [r.summary() for r in session.runs.values()],
     }
 
 
@@ -60,7 +60,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         session = session_of(request)
         q = request.query
         rows = usecases.history(
-            session.controller.store,
+            session.store,
             search=q.get("search", ""),
             sort=q.get("sort", "newest"),
             workspace=str(session.cwd) if q.get("workspace") == "1" else None,
@@ -72,7 +72,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def favorite(request: web.Request) -> web.Response:
         session = session_of(request)
         body = await _body(request)
-        found = session.controller.store.index.set_favorite(
+        found = session.store.index.set_favorite(
             request.match_info["id"], bool(body.get("favorite"))
         )
         return _ok({"ok": found}) if found else _fail(KeyError("no such task"), 404)
@@ -82,13 +82,13 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         session = session_of(request)
         task_id = request.match_info["id"]
         running = session.get(task_id)
-        if running is not None and running.status in ("running", "waiting"):
+        if running is not None and not running.handle.done:
             return _fail(ValueError("the task is running; cancel it first"), 409)
         try:
-            await usecases.delete(session.controller.store, task_id)
+            await usecases.delete(session.store, task_id)
         except PyclineError as exc:
             return _fail(exc, 404)
-        session.tasks.pop(task_id, None)
+        session.runs.pop(task_id, None)
         session.changed.set()
         return _ok({"ok": True})
 
@@ -96,7 +96,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def export(request: web.Request) -> web.StreamResponse:
         task_id = request.match_info["id"]
         try:
-            text = usecases.export(session_of(request).controller.store, task_id)
+            text = usecases.export(session_of(request).store, task_id)
         except PyclineError as exc:
             return _fail(exc, 404)
         return web.Response(
@@ -109,7 +109,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def transcript(request: web.Request) -> web.Response:
         task_id = request.match_info["id"]
         try:
-            messages = session_of(request).controller.store.open(task_id).load_ui_messages()
+            messages = session_of(request).store.open(task_id).load_ui_messages()
         except PyclineError as exc:
             return _fail(exc, 404)
         events = [{**e, "seq": i} for i, e in enumerate(saved_events(task_id, messages))]
@@ -117,7 +117,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
 
     @routes.get("/api/tasks/{id}/checkpoints")
     async def checkpoints(request: web.Request) -> web.Response:
-        store = session_of(request).controller.store
+        store = session_of(request).store
         try:
             return _ok(await usecases.checkpoints(store, request.match_info["id"]))
         except (PyclineError, CheckpointError) as exc:
@@ -125,7 +125,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
 
     @routes.get("/api/tasks/{id}/checkpoints/{commit}/compare")
     async def compare(request: web.Request) -> web.Response:
-        store = session_of(request).controller.store
+        store = session_of(request).store
         try:
             return _ok(
                 await usecases.compare(
@@ -145,7 +145,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         await session.stop(task_id)  # a task is rewound only while nothing runs it
         try:
             result = await usecases.restore(
-                session.controller.store, task_id, request.match_info["commit"], mode
+                session.store, task_id, request.match_info["commit"], mode
             )
         except (PyclineError, CheckpointError) as exc:
             return _fail(exc)

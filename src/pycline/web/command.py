@@ -51,21 +51,26 @@ def run_ui(argv: list[str]) -> int:
 async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int:
     from aiohttp import web
 
-    from pycline.app.controller import Controller
-    from pycline.cli.common import flags_config, plan_config, resolved_config
+    from pycline.app.session import ConfigOverrides, Session
     from pycline.errors import PyclineError
     from pycline.web.security import Guard
     from pycline.web.server import build_app
     from pycline.web.tasks import WebSession
 
+    overrides = ConfigOverrides(
+        provider=ns.provider,
+        model=ns.model,
+        base_url=ns.base_url,
+        api_key=ns.api_key,
+        script=ns.script,
+        profile=ns.profile,
+    )
     try:
-        home, config = resolved_config(ns)
-        controller = Controller(home, config, plan_config(ns, home, config))
+        opened = await Session.open(cwd, overrides=overrides)
     except PyclineError as exc:
         print(f"pycline: {exc}", file=sys.stderr)
         return 2
-    await controller.start_mcp(cwd)
-    session = WebSession(controller, cwd, home, flags=flags_config(ns), profile=ns.profile)
+    session = WebSession(opened, overrides)
     guard = Guard(ns.host, ns.port, password=password)
     runner = web.AppRunner(build_app(session, guard), access_log=None, handle_signals=False)
     await runner.setup()

@@ -6,16 +6,18 @@ import asyncio
 import contextlib
 import json
 import weakref
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from pycline.core.modes import as_mode
 from pycline.errors import PyclineError
 from pycline.web import admin, api
 from pycline.web.security import Guard
-from pycline.web.tasks import WebSession, WebTask
+from pycline.web.tasks import Run, WebSession
 from pycline.web.wire import BadAnswer
 
 SESSION: web.AppKey[WebSession] = web.AppKey("session", WebSession)
@@ -90,49 +92,61 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
     await ws.prepare(request)
     request.app[SOCKETS].add(ws)
-    send_lock = asyncio.Lock()
-    followers: dict[str, tuple[WebTask, asyncio.Task[None]]] = {}
+    outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    following: dict[str, tuple[Run, Callable[[], None]]] = {}
 
-    async def send(data: dict[str, Any]) -> None:
-        async with send_lock:
-            if not ws.closed:
-                await ws.send_str(json.dumps(data, ensure_ascii=False))
+    def follow(run: Run) -> None:
+        def send(batch: list[dict[str, Any]]) -> None:
+            outbox.put_nowait(
+                {"type": "events", "task_id": run.handle.id, "run": run.id, "events": batch}
+            )
 
-    async def follow(handle: WebTask) -> None:
-        async for batch in handle.subscribe(replay=True):
-            await send({"type": "events", "task_id": handle.id, "run": handle.run, "events": batch})
+        following[run.handle.id] = (run, run.follow(send))
 
-    def follow_new_tasks() -> None:
-        for task_id, handle in session.tasks.items():
-            known = followers.get(task_id)
-            if known is None or known[0] is not handle:  # new, or resumed as a new run
+    def tasks_changed() -> None:
+        for task_id, run in session.runs.items():
+            known = following.get(task_id)
+            if known is None or known[0] is not run:  # new, or resumed as a new run
                 if known is not None:
-                    known[1].cancel()
-                followers[task_id] = (handle, asyncio.create_task(follow(handle)))
+                    known[1]()
+                follow(run)
+        outbox.put_nowait({"type": "tasks", "tasks": [r.summary() for r in session.runs.values()]})
 
-    async def watch_tasks() -> None:
+    async def watch() -> None:
         while True:
             session.changed.clear()
-            follow_new_tasks()
-            await send({"type": "tasks", "tasks": [t.summary() for t in session.tasks.values()]})
+            tasks_changed()
             await session.changed.wait()
 
-    await send({"type": "hello", **api.state(session)})
-    watcher = asyncio.create_task(watch_tasks())
+    async def pump() -> None:
+        while True:
+            message = await outbox.get()
+            # Stream chunks that piled up go out in one message.
+            while message["type"] == "events" and not outbox.empty():
+                nxt = outbox.get_nowait()
+                if nxt["type"] == "events" and nxt["run"] == message["run"]:
+                    message["events"].extend(nxt["events"])
+                    continue
+                await ws.send_str(json.dumps(message, ensure_ascii=False))
+                message = nxt
+            await ws.send_str(json.dumps(message, ensure_ascii=False))
+
+    outbox.put_nowait({"type": "hello", **api.state(session)})
+    workers = [asyncio.create_task(watch()), asyncio.create_task(pump())]
     try:
         async for message in ws:
             if message.type != WSMsgType.TEXT:
                 continue
             reply = await _handle(session, message.data)
             if reply is not None:
-                await send(reply)
+                outbox.put_nowait(reply)
     finally:
-        watcher.cancel()
-        tasks = [watcher, *(f for _, f in followers.values())]
-        for task in tasks:
-            task.cancel()
+        for _, stop in following.values():
+            stop()
+        for worker in workers:
+            worker.cancel()
         with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*workers, return_exceptions=True)
     return ws
 
 
@@ -153,11 +167,11 @@ def _request_id(raw: str) -> Any:
     return None
 
 
-def _handle_of(session: WebSession, data: dict[str, Any]) -> WebTask:
-    handle = session.get(str(data.get("task_id", "")))
-    if handle is None:
+def _run_of(session: WebSession, data: dict[str, Any]) -> Run:
+    run = session.get(str(data.get("task_id", "")))
+    if run is None:
         raise BadAnswer("no such running task")
-    return handle
+    return run
 
 
 async def _act(session: WebSession, data: dict[str, Any]) -> dict[str, Any] | None:
@@ -166,21 +180,22 @@ async def _act(session: WebSession, data: dict[str, Any]) -> dict[str, Any] | No
             text = str(data.get("text", "")).strip()
             if not text:
                 raise BadAnswer("a task needs some text")
-            handle = await session.new_task(
-                text, images=list(data.get("images") or []), mode=_mode(data)
-            )
-            return {"type": "started", "task_id": handle.id, "request": data.get("request")}
+            images = data.get("images") or []
+            if not isinstance(images, list):
+                raise BadAnswer("images must be a list")
+            run = await session.new_task(text, images=images, mode=_mode(data))
+            return {"type": "started", "task_id": run.handle.id, "request": data.get("request")}
         case "resume_task":
-            handle = await session.resume_task(str(data.get("task_id", "")), mode=_mode(data))
-            return {"type": "started", "task_id": handle.id, "request": data.get("request")}
+            run = await session.resume_task(str(data.get("task_id", "")), mode=_mode(data))
+            return {"type": "started", "task_id": run.handle.id, "request": data.get("request")}
         case "answer":
-            _handle_of(session, data).answer(str(data.get("question_id", "")), data)
+            await _run_of(session, data).answer(str(data.get("question_id", "")), data)
         case "cancel":
-            _handle_of(session, data).cancel()
+            _run_of(session, data).handle.cancel()
         case "compact":
-            await _handle_of(session, data).compact()
+            await _run_of(session, data).handle.compact()
         case "set_mode":
-            _handle_of(session, data).set_mode(_mode(data))
+            await _run_of(session, data).handle.set_mode(as_mode(_mode(data)))
         case other:
             raise BadAnswer(f"unknown action {other!r}")
     return None

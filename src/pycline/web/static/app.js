@@ -127,7 +127,13 @@ class App {
         this.views.chat.refreshModel();
         break;
       case "tasks":
-        for (const t of msg.tasks) this.summaries.set(t.id, t);
+        for (const s of msg.tasks) {
+          this.summaries.set(s.id, s);
+          // The session knows how a run ended (cancelled, failed); events alone cannot tell.
+          const t = this.transcripts.get(s.id);
+          if (t && t.run === s.run) t.status = s.status;
+        }
+        if (this.current) this.views.chat.changed();
         this.renderTabs();
         break;
       case "events": {

@@ -103,7 +103,7 @@ export class ChatView {
     if (t) {
       const q = t.question;
       if (q && t.status === "waiting") {
-        for (const o of q.options || []) buttons.push(button(o.label, () => this.choose(o.id), { class: o.id === "no" ? "secondary" : "primary" }));
+        for (const o of q.options || []) buttons.push(button(o.label, () => this.choose(o.id), { class: o.secondary ? "secondary" : "primary" }));
       } else if (t.status === "running") {
         buttons.push(button("Cancel", () => this.app.action("cancel", t.taskId), { class: "secondary" }));
       } else if (t.status === "saved" || t.status === "cancelled" || t.status === "failed") {
@@ -124,12 +124,12 @@ export class ChatView {
     const q = t.question;
     const { text, images } = this.input.take();
     const fields = { option: optionId, text, images };
-    if (q.kind === "approval" && optionId === "yes") {
+    if (q.kind === "approval" && optionId === "approve") {
       const row = t.rows.find((r) => r.questionId === q.id);
       if (row && row.edited !== undefined && row.edited !== row.content) fields.edited_content = row.edited;
     }
     this.app.answer(t.taskId, q.id, fields);
-    if (q.kind === "completion" && optionId === "yes") this.app.newTask();
+    if (q.kind === "completion" && optionId === "accept") this.app.newTask();
   }
 
   submit(text, images) {

@@ -152,7 +152,7 @@ function tool(row) {
 }
 
 function approval(row) {
-  const title = (row.done && row.response === "yes" ? DONE_TITLES[row.tool] : TOOL_TITLES[row.tool]) || `Cline wants to use ${row.tool}:`;
+  const title = (row.done && row.response === "approve" ? DONE_TITLES[row.tool] : TOOL_TITLES[row.tool]) || `Cline wants to use ${row.tool}:`;
   const parts = [h("div", { class: "title", text: title }), h("code", { class: "summary", text: row.summary })];
   if (row.outside) parts.push(h("div", { class: "warn", text: "This path is outside the workspace." }));
   if (row.preview) {
@@ -181,7 +181,7 @@ function approval(row) {
 
 function answerNote(row) {
   if (!row.answered) return null;
-  const words = { yes: "Approved", no: "Rejected", text: "Answered" };
+  const words = { approve: "Approved", deny: "Rejected", accept: "Accepted", retry: "Retried", continue: "Continued", act: "Switched to Act", stop: "Stopped", text: "Answered" };
   return h("div", { class: `answer-note ${row.response}`, text: words[row.response] || "Answered" });
 }
 

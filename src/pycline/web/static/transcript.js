@@ -14,7 +14,7 @@ export class Transcript {
     this.text = "";
     this.usage = { input: 0, output: 0, cacheReads: 0, cacheWrites: 0, cost: 0, context: 0, window: 0 };
     this.question = null; // {question_id, question}
-    this.seen = -1; // the last seq applied (replays after a reconnect repeat earlier events)
+    this.seen = -Infinity; // the last seq applied (replays after a reconnect repeat earlier events)
     this.streaming = false;
     this.listeners = new Set();
     this.nextId = 0;
@@ -29,8 +29,8 @@ export class Transcript {
   apply(events) {
     let firstChanged = Infinity;
     for (const e of events) {
-      if (!e.saved && e.seq <= this.seen) continue;
-      if (!e.saved) this.seen = e.seq;
+      if (e.seq <= this.seen) continue;
+      this.seen = e.seq;
       const before = this.rows.length;
       const changed = this.fold(e);
       if (changed !== null) firstChanged = Math.min(firstChanged, changed, before);
@@ -152,18 +152,16 @@ export class Transcript {
         return this.push({ type: "checkpoint", commit: e.commit, label: e.label });
       case "question_asked":
         this.streaming = false;
+        this.status = "waiting";
         this.question = { id: e.question_id, ...e.question };
         return this.questionRow(e);
       case "question_answered":
         return this.answered(e);
       case "saved_question":
         return this.push({ type: "followup", question: e.text, options: [], answered: true });
-      case "task_status":
-        this.status = e.status;
-        if (e.status !== "running") this.streaming = false;
-        return null;
       case "task_ended":
         this.streaming = false;
+        this.status = e.completed ? "completed" : "failed";
         if (!e.completed) return this.push({ type: "notice", text: `Task stopped: ${e.reason}` });
         return null;
       default:
@@ -244,16 +242,19 @@ export class Transcript {
 
   answered(e) {
     if (this.question && this.question.id === e.question_id) this.question = null;
+    this.status = "running";
+    const answer = e.answer || {};
     for (let i = this.rows.length - 1; i >= 0; i--) {
       const row = this.rows[i];
       if (row.questionId === e.question_id) {
         row.answered = true;
-        row.response = e.response;
-        row.answerText = e.text;
+        row.response = answer.option || "text";
         this.touch(row);
-        const at = i;
-        if (e.text && e.text.trim()) this.push({ type: "user", text: e.text, feedback: true });
-        return at;
+        // What the user said: the option's words for a follow-up, then anything typed.
+        const chosen = row.type === "followup" ? (row.options || []).find((o) => o.id === answer.option) : null;
+        const said = [chosen ? chosen.label : "", answer.text || ""].filter((x) => x.trim()).join("\n");
+        if (said) this.push({ type: "user", text: said, feedback: true });
+        return i;
       }
     }
     return null;
