@@ -69,7 +69,7 @@ export function renderRow(row, ctx) {
     case "plan":
       return h("div", { class: "row plan" }, h("div", { class: "title", text: "Plan" }), renderMarkdown(row.text || ""));
     case "ask-error":
-      return h("div", { class: "row error" }, h("div", { class: "title", text: "Error" }), h("pre", { class: "wrap", text: row.text }));
+      return h("div", { class: "row error" }, h("div", { class: "title", text: row.title || "Error" }), h("pre", { class: "wrap", text: row.text }), answerNote(row));
     case "notice":
       return h("div", { class: "row notice", text: row.text });
     case "error":

@@ -232,9 +232,9 @@ export class Transcript {
         return this.push({ type: "plan", ...base, text: q.response });
       }
       case "mistake_limit":
-        return this.push({ type: "ask-error", ...base, text: `The model made ${q.count} mistakes in a row. Cline is having trouble… Proceed with guidance, or start a new task.` });
+        return this.push({ type: "ask-error", ...base, title: "Cline is having trouble…", text: `The model made ${q.count} mistakes in a row. Type guidance and Proceed Anyways, or start a new task.` });
       case "error_retry":
-        return this.push({ type: "ask-error", ...base, text: q.error });
+        return this.push({ type: "ask-error", ...base, title: "API Request Failed", text: q.error });
       default:
         return null;
     }
