@@ -87,10 +87,9 @@ def _first_line(proc: subprocess.Popen[str], timeout: float) -> str:
     return proc.stdout.readline().strip()
 
 
-@pytest.fixture
-def start_ui(
-    isolated_home: Path, workspace: Path, tmp_path: Path
-) -> Iterator[Callable[..., UiServer]]:
+def launcher(
+    home: Path, workspace: Path, tmp_path: Path
+) -> tuple[Callable[..., UiServer], list[UiServer]]:
     started: list[UiServer] = []
     subprocess.run(["git", "init", "-q"], cwd=workspace, check=True)
 
@@ -116,15 +115,35 @@ def start_ui(
             stderr=subprocess.PIPE,
             stdin=subprocess.DEVNULL,
             text=True,
-            env={**os.environ, "NO_COLOR": "1", **(env or {})},
+            env={**os.environ, "NO_COLOR": "1", "PYCLINE_HOME": str(home), **(env or {})},
         )
         line = _first_line(proc, START_TIMEOUT)
         assert line.startswith("pycline ui: http://127.0.0.1:"), line
-        server = UiServer(proc, line.removeprefix("pycline ui: "), isolated_home, workspace)
+        server = UiServer(proc, line.removeprefix("pycline ui: "), home, workspace)
         started.append(server)
         return server
 
+    return start, started
+
+
+@pytest.fixture
+def start_ui(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> Iterator[Callable[..., UiServer]]:
+    start, started = launcher(isolated_home, workspace, tmp_path)
     yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_ui(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UiServer]:
+    """One server for tests that only make requests (no task state to keep apart)."""
+    root = tmp_path_factory.mktemp("shared-ui")
+    (root / "home").mkdir()
+    (root / "project").mkdir()
+    start, started = launcher(root / "home", root / "project", root)
+    yield start([complete()])
     for server in started:
         server.stop()
 

@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 
-from tests.web.conftest import UiServer, complete
+from tests.web.conftest import UiServer
 
 WS_HEADERS = {
     "Upgrade": "websocket",
@@ -50,22 +50,22 @@ def login(ui: UiServer) -> str:
     return cookie.split(";", 1)[0]
 
 
-def test_the_printed_token_carries_256_random_bits(start_ui):
-    ui = start_ui([complete()])
+def test_the_printed_token_carries_256_random_bits(shared_ui):
+    ui = shared_ui
     token = ui.url.split("#token=", 1)[1]
     assert len(base64.urlsafe_b64decode(token + "=")) == 32
 
 
-def test_the_api_refuses_a_request_without_the_session_cookie(start_ui):
-    ui = start_ui([complete()])
+def test_the_api_refuses_a_request_without_the_session_cookie(shared_ui):
+    ui = shared_ui
     assert request(ui, "GET", "/api/state").status == 401
     assert request(ui, "GET", "/api/history").status == 401
     cookie = login(ui)
     assert request(ui, "GET", "/api/state", headers={"Cookie": cookie}).status == 200
 
 
-def test_a_wrong_token_gets_no_cookie(start_ui):
-    ui = start_ui([complete()])
+def test_a_wrong_token_gets_no_cookie(shared_ui):
+    ui = shared_ui
     response = request(
         ui,
         "POST",
@@ -77,8 +77,8 @@ def test_a_wrong_token_gets_no_cookie(start_ui):
     assert response.getheader("Set-Cookie") is None
 
 
-def test_a_request_naming_another_host_is_refused_even_with_the_cookie(start_ui):
-    ui = start_ui([complete()])
+def test_a_request_naming_another_host_is_refused_even_with_the_cookie(shared_ui):
+    ui = shared_ui
     cookie = login(ui)
     # DNS rebinding: a page of evil.example resolved to 127.0.0.1 sends its own name as Host.
     for host in (f"evil.example:{ui.port}", "127.0.0.1", f"127.0.0.1:{ui.port + 1}"):
@@ -87,8 +87,8 @@ def test_a_request_naming_another_host_is_refused_even_with_the_cookie(start_ui)
     assert request(ui, "GET", "/", headers={"Host": f"evil.example:{ui.port}"}).status == 421
 
 
-def test_the_websocket_refuses_a_foreign_origin_and_a_missing_cookie(start_ui):
-    ui = start_ui([complete()])
+def test_the_websocket_refuses_a_foreign_origin_and_a_missing_cookie(shared_ui):
+    ui = shared_ui
     cookie = login(ui)
     foreign = {**WS_HEADERS, "Cookie": cookie, "Origin": "http://evil.example"}
     assert request(ui, "GET", "/ws", headers=foreign).status == 403
@@ -100,8 +100,8 @@ def test_the_websocket_refuses_a_foreign_origin_and_a_missing_cookie(start_ui):
     assert request(ui, "GET", "/ws", headers=good).status == 101
 
 
-def test_writes_need_our_origin_and_json(start_ui):
-    ui = start_ui([complete()])
+def test_writes_need_our_origin_and_json(shared_ui):
+    ui = shared_ui
     cookie = login(ui)
     body = json.dumps({"favorite": True})
     foreign = {
@@ -114,8 +114,8 @@ def test_writes_need_our_origin_and_json(start_ui):
     assert request(ui, "POST", "/api/history/x/favorite", headers=form, body=body).status == 415
 
 
-def test_no_response_allows_other_origins(start_ui):
-    ui = start_ui([complete()])
+def test_no_response_allows_other_origins(shared_ui):
+    ui = shared_ui
     cookie = login(ui)
     response = request(
         ui, "GET", "/api/state", headers={"Cookie": cookie, "Origin": "http://evil.example"}
