@@ -71,3 +71,21 @@ def test_a_task_of_ten_thousand_messages_opens_with_only_the_visible_rows_in_the
     expect(page.get_by_role("button", name="Scroll to bottom")).to_be_visible()
     page.get_by_role("button", name="Scroll to bottom").click()
     expect(page.get_by_text("The very last message.")).to_be_visible()
+
+
+def test_a_command_left_running_in_the_background_can_be_listed_and_stopped(
+    start_ui, new_page, isolated_home
+):
+    settings = isolated_home / "settings" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"commandTimeout": 1}))
+    ui = start_ui([LONG_COMMAND, complete("Server started.")])
+    page = new_page()
+    page.goto(ui.url)
+    send_task(page, "Start the server")
+    expect(page.get_by_text("Server started.").first).to_be_visible()
+    page.get_by_role("button", name="Background processes").click()
+    dialog = page.get_by_role("dialog", name="Background processes")
+    expect(dialog.get_by_text("running", exact=True)).to_be_visible()
+    dialog.get_by_role("button", name="Stop echo first-line-of-output; sleep 60").click()
+    expect(dialog.get_by_text("running", exact=True)).to_have_count(0)

@@ -151,6 +151,29 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             return _fail(exc)
         return _ok(result)
 
+    @routes.get("/api/tasks/{id}/processes")
+    async def processes(request: web.Request) -> web.Response:
+        run = session_of(request).get(request.match_info["id"])
+        if run is None or run.handle.done:
+            return _ok([])
+        return _ok(
+            [
+                {"id": p.id, "command": p.command, "running": p.running, "exit_code": p.exit_code}
+                for p in run.handle.processes()
+            ]
+        )
+
+    @routes.post("/api/tasks/{id}/processes/{n}/stop")
+    async def stop_process(request: web.Request) -> web.Response:
+        run = session_of(request).get(request.match_info["id"])
+        if run is None or run.handle.done or not request.match_info["n"].isdigit():
+            return _fail(KeyError("no such process"), 404)
+        try:
+            await run.handle.stop_process(int(request.match_info["n"]))
+        except KeyError:
+            return _fail(KeyError("no such process"), 404)
+        return _ok({"ok": True})
+
     @routes.get("/api/files")
     async def files(request: web.Request) -> web.Response:
         session = session_of(request)

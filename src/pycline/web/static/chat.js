@@ -94,6 +94,7 @@ export class ChatView {
         h("span", { "aria-label": "Cache", text: `Cache: +${fmt(u.cacheWrites)} → ${fmt(u.cacheReads)}` }),
         h("span", { class: "context-label", text: `${fmt(u.context)} / ${fmt(u.window)}` }), bar,
         button("Compact", () => this.compact(), { "aria-label": "Compact Task", disabled: !["running", "waiting"].includes(t.status) }),
+        button("Processes", () => this.showProcesses(), { "aria-label": "Background processes", disabled: !["running", "waiting"].includes(t.status) }),
         h("span", { class: `status ${t.status}`, text: t.status })));
   }
 
@@ -134,6 +135,10 @@ export class ChatView {
 
   submit(text, images) {
     const t = this.transcript;
+    if (t && ["running", "waiting"].includes(t.status) && text === "/compact") {
+      this.app.action("compact", t.taskId);
+      return true;
+    }
     if (t && t.status === "waiting" && t.question) {
       this.app.answer(t.taskId, t.question.id, { option: null, text, images });
       return true;
@@ -146,6 +151,21 @@ export class ChatView {
   compact() {
     if (!confirm("Compact this task? The conversation so far is replaced by a summary.")) return;
     this.app.action("compact", this.transcript.taskId);
+  }
+
+  async showProcesses() {
+    const id = encodeURIComponent(this.transcript.taskId);
+    const list = h("ul", { class: "processes", "aria-label": "Background processes" });
+    const load = async () => {
+      const rows = await api.get(`/api/tasks/${id}/processes`).catch(() => []);
+      list.replaceChildren(...(rows.length ? rows.map((p) => h("li", {},
+        h("code", { text: p.command }), " ",
+        h("span", { class: "muted", text: p.running ? "running" : `exited (${p.exit_code})` }), " ",
+        p.running ? button("Stop", async () => { await api.post(`/api/tasks/${id}/processes/${p.id}/stop`).catch((e) => this.app.notify(e.message, true)); load(); }, { "aria-label": `Stop ${p.command}` }) : null))
+        : [h("li", { class: "muted", text: "No background processes." })]));
+    };
+    await load();
+    dialog("Background processes", [list]);
   }
 
   async compare(commit) {
