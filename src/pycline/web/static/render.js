@@ -142,6 +142,7 @@ function group(row) {
 function tool(row) {
   const title = (row.done ? DONE_TITLES[row.tool] : TOOL_TITLES[row.tool]) || `Cline used ${row.tool}:`;
   const parts = [h("div", { class: "title", text: title }), h("code", { class: "summary", text: row.summary })];
+  if (row.partial && row.streamed) parts.push(h("pre", { class: "streamed", "aria-label": "Streaming", text: row.streamed.slice(-4000) }));
   if (row.tool === "execute_command") {
     const state = row.done ? (row.ok === false ? "failed" : "completed") : "running";
     parts.push(h("span", { class: `badge ${state}`, text: state === "running" ? "Running" : state === "failed" ? "Failed" : "Completed" }));

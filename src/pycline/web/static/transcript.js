@@ -95,6 +95,8 @@ export class Transcript {
         this.closeReasoning();
         return this.push({ type: "text", text: e.text, streaming: false });
       }
+      case "tool_partial":
+        return this.toolPartial(e);
       case "tool_started":
         this.closeReasoning();
         return this.toolStarted(e);
@@ -185,8 +187,30 @@ export class Transcript {
     return null;
   }
 
+  // A tool call as it streams: one row that fills in (the file's content as it is written).
+  toolPartial(e) {
+    if (SILENT.has(e.tool) || GROUPED.has(e.tool)) return null;
+    const p = e.params || {};
+    const summary = p.path || p.command || p.url || p.server_name || "";
+    const row = this.last();
+    if (row && row.type === "tool" && row.callId === e.tool_call_id) {
+      row.summary = summary;
+      row.streamed = p.content || p.diff || "";
+      return this.touch(row);
+    }
+    this.closeReasoning();
+    return this.push({ type: "tool", tool: e.tool, summary, streamed: p.content || p.diff || "", callId: e.tool_call_id, partial: true, output: "", done: false });
+  }
+
   toolStarted(e) {
     if (SILENT.has(e.tool)) return null;
+    const last = this.last();
+    if (last && last.type === "tool" && last.partial && last.callId === e.tool_call_id) {
+      last.partial = false;
+      last.streamed = "";
+      last.summary = e.summary;
+      return this.touch(last);
+    }
     const item = { tool: e.tool, summary: e.summary, output: "", done: false };
     if (GROUPED.has(e.tool)) {
       const row = this.last();
