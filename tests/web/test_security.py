@@ -149,3 +149,17 @@ def test_listening_beyond_loopback_needs_a_password(isolated_home, workspace):
     assert proc.returncode == 2
     assert "PYCLINE_UI_PASSWORD" in proc.stderr
     assert proc.stdout == ""
+
+
+def test_with_a_password_set_the_token_alone_does_not_log_in(start_ui):
+    ui = start_ui([], env={"PYCLINE_UI_PASSWORD": "correct horse"})
+    token = ui.url.split("#token=", 1)[1]
+    headers = {"Content-Type": "application/json", "Origin": ui.base}
+
+    def attempt(password: str | None) -> int:
+        body = json.dumps({"token": token, "password": password})
+        return request(ui, "POST", "/api/login", headers=headers, body=body).status
+
+    assert attempt(None) == 401
+    assert attempt("wrong") == 401
+    assert attempt("correct horse") == 200

@@ -67,13 +67,23 @@ class Guard:
     def allowed_origins(self) -> set[str]:
         return {f"http://{host}" for host in self.allowed_hosts()}
 
+    @property
+    def any_address(self) -> bool:
+        """Listening on every interface (with a password): browsers arrive under any name."""
+        return self.host in ("0.0.0.0", "::")
+
     def host_ok(self, request: web.Request) -> bool:
-        return request.headers.get("Host", "").lower() in self.allowed_hosts()
+        host = request.headers.get("Host", "").lower()
+        if self.any_address:
+            return host.endswith(f":{self.port}")
+        return host in self.allowed_hosts()
 
     def origin_ok(self, request: web.Request, *, required: bool) -> bool:
         origin = request.headers.get("Origin")
         if origin is None:
             return not required
+        if self.any_address:  # then the page's own origin is the name it was reached by
+            return origin.lower() == f"http://{request.headers.get('Host', '').lower()}"
         return origin.lower() in self.allowed_origins()
 
     def cookie_ok(self, request: web.Request) -> bool:
