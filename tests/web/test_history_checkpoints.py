@@ -93,7 +93,7 @@ def test_a_saved_task_opens_from_history_and_resumes(start_ui, new_page):
     page.goto(ui.url)
     send_task(page, "Write h.txt")
     expect(page.get_by_role("button", name="Save", exact=True)).to_be_visible()
-    ui.stop()  # Ctrl-C: the waiting task is saved
+    assert ui.stop() == 0  # Ctrl-C: the server stops cleanly and the waiting task is saved
     assert ui.api_history()[0]["status"] == "cancelled"
     ui2 = _restart(ui, start_ui)
     page.goto(ui2.url)
