@@ -20,6 +20,10 @@ def test_restore_files_only_puts_the_file_back_as_it_was_at_the_checkpoint(start
     page.get_by_role("button", name="Save", exact=True).click()
     expect(page.get_by_text("Two versions.").first).to_be_visible()
     assert (ui.workspace / "f.txt").read_text() == "v2\n"
+    page.get_by_role("button", name="View Changes").click()
+    changes = page.get_by_role("dialog", name="Changes made by this task")
+    expect(changes.get_by_text("+v2")).to_be_visible()
+    changes.get_by_role("button", name="Close").click()
     markers = page.locator(".row.checkpoint")
     expect(markers).to_have_count(3)  # the task start and each write
     markers.nth(0).get_by_role("button", name="Compare").click()

@@ -76,3 +76,7 @@ def test_the_mcp_view_trusts_a_project_file_and_lists_its_server(start_ui, new_p
     assert saved["mcpAutoApprove"] == {"everything": ["echo"]}
     view.get_by_role("switch", name="Enable everything").uncheck()
     expect(view.get_by_text("disabled")).to_be_visible(timeout=30_000)
+    page.on("dialog", lambda d: d.accept())
+    view.get_by_role("button", name="Delete everything").click()
+    expect(view.get_by_text("No MCP servers configured.")).to_be_visible(timeout=30_000)
+    assert "everything" not in (workspace / ".pycline" / "mcp.json").read_text()

@@ -290,6 +290,27 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         await _refresh(session)
         return web.json_response({"ok": True})
 
+    @routes.post("/api/mcp/{name}/delete")
+    async def delete(request: web.Request) -> web.Response:
+        from pycline.mcp import settings as mcp_settings
+        from pycline.mcp.trust import McpTrust
+
+        session = session_of(request)
+        name = request.match_info["name"]
+        trust = McpTrust(session.home)
+        try:
+            path = _server_file(session, name)
+            keep_trust = path == mcp_settings.workspace_settings_path(session.cwd) and (
+                trust.untrusted_file(session.cwd) is None
+            )
+            mcp_settings.remove_server(path, name)
+        except PyclineError as exc:
+            return _fail(exc)
+        if keep_trust:
+            trust.trust(path)
+        await _refresh(session)
+        return web.json_response({"ok": True})
+
     @routes.post("/api/mcp/{name}/restart")
     async def restart(request: web.Request) -> web.Response:
         session = session_of(request)

@@ -20,7 +20,7 @@ export class ChatView {
     this.listBox = h("div", { class: "list-box" });
     this.list = new VirtualList(this.listBox, {
       label: "Messages",
-      render: (row) => renderRow(row, { compare: (c) => this.compare(c), restore: (c, m) => this.restore(c, m) }),
+      render: (row) => renderRow(row, { compare: (c) => this.compare(c), restore: (c, m) => this.restore(c, m), viewChanges: () => this.viewChanges() }),
     });
     this.actions = h("div", { class: "actions", role: "group", "aria-label": "Actions" });
     this.input = new InputBox(app, { send: (text, images) => this.submit(text, images) });
@@ -168,7 +168,14 @@ export class ChatView {
     dialog("Background processes", [list]);
   }
 
-  async compare(commit) {
+  // Everything the task changed: the workspace now against its first checkpoint.
+  viewChanges() {
+    const first = this.transcript.rows.find((r) => r.type === "checkpoint" && r.commit);
+    if (!first) return this.app.notify("This task has no checkpoint to compare with.", true);
+    return this.compare(first.commit, "Changes made by this task");
+  }
+
+  async compare(commit, title = "Changes since checkpoint") {
     const id = this.transcript.taskId;
     let changes;
     try {
@@ -181,7 +188,7 @@ export class ChatView {
       diffLines(code, c.diff);
       return h("details", { open: true }, h("summary", {}, h("span", { text: c.path }), " ", h("span", { class: "plus", text: `+${c.added}` }), " ", h("span", { class: "minus", text: `−${c.removed}` })), h("pre", { class: "diff" }, code));
     }) : [h("p", { text: "No changes since this checkpoint." })];
-    dialog("Changes since checkpoint", body);
+    dialog(title, body);
   }
 
   async restore(commit, mode) {

@@ -51,7 +51,8 @@ export class McpView {
     const resources = h("ul", { class: "mcp-resources", "aria-label": `Resources of ${s.name}` }, ...s.resources.map((r) => h("li", {}, h("code", { text: r.uri }), h("span", { class: "muted", text: ` ${r.name || ""}` }))));
     return h("div", { class: "mcp-server" },
       h("div", { class: "mcp-head" }, h("span", { class: `dot ${s.status}`, "aria-hidden": "true" }), h("strong", { text: s.name }), h("span", { class: "muted", text: ` ${s.status}${s.error ? ": " + s.error : ""}` }), h("span", { class: "spacer" }), enabled,
-        button("Restart", () => this.post(`/api/mcp/${name}/restart`, {}), { "aria-label": `Restart ${s.name}` })),
+        button("Restart", () => this.post(`/api/mcp/${name}/restart`, {}), { "aria-label": `Restart ${s.name}` }),
+        button("Delete", () => { if (confirm(`Delete the MCP server ${s.name}?`)) this.post(`/api/mcp/${name}/delete`, {}); }, { "aria-label": `Delete ${s.name}`, class: "secondary" })),
       this.section(`${s.name}/tools`, `Tools (${s.tools.length})`, tools),
       this.section(`${s.name}/resources`, `Resources (${s.resources.length})`, resources));
   }

@@ -65,7 +65,8 @@ export function renderRow(row, ctx) {
     case "followup":
       return h("div", { class: "row followup" }, h("div", { class: "title", text: "Cline has a question:" }), renderMarkdown(row.question || ""), answerNote(row));
     case "completion":
-      return h("div", { class: "row completion" }, h("div", { class: "title ok", text: "Task Completed" }), renderMarkdown(row.text || ""), row.command ? codeBlock(row.command, "sh") : null);
+      return h("div", { class: "row completion" }, h("div", { class: "title ok", text: "Task Completed" }), renderMarkdown(row.text || ""), row.command ? codeBlock(row.command, "sh") : null,
+        button("View Changes", () => ctx.viewChanges(), { class: "link" }));
     case "plan":
       return h("div", { class: "row plan" }, h("div", { class: "title", text: "Plan" }), renderMarkdown(row.text || ""));
     case "ask-error":
