@@ -90,8 +90,10 @@ def test_a_reload_mid_task_shows_the_open_question_and_the_task_continues(start_
     page.goto(ui.url)
     send_task(page, "Write r.txt")
     expect(page.get_by_role("button", name="Save", exact=True)).to_be_visible()
-    page.reload()  # the fragment is gone after login: the cookie carries the session
-    page.get_by_role("tab").first.click()
+    page.reload()  # the token is gone from the address after login: the cookie carries on
+    expect(page.get_by_role("tab", name="Write r.txt — waiting")).to_have_attribute(
+        "aria-selected", "true"
+    )
     expect(page.get_by_text("Write r.txt").first).to_be_visible()
     page.get_by_role("button", name="Save", exact=True).click()
     expect(page.get_by_text("Reloaded fine.").first).to_be_visible()

@@ -133,6 +133,7 @@ class App {
           const t = this.transcripts.get(s.id);
           if (t && t.run === s.run) t.status = s.status;
         }
+        if (!this.restored) this.restoreView(msg.tasks);
         if (this.current) this.views.chat.changed();
         this.renderTabs();
         break;
@@ -174,8 +175,18 @@ class App {
     this.tabs.hidden = tabs.length === 0;
   }
 
+  // After a reload: show the task that was on screen (its id is in the address), else a task
+  // that is waiting for an answer.
+  restoreView(tasks) {
+    this.restored = true;
+    const wanted = /[#&]task=([\w-]+)/.exec(location.hash)?.[1];
+    const pick = tasks.find((t) => t.id === wanted) || tasks.find((t) => t.status === "waiting");
+    if (pick && this.current === null && this.screen === "chat") this.select(pick.id);
+  }
+
   select(taskId) {
     this.current = taskId;
+    history.replaceState(null, "", taskId ? `#task=${taskId}` : location.pathname);
     this.show("chat");
     this.views.chat.attach(taskId ? this.transcript(taskId) : null);
     this.renderTabs();
