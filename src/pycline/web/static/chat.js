@@ -106,6 +106,7 @@ export class ChatView {
       if (q && t.status === "waiting") {
         for (const o of q.options || []) buttons.push(button(o.label, () => this.choose(o.id), { class: o.secondary ? "secondary" : "primary" }));
       } else if (t.status === "running") {
+        if (t.streaming) buttons.push(h("span", { class: "thinking", role: "status", "aria-label": "Model status", text: "Thinking…" }));
         buttons.push(button("Cancel", () => this.app.action("cancel", t.taskId), { class: "secondary" }));
       } else if (t.status === "saved" || t.status === "cancelled" || t.status === "failed") {
         buttons.push(button("Resume Task", () => this.app.resume(t.taskId), { class: "primary" }));

@@ -77,6 +77,7 @@ export class Transcript {
         return this.push({ type: "reasoning", text: e.text, open: e.kind === "reasoning_delta" });
       }
       case "text_delta": {
+        this.streaming = true;
         const row = this.last();
         if (row && row.type === "text" && row.streaming) {
           row.text += e.text;
