@@ -82,6 +82,9 @@ export class ChatView {
     const t = this.transcript;
     if (!t) return;
     const u = t.usage;
+    const key = JSON.stringify([t.taskId, t.text, t.status, u]);
+    if (key === this.headerKey) return; // stream chunks change nothing here
+    this.headerKey = key;
     const share = u.window ? Math.min(1, u.context / u.window) : 0;
     const fill = h("div", { class: "context-fill" });
     fill.style.width = `${(share * 100).toFixed(1)}%`; // CSSOM, which the page's CSP allows
@@ -100,6 +103,9 @@ export class ChatView {
 
   renderActions() {
     const t = this.transcript;
+    const key = t ? JSON.stringify([t.taskId, t.status, t.streaming, t.question?.id]) : "";
+    if (key === this.actionsKey && t) return;
+    this.actionsKey = key;
     const buttons = [];
     if (t) {
       const q = t.question;
