@@ -35,14 +35,15 @@ export class ChatView {
       h("h1", { text: "What can I do for you?" }),
       h("p", { class: "muted", text: "Describe a task. Cline-style approvals keep you in control of every edit and command." }),
       h("div", { class: "suggestions" }, ...suggestions.map((s) => button(s, () => this.input.setText(s), { class: "suggestion" }))),
-      h("h2", { text: "Recent" }), this.recent,
-      button("View All", () => this.app.show("history"), { class: "link" }));
+      this.recentBox = h("div", { hidden: true }, h("h2", { text: "Recent" }), this.recent,
+        button("View All", () => this.app.show("history"), { class: "link" })));
   }
 
   async loadRecent() {
     try {
       const rows = await api.get("/api/history?sort=newest&workspace=1");
       this.recent.replaceChildren(...rows.slice(0, 3).map((r) => h("li", {}, button(r.task.slice(0, 80), () => this.app.openSaved(r.id), { class: "link" }))));
+      this.recentBox.hidden = rows.length === 0;
     } catch { /* history is optional on the welcome screen */ }
   }
 
