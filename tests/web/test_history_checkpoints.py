@@ -66,6 +66,8 @@ def test_history_lists_searches_favourites_opens_and_deletes_tasks(start_ui, new
     page.goto(ui.url)
     send_task(page, "Check the weather module")
     page.get_by_role("button", name="Start New Task").click()
+    recent = page.get_by_role("list", name="Recent tasks")
+    expect(recent.get_by_role("button", name="Check the weather module")).to_be_visible()
     page.get_by_role("button", name="History").click()
     history = page.get_by_role("region", name="History")
     item = history.get_by_role("button", name="Open task: Check the weather module")
