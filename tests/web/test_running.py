@@ -89,3 +89,21 @@ def test_a_command_left_running_in_the_background_can_be_listed_and_stopped(
     expect(dialog.get_by_text("running", exact=True)).to_be_visible()
     dialog.get_by_role("button", name="Stop echo first-line-of-output; sleep 60").click()
     expect(dialog.get_by_text("running", exact=True)).to_have_count(0)
+
+
+def test_proceed_while_running_lets_the_task_go_on_while_the_command_keeps_running(
+    start_ui, new_page
+):
+    ui = start_ui([LONG_COMMAND, complete("Carried on.")])
+    page = new_page()
+    page.goto(ui.url)
+    send_task(page, "Start and carry on")
+    expect(page.get_by_label("Command output")).to_contain_text("first-line-of-output")
+    page.get_by_role("button", name="Proceed While Running").click()
+    expect(page.get_by_text("Carried on.").first).to_be_visible()
+    [record] = ui.api_history()
+    assert "The user chose to proceed while the command keeps running" in ui.api_messages(
+        record["id"]
+    )
+    page.get_by_role("button", name="Background processes").click()
+    expect(page.get_by_role("dialog").get_by_text("running", exact=True)).to_be_visible()

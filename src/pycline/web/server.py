@@ -192,6 +192,8 @@ async def _act(session: WebSession, data: dict[str, Any]) -> dict[str, Any] | No
             await _run_of(session, data).answer(str(data.get("question_id", "")), data)
         case "cancel":
             _run_of(session, data).handle.cancel()
+        case "proceed":
+            _run_of(session, data).proceed.set()
         case "compact":
             await _run_of(session, data).handle.compact()
         case "set_mode":

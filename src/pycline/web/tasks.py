@@ -23,6 +23,7 @@ from pycline.core.modes import as_mode
 from pycline.events import Envelope
 from pycline.messages import ImageContent
 from pycline.storage.task_store import TaskStore
+from pycline.tools.command import PROCEED_KEY
 from pycline.web.transcript import saved_events
 from pycline.web.wire import BadAnswer, event_json, parse_answer
 
@@ -35,6 +36,7 @@ class Run:
     text: str
     before: list[dict[str, Any]] = field(default_factory=list)
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    proceed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -128,6 +130,8 @@ class WebSession:
         return self.runs.get(task_id)
 
     def _add(self, run: Run) -> Run:
+        # "Proceed While Running": the command tool stops waiting when the page sets this.
+        run.handle.task.services.extra[PROCEED_KEY] = run.proceed
         self.runs[run.handle.id] = run
         self.changed.set()
         asyncio.get_running_loop().create_task(self._ended(run))

@@ -104,7 +104,8 @@ export class ChatView {
 
   renderActions() {
     const t = this.transcript;
-    const key = t ? JSON.stringify([t.taskId, t.status, t.streaming, t.question?.id]) : "";
+    const tool = t?.lastTool();
+    const key = t ? JSON.stringify([t.taskId, t.status, t.streaming, t.question?.id, tool?.id, tool?.done, tool?.partial]) : "";
     if (key === this.actionsKey && t) return;
     this.actionsKey = key;
     const buttons = [];
@@ -114,6 +115,10 @@ export class ChatView {
         for (const o of q.options || []) buttons.push(button(o.label, () => this.choose(o.id), { class: o.secondary ? "secondary" : "primary" }));
       } else if (t.status === "running") {
         if (t.streaming) buttons.push(h("span", { class: "thinking", role: "status", "aria-label": "Model status", text: "Thinking…" }));
+        const tool = t.lastTool();
+        if (tool && tool.tool === "execute_command" && !tool.done && !tool.partial) {
+          buttons.push(button("Proceed While Running", () => this.app.action("proceed", t.taskId), { class: "primary" }));
+        }
         buttons.push(button("Cancel", () => this.app.action("cancel", t.taskId), { class: "secondary" }));
       } else if (t.status === "saved" || t.status === "cancelled" || t.status === "failed") {
         buttons.push(button("Resume Task", () => this.app.resume(t.taskId), { class: "primary" }));
