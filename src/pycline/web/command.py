@@ -71,11 +71,22 @@ async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int
         print(f"pycline: {exc}", file=sys.stderr)
         return 2
     session = WebSession(opened, overrides)
+    if (untrusted := opened.untrusted_mcp_file) is not None:
+        print(
+            f"pycline: the MCP servers of {untrusted} were not started (the file is not trusted "
+            "as it is now); review and trust it in the MCP Servers view.",
+            file=sys.stderr,
+        )
     guard = Guard(ns.host, ns.port, password=password)
     runner = web.AppRunner(build_app(session, guard), access_log=None, handle_signals=False)
     await runner.setup()
-    site = web.TCPSite(runner, ns.host, ns.port)
-    await site.start()
+    try:
+        await web.TCPSite(runner, ns.host, ns.port).start()
+    except OSError as exc:  # the port is taken, or the address is not this machine's
+        print(f"pycline: cannot listen on {ns.host}:{ns.port}: {exc.strerror}", file=sys.stderr)
+        await session.close()
+        await runner.cleanup()
+        return 2
     port = runner.addresses[0][1]
     guard.port = port
     shown = ns.host if ":" not in ns.host else f"[{ns.host}]"
