@@ -163,3 +163,36 @@ def test_with_a_password_set_the_token_alone_does_not_log_in(start_ui):
     assert attempt(None) == 401
     assert attempt("wrong") == 401
     assert attempt("correct horse") == 200
+
+
+def test_a_port_already_taken_is_a_one_line_error(isolated_home, workspace):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pycline.cli.main",
+                "ui",
+                "--no-open",
+                "--port",
+                str(port),
+                "--cwd",
+                str(workspace),
+                "--provider",
+                "scripted",
+                "--script",
+                "unused.json",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
+    assert proc.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in proc.stderr
+    assert proc.stdout == ""
