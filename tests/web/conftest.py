@@ -59,9 +59,11 @@ class UiServer:
         return [r.to_json() for r in TaskStore(self.home).index.list()]
 
     def api_messages(self, task_id: str) -> str:
-        """The task's saved conversation, as text (what the model was sent)."""
-        path = self.home / "tasks" / task_id / "api_conversation_history.json"
-        return path.read_text(encoding="utf-8")
+        """The task's saved conversation, as JSON text (what the model was sent)."""
+        from pycline.storage.task_store import TaskStore
+
+        messages = TaskStore(self.home).open(task_id).load_api_history()
+        return json.dumps([m.to_json() for m in messages])
 
     def stop(self) -> int:
         if self.proc.poll() is None:
