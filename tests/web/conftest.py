@@ -158,8 +158,10 @@ def chromium_path() -> str:
         pytest.fail(f"The web UI tests need a real Chromium (apt-get install chromium): {exc}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_path: str) -> Iterator[Any]:
+    # Per module, not per session: Playwright's sync API keeps an event loop running in this
+    # thread while it is open, and the asyncio tests that run after these need it gone.
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
