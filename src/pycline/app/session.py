@@ -111,26 +111,26 @@ class Session:
     @property
     def plan_config(self) -> ModelConfig | None:
         """Plan mode's own model; None: the same as Act."""
-        return self._controller.plan_config
+        return self._builder.plan_config
 
     @property
     def mcp(self) -> McpHub | None:
         """The MCP hub the session's tasks share (None: no server configured)."""
-        return self._controller.mcp
+        return self._builder.mcp
 
     async def reload_mcp(self) -> None:
         """Pick up edited MCP settings or a newly trusted project file."""
-        if self._controller.mcp is None:
-            await self._controller.start_mcp(self.workspace)
+        if self._builder.mcp is None:
+            await self._builder.start_mcp(self.workspace)
         else:
-            await self._controller.mcp.reload()
+            await self._builder.mcp.reload()
 
     def reconfigure(self, overrides: ConfigOverrides) -> None:
         """Resolve the model choice again after the settings changed; new tasks use it."""
         flags = overrides.flags()
         config = resolve(flags, self.home, workspace=self.workspace, profile=overrides.profile)
-        self._controller.config = config
-        self._controller.plan_config = resolve_plan(
+        self._builder.config = config
+        self._builder.plan_config = resolve_plan(
             flags, self.home, config, workspace=self.workspace, profile=overrides.profile
         )
 
