@@ -84,9 +84,11 @@ def test_history_lists_searches_favourites_opens_and_deletes_tasks(start_ui, new
     for option in ("Oldest", "Most Expensive", "Most Tokens", "Newest"):
         history.get_by_role("combobox", name="Sort").select_option(label=option)
         expect(item).to_be_visible()
-    expect(history.get_by_role("link", name="Export")).to_have_attribute(
-        "href", f"/api/history/{ui.api_history()[0]['id']}/export"
-    )
+    href = f"/api/history/{ui.api_history()[0]['id']}/export"
+    expect(history.get_by_role("link", name="Export")).to_have_attribute("href", href)
+    exported = page.request.get(ui.base + href)  # the page's cookie goes along
+    assert exported.ok
+    assert "Check the weather module" in exported.text()
     screenshot(page, "history")
     history.get_by_role("button", name="Delete").click()
     expect(item).to_have_count(0)

@@ -72,10 +72,11 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def favorite(request: web.Request) -> web.Response:
         session = session_of(request)
         body = await _body(request)
-        found = session.store.index.set_favorite(
-            request.match_info["id"], bool(body.get("favorite"))
-        )
-        return _ok({"ok": found}) if found else _fail(KeyError("no such task"), 404)
+        try:
+            usecases.favorite(session.home, request.match_info["id"], bool(body.get("favorite")))
+        except PyclineError as exc:
+            return _fail(exc, 404)
+        return _ok({"ok": True})
 
     @routes.post("/api/history/{id}/delete")
     async def delete(request: web.Request) -> web.Response:
@@ -85,7 +86,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         if running is not None and not running.handle.done:
             return _fail(ValueError("the task is running; cancel it first"), 409)
         try:
-            await usecases.delete(session.store, task_id)
+            await usecases.delete(session.home, task_id)
         except PyclineError as exc:
             return _fail(exc, 404)
         session.runs.pop(task_id, None)
@@ -96,7 +97,8 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def export(request: web.Request) -> web.StreamResponse:
         task_id = request.match_info["id"]
         try:
-            text = usecases.export(session_of(request).store, task_id)
+            session = session_of(request)
+            text = usecases.export(session.home, task_id, session.cwd)
         except PyclineError as exc:
             return _fail(exc, 404)
         return web.Response(
@@ -117,20 +119,21 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
 
     @routes.get("/api/tasks/{id}/checkpoints")
     async def checkpoints(request: web.Request) -> web.Response:
-        store = session_of(request).store
+        session = session_of(request)
         try:
-            return _ok(await usecases.checkpoints(store, request.match_info["id"]))
+            return _ok(
+                await usecases.checkpoints(session.home, request.match_info["id"], session.cwd)
+            )
         except (PyclineError, CheckpointError) as exc:
             return _fail(exc, 404)
 
     @routes.get("/api/tasks/{id}/checkpoints/{commit}/compare")
     async def compare(request: web.Request) -> web.Response:
-        store = session_of(request).store
+        session = session_of(request)
+        match = request.match_info
         try:
             return _ok(
-                await usecases.compare(
-                    store, request.match_info["id"], request.match_info["commit"]
-                )
+                await usecases.compare(session.home, match["id"], match["commit"], session.cwd)
             )
         except (PyclineError, CheckpointError) as exc:
             return _fail(exc, 404)
@@ -145,7 +148,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         await session.stop(task_id)  # a task is rewound only while nothing runs it
         try:
             result = await usecases.restore(
-                session.store, task_id, request.match_info["commit"], mode
+                session.home, task_id, request.match_info["commit"], mode, session.cwd
             )
         except (PyclineError, CheckpointError) as exc:
             return _fail(exc)

@@ -1,19 +1,13 @@
-"""The saved-task use cases the UI needs, returning data: history, export, delete, checkpoints.
-
-These mirror what `pycline history/show/export/delete/checkpoints/diff/restore` do; when the
-session layer's `app/` use cases exist, these become thin calls to them.
-"""
+"""The saved-task use cases as the UI's API needs them: the app's use cases (`app.tasks`,
+`app.checkpoints`) shaped as JSON, plus the history's sorts and filters and the @ menu's search."""
 
 from __future__ import annotations
 
-import asyncio
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pycline.checkpoints.types import Checkpoint, CheckpointError
-from pycline.core.checkpointing import commit_message, label_of, task_of
-from pycline.storage.records import TaskRecord
+from pycline.checkpoints.types import CheckpointError
+from pycline.core.checkpointing import label_of
 from pycline.storage.task_store import TaskStore
 
 Sort = Literal["newest", "oldest", "cost", "tokens"]
@@ -42,84 +36,57 @@ def history(
     return [r.to_json() for r in records]
 
 
-def export(store: TaskStore, task_id: str) -> str:
-    from pycline.storage.export import export_markdown
+def export(home: Path, task_id: str, workspace: Path) -> str:
+    from pycline.app.tasks import Tasks
 
-    return export_markdown(store.open(task_id).load_api_history())
-
-
-async def delete(store: TaskStore, task_id: str) -> None:
-    record = store.index.get(task_id)
-    await asyncio.to_thread(store.delete, task_id)
-    if record is not None and record.workspace:
-        await _forget_checkpoints(store, record)
+    return Tasks(home).export(task_id, workspace=workspace).markdown
 
 
-async def _forget_checkpoints(store: TaskStore, record: TaskRecord) -> None:
-    tracker = _tracker(store, record)
-    if not (tracker.git_dir / "HEAD").exists() or not Path(record.workspace).is_dir():
-        return
-    try:
-        mine = [c.commit for c in await tracker.list() if task_of(c.message) == record.id]
-        await tracker.forget(mine)
-    except CheckpointError:
-        return  # the checkpoints stay; deleting the task itself succeeded
+async def delete(home: Path, task_id: str) -> None:
+    from pycline.app.tasks import Tasks
+
+    await Tasks(home).delete(task_id)
 
 
-def _tracker(store: TaskStore, record: TaskRecord) -> Any:
-    from pycline.checkpoints import ShadowGit
+def favorite(home: Path, task_id: str, value: bool) -> None:
+    from pycline.app.tasks import Tasks
 
-    return ShadowGit(Path(record.workspace), store.home)
-
-
-async def _checkpoints(store: TaskStore, record: TaskRecord) -> list[Checkpoint]:
-    tracker = _tracker(store, record)
-    if not (tracker.git_dir / "HEAD").exists():
-        return []
-    return [c for c in await tracker.list() if task_of(c.message) == record.id]
+    Tasks(home).set_favorite(task_id, value)
 
 
-async def checkpoints(store: TaskStore, task_id: str) -> list[dict[str, Any]]:
-    record = store.open(task_id).load_record()
+async def checkpoints(home: Path, task_id: str, workspace: Path) -> list[dict[str, Any]]:
+    from pycline.app.checkpoints import Checkpoints
+
+    found = await Checkpoints(home).list(task_id, workspace=workspace)
     return [
         {"commit": c.commit, "time": c.created_at.isoformat(), "label": label_of(c.message)}
-        for c in await _checkpoints(store, record)
+        for c in found.checkpoints
     ]
 
 
-async def _checkpoint(store: TaskStore, task_id: str, commit: str) -> tuple[TaskRecord, str]:
-    """The task's own checkpoint `commit` (never another task's, never an arbitrary ref)."""
-    record = store.open(task_id).load_record()
-    found = [c.commit for c in await _checkpoints(store, record) if c.commit == commit]
-    if not found:
-        raise CheckpointError(f"Task {task_id} has no checkpoint {commit[:12]}.")
-    return record, found[0]
+def _exact(commit: str) -> str:
+    """Only a whole commit id names a checkpoint here (never a number or a short prefix)."""
+    if len(commit) < 40 or not all(ch in "0123456789abcdef" for ch in commit):
+        raise CheckpointError(f"{commit[:12]!r} is not a checkpoint id.")
+    return commit
 
 
-@dataclass(frozen=True, slots=True)
-class ChangedFile:
-    path: str
-    status: str
-    diff: str
-    added: int
-    removed: int
-
-
-async def compare(store: TaskStore, task_id: str, commit: str) -> list[dict[str, Any]]:
+async def compare(home: Path, task_id: str, commit: str, workspace: Path) -> list[dict[str, Any]]:
     """What changed in the workspace since the checkpoint (Cline's Compare)."""
-    record, commit = await _checkpoint(store, task_id, commit)
-    changes = await _tracker(store, record).diff(commit, None)
+    from pycline.app.checkpoints import Checkpoints
+
+    diff = await Checkpoints(home).diff(task_id, _exact(commit), workspace=workspace)
     out = []
-    for change in changes:
-        diff = change.unified_diff
-        lines = diff.splitlines()
+    for change in diff.changes:
+        text = change.unified_diff
+        lines = text.splitlines()
         added = sum(1 for x in lines if x.startswith("+") and not x.startswith("+++"))
         removed = sum(1 for x in lines if x.startswith("-") and not x.startswith("---"))
         out.append(
             {
                 "path": change.path,
                 "status": change.status,
-                "diff": diff,
+                "diff": text,
                 "added": added,
                 "removed": removed,
             }
@@ -127,25 +94,23 @@ async def compare(store: TaskStore, task_id: str, commit: str) -> list[dict[str,
     return out
 
 
-async def restore(store: TaskStore, task_id: str, commit: str, mode: RestoreMode) -> dict[str, Any]:
+async def restore(
+    home: Path, task_id: str, commit: str, mode: RestoreMode, workspace: Path
+) -> dict[str, Any]:
     """Files & Task, Files Only or Task Only: as `pycline restore` does."""
-    from pycline.storage.rewind import check, rewind
+    from pycline.app.checkpoints import Checkpoints
 
-    record, commit = await _checkpoint(store, task_id, commit)
-    folder = store.open(task_id)
+    done = await Checkpoints(home).restore(task_id, _exact(commit), mode, workspace=workspace)
     result: dict[str, Any] = {}
-    if mode in ("task", "both"):
-        check(folder, commit)  # first, so Files & Task never does half its job
-    if mode in ("workspace", "both"):
-        tracker = _tracker(store, record)
-        undo = await tracker.commit(commit_message(record.id, f"before restoring {commit[:10]}"))
-        done = await tracker.restore(commit)
+    if done.files is not None:
         result.update(
-            written=done.written, deleted=done.deleted, skipped=list(done.skipped), undo=undo
+            written=done.files.written,
+            deleted=done.files.deleted,
+            skipped=list(done.files.skipped),
+            undo=done.undo,
         )
-    if mode in ("task", "both"):
-        rewound = rewind(folder, commit)
-        result["messages_removed"] = rewound.api_messages_removed
+    if done.conversation is not None:
+        result["messages_removed"] = done.conversation.api_messages_removed
     return result
 
 
