@@ -26,6 +26,7 @@ from pycline.messages import ImageContent
 from pycline.storage.paths import pycline_home
 
 if TYPE_CHECKING:
+    from pycline.mcp.hub import McpHub
     from pycline.mcp.settings import ServerConfig
     from pycline.providers.base import Provider
     from pycline.tools.base import Tool
@@ -106,6 +107,32 @@ class Session:
     @property
     def config(self) -> ModelConfig:
         return self._builder.config
+
+    @property
+    def plan_config(self) -> ModelConfig | None:
+        """Plan mode's own model; None: the same as Act."""
+        return self._builder.plan_config
+
+    @property
+    def mcp(self) -> McpHub | None:
+        """The MCP hub the session's tasks share (None: no server configured)."""
+        return self._builder.mcp
+
+    async def reload_mcp(self) -> None:
+        """Pick up edited MCP settings or a newly trusted project file."""
+        if self._builder.mcp is None:
+            await self._builder.start_mcp(self.workspace)
+        else:
+            await self._builder.mcp.reload()
+
+    def reconfigure(self, overrides: ConfigOverrides) -> None:
+        """Resolve the model choice again after the settings changed; new tasks use it."""
+        flags = overrides.flags()
+        config = resolve(flags, self.home, workspace=self.workspace, profile=overrides.profile)
+        self._builder.config = config
+        self._builder.plan_config = resolve_plan(
+            flags, self.home, config, workspace=self.workspace, profile=overrides.profile
+        )
 
     @property
     def untrusted_mcp_file(self) -> Path | None:

@@ -24,6 +24,7 @@ COMMANDS = (
     "diff",
     "setup",
     "acp",  # serve the Agent Client Protocol for editors (pycline/acp/)
+    "ui",  # the web UI (pycline/web/)
 )
 
 
@@ -73,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
             "session; `pycline run TASK` runs headless; `pycline history` lists past tasks "
             "(`show`, `export`, `delete`, `favorite`, `resume` take a task id; `checkpoints`, "
             "`diff`, `restore` work with its checkpoints); "
-            "`pycline config` shows or changes settings; `pycline auth PROVIDER` stores a key."
+            "`pycline config` shows or changes settings; `pycline auth PROVIDER` stores a key; "
+            "`pycline ui` opens the chat in a browser."
         ),
     )
     _common(parser)
@@ -200,6 +202,10 @@ def _dispatch(args: list[str]) -> int:
         from pycline.cli.checkpoints_cmd import run_checkpoints_command
 
         return run_checkpoints_command(command, args[1:])
+    if command == "ui":
+        from pycline.web.command import run_ui
+
+        return run_ui(args[1:])
     if command == "resume":
         from pycline.cli.resume import resume
 

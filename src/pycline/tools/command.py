@@ -10,6 +10,7 @@ Contract with the task (via `ToolContext.extra`):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 
 from pycline.errors import ToolError
@@ -74,6 +75,8 @@ EXECUTE_COMMAND_SPEC = ToolSpec(
 
 # How long a command may take to stop after SIGTERM before it is killed.
 TERMINATE_GRACE = 2.0
+
+PROCEED_KEY = "proceed_while_running"  # extra: an asyncio.Event a front end sets to stop waiting
 
 
 def parse_requires_approval(raw: str) -> bool:
@@ -150,7 +153,7 @@ class ExecuteCommandTool:
         except OSError as exc:
             raise ToolError(f"Could not start the command: {exc}") from exc
         try:
-            code = await process.wait(timeout)
+            code, proceeded = await _wait(process, timeout, ctx.extra.get(PROCEED_KEY))
         except asyncio.CancelledError:
             await process.terminate(TERMINATE_GRACE)
             raise
@@ -162,6 +165,8 @@ class ExecuteCommandTool:
             ):
                 process.show_end()
                 process_id = registry.adopt(process)
+                if proceeded:
+                    return ToolResult(_proceeded(process, process_id))
                 return ToolResult(_still_running(process, code, timeout, process_id))
             await process.terminate(TERMINATE_GRACE)
         process.close()
@@ -196,6 +201,37 @@ def reach_of(command: str, ctx: ToolContext) -> Reach:
         home=pycline_home(),
         blocked=access.blocked,
         ignore_active=bool(getattr(access, "active", False)),
+    )
+
+
+async def _wait(process: ShellProcess, timeout: float, proceed: object) -> tuple[int | None, bool]:
+    """The exit code (None at the timeout), and whether the user chose to proceed while it runs.
+
+    `proceed` is an `asyncio.Event` a front end sets ("Proceed While Running"); without one this
+    is just waiting for the process.
+    """
+    if not isinstance(proceed, asyncio.Event):
+        return await process.wait(timeout), False
+    proceed.clear()  # a click meant for an earlier command does not count
+    waiting = asyncio.ensure_future(process.wait(timeout))
+    told = asyncio.ensure_future(proceed.wait())
+    try:
+        await asyncio.wait((waiting, told), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        told.cancel()
+    if waiting.done():
+        return waiting.result(), False
+    waiting.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await waiting
+    return None, True
+
+
+def _proceeded(process: ShellProcess, process_id: int) -> str:
+    return (
+        f"The user chose to proceed while the command keeps running in {process.cwd} (background "
+        f"process {process_id}); its new output will be reported later. Continue with the task.\n"
+        f"{_output_section(process)}"
     )
 
 

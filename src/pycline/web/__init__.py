@@ -1,0 +1,1 @@
+"""`pycline ui`: Cline's webview as a local web application (aiohttp server + static front end)."""

@@ -1,0 +1,340 @@
+"""Settings and MCP screens' API: model per mode, keys (write-only), auto-approve, features; MCP
+servers with status, tools and resources, enable/disable, restart, per-tool auto-approve, add,
+and trusting the project's MCP file."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+from pycline.errors import ConfigError, PyclineError
+from pycline.web.tasks import WebSession
+
+SessionOf = Callable[[web.Request], WebSession]
+FEATURES = ("enableCheckpoints", "notifications")
+CHECK_TIMEOUT = 10.0
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    try:
+        data = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = None
+    if not isinstance(data, dict):
+        raise web.HTTPBadRequest(text="expected a JSON object")
+    return data
+
+
+def _fail(exc: Exception, status: int = 400) -> web.Response:
+    return web.json_response({"error": str(exc)}, status=status)
+
+
+# --- settings ------------------------------------------------------------------------------------
+
+
+def read_settings(session: WebSession) -> dict[str, Any]:
+    from pycline.app.config import load
+    from pycline.app.secrets import SecretStore
+    from pycline.app.settings_model import PROVIDERS
+
+    settings = load(session.home)
+    choice = settings.choice()
+    secrets = SecretStore(session.home)
+
+    def mode(provider: str | None, model: str | None, base_url: str | None) -> dict[str, Any]:
+        has_key = bool(provider) and secrets.get(provider or "") is not None
+        return {"provider": provider, "model": model, "baseUrl": base_url, "hasKey": has_key}
+
+    plan = choice.plan_mode
+    return {
+        "providers": list(PROVIDERS),
+        "act": mode(choice.provider, choice.model, choice.base_url),
+        "plan": mode(plan.provider or choice.provider, plan.model, plan.base_url) if plan else None,
+        "autoApprove": settings.auto_approve.model_dump(by_alias=True),
+        "features": {
+            "enableCheckpoints": settings.enable_checkpoints,
+            "notifications": settings.notifications,
+        },
+    }
+
+
+def _mode_entry(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ConfigError("a mode's settings must be an object")
+    entry = {k: data.get(k) for k in ("provider", "model", "baseUrl") if data.get(k)}
+    return entry
+
+
+def write_settings(session: WebSession, body: dict[str, Any]) -> None:
+    """Merge the screen's values into the global settings file; keys go to the secret store."""
+    from pycline.app.config import load_settings, settings_path
+    from pycline.app.config import write_settings as write
+    from pycline.app.secrets import SecretStore
+
+    data = load_settings(session.home)
+    act = _mode_entry(body.get("act") or {})
+    for key in ("provider", "model", "baseUrl"):
+        data.pop(key, None)
+    data.update(act)
+    plan = body.get("plan")
+    if plan:
+        data["planMode"] = _mode_entry(plan)
+    else:
+        data.pop("planMode", None)
+    auto = body.get("autoApprove")
+    if isinstance(auto, dict):
+        data["autoApprove"] = {k: v for k, v in auto.items() if isinstance(v, bool)}
+    features = body.get("features")
+    if isinstance(features, dict):
+        data.update({k: v for k, v in features.items() if k in FEATURES and isinstance(v, bool)})
+    write(settings_path(session.home), data, home=session.home, workspace=False)
+    secrets = SecretStore(session.home)
+    for mode in (body.get("act"), plan):
+        if isinstance(mode, dict) and mode.get("apiKey") and mode.get("provider"):
+            secrets.set(str(mode["provider"]), str(mode["apiKey"]))
+
+
+async def list_models(session: WebSession, body: dict[str, Any]) -> list[str]:
+    """Ask an OpenAI-compatible server for its models (`GET {base}/models`): proves it answers."""
+    from pycline.app.secrets import SecretStore
+    from pycline.providers.presets import preset
+
+    provider = str(body.get("provider") or "")
+    base = body.get("baseUrl")
+    if not base:
+        found = preset(provider)
+        base = found.base_url if found is not None else None
+    if provider == "openai" and not base:
+        base = "https://api.openai.com/v1"
+    if provider == "anthropic" and not base:
+        base = "https://api.anthropic.com/v1"
+    if not base or not str(base).startswith(("http://", "https://")):
+        raise ConfigError(f"No server address to check for {provider or 'this provider'}.")
+    key = body.get("apiKey") or SecretStore(session.home).get(provider)
+    headers: dict[str, str] = {}
+    if provider == "anthropic":
+        headers["anthropic-version"] = "2023-06-01"
+        if key:
+            headers["x-api-key"] = str(key)
+    elif key:
+        headers["Authorization"] = f"Bearer {key}"
+    timeout = aiohttp.ClientTimeout(total=CHECK_TIMEOUT)
+    try:
+        async with (
+            aiohttp.ClientSession(timeout=timeout) as client,
+            client.get(str(base).rstrip("/") + "/models", headers=headers) as response,
+        ):
+            if response.status != 200:
+                raise ConfigError(f"The server answered HTTP {response.status}.")
+            data = await response.json(content_type=None)
+    except (aiohttp.ClientError, TimeoutError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"The server did not answer: {type(exc).__name__}") from None
+    items: Any = data.get("data") or data.get("models") or [] if isinstance(data, dict) else []
+    if not isinstance(items, list):
+        items = []
+    return sorted(str(m.get("id") or m.get("name")) for m in items if isinstance(m, dict))
+
+
+# --- MCP -----------------------------------------------------------------------------------------
+
+
+def mcp_state(session: WebSession) -> dict[str, Any]:
+    from pycline.app.config import load
+    from pycline.mcp.trust import McpTrust
+
+    hub = session.session.mcp
+    extra = load(session.home).mcp_auto_approve
+    servers = []
+    for s in hub.servers() if hub is not None else []:
+        servers.append(
+            {
+                "name": s.name,
+                "status": str(s.status),
+                "source": s.source,
+                "error": s.error,
+                "tools": [{"name": t.name, "description": t.description} for t in s.tools],
+                "resources": [{"uri": r.uri, "name": r.name} for r in s.resources],
+                "autoApprove": sorted({*s.auto_approve, *extra.get(s.name, [])}),
+            }
+        )
+    untrusted = McpTrust(session.home).untrusted_file(session.cwd)
+    return {"servers": servers, "untrusted": str(untrusted) if untrusted else None}
+
+
+async def _refresh(session: WebSession) -> None:
+    await session.session.reload_mcp()
+
+
+def _server_file(session: WebSession, name: str) -> Any:
+    from pycline.mcp import settings as mcp_settings
+
+    hub = session.session.mcp
+    state = hub.server(name) if hub is not None else None
+    if state is None:
+        raise ConfigError(f"No MCP server named {name!r}.")
+    if state.source == "workspace":
+        return mcp_settings.workspace_settings_path(session.cwd)
+    return mcp_settings.global_settings_path()
+
+
+def _set_tool_approval(session: WebSession, server: str, tool: str, approve: bool) -> None:
+    from pycline.app.config import load_settings, settings_path
+    from pycline.app.config import write_settings as write
+
+    data = load_settings(session.home)
+    table = data.setdefault("mcpAutoApprove", {})
+    tools = set(table.get(server, []))
+    (tools.add if approve else tools.discard)(tool)
+    table[server] = sorted(tools)
+    write(settings_path(session.home), data, home=session.home, workspace=False)
+
+
+def _new_entry(command: str) -> dict[str, Any]:
+    if command.startswith(("http://", "https://")):
+        return {"type": "streamableHttp", "url": command, "disabled": False}
+    words = shlex.split(command)
+    if not words:
+        raise ConfigError("give a command or a URL")
+    return {"command": words[0], "args": words[1:], "disabled": False}
+
+
+def add_routes(app: web.Application, session_of: SessionOf) -> None:
+    routes = web.RouteTableDef()
+
+    @routes.get("/api/settings")
+    async def get_settings(request: web.Request) -> web.Response:
+        try:
+            return web.json_response(read_settings(session_of(request)))
+        except PyclineError as exc:
+            return _fail(exc)
+
+    @routes.post("/api/settings")
+    async def post_settings(request: web.Request) -> web.Response:
+        session = session_of(request)
+        try:
+            write_settings(session, await _body(request))
+            session.reload_models()
+        except PyclineError as exc:
+            return _fail(exc)
+        from pycline.web.api import state
+
+        return web.json_response(state(session))
+
+    @routes.post("/api/settings/check")
+    async def check(request: web.Request) -> web.Response:
+        try:
+            models = await list_models(session_of(request), await _body(request))
+        except PyclineError as exc:
+            return _fail(exc)
+        return web.json_response({"models": models})
+
+    @routes.get("/api/mcp")
+    async def mcp(request: web.Request) -> web.Response:
+        return web.json_response(mcp_state(session_of(request)))
+
+    @routes.post("/api/mcp/trust")
+    async def trust(request: web.Request) -> web.Response:
+        from pycline.mcp.trust import McpTrust
+
+        session = session_of(request)
+        store = McpTrust(session.home)
+        file = store.untrusted_file(session.cwd)
+        if file is None:
+            return _fail(ConfigError("There is no untrusted project MCP file."))
+        store.trust(file)
+        await _refresh(session)
+        return web.json_response({"ok": True})
+
+    @routes.post("/api/mcp/add")
+    async def add(request: web.Request) -> web.Response:
+        from pycline.mcp import settings as mcp_settings
+
+        session = session_of(request)
+        body = await _body(request)
+        try:
+            entry = _new_entry(str(body.get("command", "")).strip())
+            mcp_settings.add_server(
+                mcp_settings.global_settings_path(), str(body.get("name", "")).strip(), entry
+            )
+        except (PyclineError, ValueError) as exc:
+            return _fail(exc)
+        await _refresh(session)
+        return web.json_response({"ok": True})
+
+    @routes.post("/api/mcp/{name}/enabled")
+    async def enabled(request: web.Request) -> web.Response:
+        from pycline.mcp import settings as mcp_settings
+
+        session = session_of(request)
+        name = request.match_info["name"]
+        body = await _body(request)
+        from pycline.mcp.trust import McpTrust
+
+        trust = McpTrust(session.home)
+        try:
+            path = _server_file(session, name)
+            # What the user changes here stays trusted; an untrusted file stays untrusted.
+            keep_trust = path == mcp_settings.workspace_settings_path(session.cwd) and (
+                trust.untrusted_file(session.cwd) is None
+            )
+            mcp_settings.set_disabled(path, name, not body.get("enabled"))
+        except PyclineError as exc:
+            return _fail(exc)
+        if keep_trust:
+            trust.trust(path)
+        await _refresh(session)
+        return web.json_response({"ok": True})
+
+    @routes.post("/api/mcp/{name}/delete")
+    async def delete(request: web.Request) -> web.Response:
+        from pycline.mcp import settings as mcp_settings
+        from pycline.mcp.trust import McpTrust
+
+        session = session_of(request)
+        name = request.match_info["name"]
+        trust = McpTrust(session.home)
+        try:
+            path = _server_file(session, name)
+            keep_trust = path == mcp_settings.workspace_settings_path(session.cwd) and (
+                trust.untrusted_file(session.cwd) is None
+            )
+            mcp_settings.remove_server(path, name)
+        except PyclineError as exc:
+            return _fail(exc)
+        if keep_trust:
+            trust.trust(path)
+        await _refresh(session)
+        return web.json_response({"ok": True})
+
+    @routes.post("/api/mcp/{name}/restart")
+    async def restart(request: web.Request) -> web.Response:
+        session = session_of(request)
+        hub = session.session.mcp
+        if hub is None:
+            return _fail(ConfigError("No MCP servers are running."))
+        try:
+            await hub.restart_server(request.match_info["name"])
+        except PyclineError as exc:
+            return _fail(exc)
+        return web.json_response({"ok": True})
+
+    @routes.post("/api/mcp/{name}/auto-approve")
+    async def auto_approve(request: web.Request) -> web.Response:
+        body = await _body(request)
+        try:
+            _set_tool_approval(
+                session_of(request),
+                request.match_info["name"],
+                str(body.get("tool", "")),
+                bool(body.get("approve")),
+            )
+        except PyclineError as exc:
+            return _fail(exc)
+        return web.json_response({"ok": True})
+
+    app.router.add_routes(routes)

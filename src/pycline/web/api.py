@@ -1,0 +1,185 @@
+"""The JSON API beside the WebSocket: state, history, checkpoints, the @ menu's file search."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import web
+
+from pycline.checkpoints.types import CheckpointError
+from pycline.errors import PyclineError
+from pycline.web import usecases
+from pycline.web.tasks import WebSession
+from pycline.web.transcript import saved_events
+
+SessionOf = Callable[[web.Request], WebSession]
+
+
+def state(session: WebSession) -> dict[str, Any]:
+    config = session.session.config
+    plan = session.session.plan_config or config
+    return {
+        "workspace": str(session.cwd),
+        "models": {
+            "act": f"{config.provider}/{config.model}",
+            "plan": f"{plan.provider}/{plan.model}",
+        },
+        "tasks": [r.summary() for r in session.runs.values()],
+    }
+
+
+def _ok(data: Any) -> web.Response:
+    return web.json_response(data, dumps=lambda d: json.dumps(d, ensure_ascii=False))
+
+
+def _fail(exc: Exception, status: int = 400) -> web.Response:
+    return web.json_response({"error": str(exc)}, status=status)
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    try:
+        data = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = None
+    if not isinstance(data, dict):
+        raise web.HTTPBadRequest(text="expected a JSON object")
+    return data
+
+
+def add_routes(app: web.Application, session_of: SessionOf) -> None:
+    routes = web.RouteTableDef()
+
+    @routes.get("/api/state")
+    async def get_state(request: web.Request) -> web.Response:
+        return _ok(state(session_of(request)))
+
+    @routes.get("/api/history")
+    async def get_history(request: web.Request) -> web.Response:
+        session = session_of(request)
+        q = request.query
+        rows = usecases.history(
+            session.store,
+            search=q.get("search", ""),
+            sort=q.get("sort", "newest"),
+            workspace=str(session.cwd) if q.get("workspace") == "1" else None,
+            favorites_only=q.get("favorites") == "1",
+        )
+        return _ok(rows)
+
+    @routes.post("/api/history/{id}/favorite")
+    async def favorite(request: web.Request) -> web.Response:
+        session = session_of(request)
+        body = await _body(request)
+        try:
+            usecases.favorite(session.home, request.match_info["id"], bool(body.get("favorite")))
+        except PyclineError as exc:
+            return _fail(exc, 404)
+        return _ok({"ok": True})
+
+    @routes.post("/api/history/{id}/delete")
+    async def delete(request: web.Request) -> web.Response:
+        session = session_of(request)
+        task_id = request.match_info["id"]
+        running = session.get(task_id)
+        if running is not None and not running.handle.done:
+            return _fail(ValueError("the task is running; cancel it first"), 409)
+        try:
+            await usecases.delete(session.home, task_id)
+        except PyclineError as exc:
+            return _fail(exc, 404)
+        session.runs.pop(task_id, None)
+        session.changed.set()
+        return _ok({"ok": True})
+
+    @routes.get("/api/history/{id}/export")
+    async def export(request: web.Request) -> web.StreamResponse:
+        task_id = request.match_info["id"]
+        try:
+            session = session_of(request)
+            text = usecases.export(session.home, task_id, session.cwd)
+        except PyclineError as exc:
+            return _fail(exc, 404)
+        return web.Response(
+            text=text,
+            content_type="text/markdown",
+            headers={"Content-Disposition": f'attachment; filename="task-{task_id}.md"'},
+        )
+
+    @routes.get("/api/history/{id}/transcript")
+    async def transcript(request: web.Request) -> web.Response:
+        task_id = request.match_info["id"]
+        try:
+            messages = session_of(request).store.open(task_id).load_ui_messages()
+        except PyclineError as exc:
+            return _fail(exc, 404)
+        events = [{**e, "seq": i} for i, e in enumerate(saved_events(task_id, messages))]
+        return _ok(events)
+
+    @routes.get("/api/tasks/{id}/checkpoints")
+    async def checkpoints(request: web.Request) -> web.Response:
+        session = session_of(request)
+        try:
+            return _ok(
+                await usecases.checkpoints(session.home, request.match_info["id"], session.cwd)
+            )
+        except (PyclineError, CheckpointError) as exc:
+            return _fail(exc, 404)
+
+    @routes.get("/api/tasks/{id}/checkpoints/{commit}/compare")
+    async def compare(request: web.Request) -> web.Response:
+        session = session_of(request)
+        match = request.match_info
+        try:
+            return _ok(
+                await usecases.compare(session.home, match["id"], match["commit"], session.cwd)
+            )
+        except (PyclineError, CheckpointError) as exc:
+            return _fail(exc, 404)
+
+    @routes.post("/api/tasks/{id}/checkpoints/{commit}/restore")
+    async def restore(request: web.Request) -> web.Response:
+        session = session_of(request)
+        task_id = request.match_info["id"]
+        mode = (await _body(request)).get("mode")
+        if mode not in ("both", "workspace", "task"):
+            return _fail(ValueError("mode is both, workspace or task"))
+        await session.stop(task_id)  # a task is rewound only while nothing runs it
+        try:
+            result = await usecases.restore(
+                session.home, task_id, request.match_info["commit"], mode, session.cwd
+            )
+        except (PyclineError, CheckpointError) as exc:
+            return _fail(exc)
+        return _ok(result)
+
+    @routes.get("/api/tasks/{id}/processes")
+    async def processes(request: web.Request) -> web.Response:
+        run = session_of(request).get(request.match_info["id"])
+        if run is None or run.handle.done:
+            return _ok([])
+        return _ok(
+            [
+                {"id": p.id, "command": p.command, "running": p.running, "exit_code": p.exit_code}
+                for p in run.handle.processes()
+            ]
+        )
+
+    @routes.post("/api/tasks/{id}/processes/{n}/stop")
+    async def stop_process(request: web.Request) -> web.Response:
+        run = session_of(request).get(request.match_info["id"])
+        if run is None or run.handle.done or not request.match_info["n"].isdigit():
+            return _fail(KeyError("no such process"), 404)
+        try:
+            await run.handle.stop_process(int(request.match_info["n"]))
+        except KeyError:
+            return _fail(KeyError("no such process"), 404)
+        return _ok({"ok": True})
+
+    @routes.get("/api/files")
+    async def files(request: web.Request) -> web.Response:
+        session = session_of(request)
+        return _ok(usecases.find_files(session.cwd, request.query.get("q", "")))
+
+    app.router.add_routes(routes)

@@ -1,0 +1,204 @@
+// One transcript row as DOM. Only text nodes carry model or tool text.
+
+import { renderMarkdown, codeBlock } from "./markdown.js";
+import { diffLines, diffCounts } from "./highlight.js";
+
+export const h = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+};
+
+export const button = (label, onclick, attrs = {}) =>
+  h("button", { type: "button", onclick, ...attrs }, label);
+
+const TOOL_TITLES = {
+  read_file: "Cline wants to read this file:",
+  list_files: "Cline wants to view the files in this directory:",
+  search_files: "Cline wants to search this directory:",
+  list_code_definition_names: "Cline wants to view source code definitions:",
+  write_to_file: "Cline wants to create or overwrite this file:",
+  replace_in_file: "Cline wants to edit this file:",
+  execute_command: "Cline wants to execute this command:",
+  use_mcp_tool: "Cline wants to use a tool on an MCP server:",
+  access_mcp_resource: "Cline wants to access a resource on an MCP server:",
+  browser_action: "Cline wants to use the browser:",
+  web_fetch: "Cline wants to fetch content from this URL:",
+  new_rule: "Cline wants to create a rule:",
+};
+
+const DONE_TITLES = {
+  read_file: "Cline read this file:",
+  list_files: "Cline viewed the files in this directory:",
+  search_files: "Cline searched this directory:",
+  list_code_definition_names: "Cline viewed source code definitions:",
+  write_to_file: "Cline wrote this file:",
+  replace_in_file: "Cline edited this file:",
+  execute_command: "Cline ran this command:",
+  use_mcp_tool: "Cline used a tool on an MCP server:",
+  access_mcp_resource: "Cline read a resource on an MCP server:",
+  browser_action: "Cline used the browser:",
+  web_fetch: "Cline fetched this URL:",
+};
+
+export function renderRow(row, ctx) {
+  switch (row.type) {
+    case "user":
+      return h("div", { class: "row user" }, h("div", { class: "bubble", text: row.text }));
+    case "text":
+      if (row.streaming) return streamingMarkdown(row);
+      row.md = null;
+      return h("div", { class: "row text" }, renderMarkdown(row.text), copyButton(row.text));
+    case "reasoning":
+      return reasoning(row);
+    case "group":
+      return group(row);
+    case "tool":
+      return row.questionId ? approval(row) : tool(row);
+    case "followup":
+      return h("div", { class: "row followup" }, h("div", { class: "title", text: "Cline has a question:" }), renderMarkdown(row.question || ""), answerNote(row));
+    case "completion":
+      return h("div", { class: "row completion" }, h("div", { class: "title ok", text: "Task Completed" }), renderMarkdown(row.text || ""), row.command ? codeBlock(row.command, "sh") : null,
+        button("View Changes", () => ctx.viewChanges(), { class: "link" }));
+    case "plan":
+      return h("div", { class: "row plan" }, h("div", { class: "title", text: "Plan" }), renderMarkdown(row.text || ""));
+    case "ask-error":
+      return h("div", { class: "row error" }, h("div", { class: "title", text: row.title || "Error" }), h("pre", { class: "wrap", text: row.text }), answerNote(row));
+    case "notice":
+      return h("div", { class: "row notice", text: row.text });
+    case "error":
+      return h("div", { class: "row error", text: row.text });
+    case "checkpoint":
+      return checkpoint(row, ctx);
+    default:
+      return h("div", { class: "row", text: "" });
+  }
+}
+
+// While a reply streams, the blocks before its last blank line (outside code fences) are final:
+// they are rendered once and kept, so each new chunk costs only the unfinished tail.
+function streamingMarkdown(row) {
+  let cache = row.md;
+  if (!cache || cache.upto > row.text.length) {
+    const stable = h("div", { class: "md" });
+    const tail = h("div");
+    cache = row.md = { upto: 0, fence: false, stable, tail, node: h("div", { class: "row text streaming" }, stable, tail) };
+  }
+  let fence = cache.fence;
+  let cut = cache.upto;
+  let lineStart = cache.upto;
+  const text = row.text;
+  while (true) {
+    const end = text.indexOf("\n", lineStart);
+    if (end < 0) break;
+    const line = text.slice(lineStart, end);
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    else if (!fence && !line.trim()) {
+      cut = end + 1;
+      cache.fence = fence;
+    }
+    lineStart = end + 1;
+  }
+  if (cut > cache.upto) {
+    cache.stable.append(...renderMarkdown(text.slice(cache.upto, cut)).childNodes);
+    cache.upto = cut;
+  }
+  const tail = renderMarkdown(text.slice(cut));
+  cache.tail.replaceWith(tail);
+  cache.tail = tail;
+  return cache.node; // the same element each time: the page lays out only what changed
+}
+
+function copyButton(text) {
+  return button("Copy", () => navigator.clipboard?.writeText(text), { class: "link copy", "aria-label": "Copy message" });
+}
+
+function reasoning(row) {
+  const details = h("details", { class: "row reasoning", open: row.expanded || false });
+  details.addEventListener("toggle", () => { row.expanded = details.open; });
+  details.append(h("summary", { text: row.open ? "Thinking…" : "Thinking" }), h("div", { class: "reasoning-text", text: row.text }));
+  return details;
+}
+
+function resultBlock(item) {
+  if (!item.done || !item.result) return null;
+  return h("details", { class: `result${item.ok === false ? " failed" : ""}` }, h("summary", { text: item.ok === false ? "Failed" : "Result" }), h("pre", { class: "wrap", text: item.result.slice(0, 20000) }));
+}
+
+function group(row) {
+  const items = row.items;
+  const title = items.length === 1 ? (items[0].done ? DONE_TITLES[items[0].tool] : TOOL_TITLES[items[0].tool]) : `Cline read, listed or searched ${items.length} times`;
+  const list = h("ul", { class: "group-items" });
+  for (const item of items) list.append(h("li", {}, h("code", { text: item.summary }), resultBlock(item)));
+  return h("div", { class: "row tool group" }, h("div", { class: "title", text: title || "Cline used a tool:" }), list);
+}
+
+function tool(row) {
+  const title = (row.done ? DONE_TITLES[row.tool] : TOOL_TITLES[row.tool]) || `Cline used ${row.tool}:`;
+  const parts = [h("div", { class: "title", text: title }), h("code", { class: "summary", text: row.summary })];
+  if (row.partial && row.streamed) parts.push(h("pre", { class: "streamed", "aria-label": "Streaming", text: row.streamed.slice(-4000) }));
+  if (row.tool === "execute_command") {
+    const state = row.done ? (row.ok === false ? "failed" : "completed") : "running";
+    parts.push(h("span", { class: `badge ${state}`, text: state === "running" ? "Running" : state === "failed" ? "Failed" : "Completed" }));
+    if (row.output) parts.push(h("pre", { class: "output", "aria-label": "Command output", text: row.output.slice(-50000) }));
+  }
+  parts.push(resultBlock(row));
+  return h("div", { class: "row tool" }, ...parts);
+}
+
+function approval(row) {
+  const title = (row.done && row.response === "approve" ? DONE_TITLES[row.tool] : TOOL_TITLES[row.tool]) || `Cline wants to use ${row.tool}:`;
+  const parts = [h("div", { class: "title", text: title }), h("code", { class: "summary", text: row.summary })];
+  if (row.outside) parts.push(h("div", { class: "warn", text: "This path is outside the workspace." }));
+  if (row.preview) {
+    if (row.tool === "execute_command") {
+      parts.push(codeBlock(row.preview, "sh"));
+    } else {
+      const { added, removed } = diffCounts(row.preview);
+      const code = h("code");
+      diffLines(code, row.preview);
+      parts.push(h("div", { class: "diff-head" }, h("span", { class: "plus", text: `+${added}` }), " ", h("span", { class: "minus", text: `−${removed}` })), h("pre", { class: "diff", "aria-label": "Proposed changes" }, code));
+    }
+  }
+  if (row.content !== null && row.content !== undefined && !row.answered) {
+    const area = h("textarea", { class: "edit-content", "aria-label": "Edit the proposed file before saving", rows: "10", spellcheck: "false" });
+    area.value = row.edited ?? row.content;
+    area.addEventListener("input", () => { row.edited = area.value; });
+    const details = h("details", { class: "edit", open: row.editing || false }, h("summary", { text: "Edit before saving" }), area);
+    details.addEventListener("toggle", () => { row.editing = details.open; });
+    parts.push(details);
+  }
+  parts.push(answerNote(row));
+  if (row.output) parts.push(h("pre", { class: "output", "aria-label": "Command output", text: row.output.slice(-50000) }));
+  parts.push(resultBlock(row));
+  return h("div", { class: `row approval${row.answered ? " answered" : ""}` }, ...parts);
+}
+
+function answerNote(row) {
+  if (!row.answered) return null;
+  const words = { approve: "Approved", deny: "Rejected", accept: "Accepted", retry: "Retried", continue: "Continued", act: "Switched to Act", stop: "Stopped", text: "Answered" };
+  return h("div", { class: `answer-note ${row.response}`, text: words[row.response] || "Answered" });
+}
+
+function checkpoint(row, ctx) {
+  const menu = h("div", { class: "restore-menu", role: "menu", hidden: true });
+  const choose = (mode) => () => { menu.hidden = true; ctx.restore(row.commit, mode); };
+  menu.append(
+    button("Restore Files & Task", choose("both"), { role: "menuitem" }),
+    button("Restore Files Only", choose("workspace"), { role: "menuitem" }),
+    button("Restore Task Only", choose("task"), { role: "menuitem" }),
+  );
+  const restore = button("Restore", () => { menu.hidden = !menu.hidden; restore.setAttribute("aria-expanded", String(!menu.hidden)); }, { "aria-haspopup": "menu", "aria-expanded": "false" });
+  return h("div", { class: "row checkpoint", "data-commit": row.commit },
+    h("span", { class: "checkpoint-label", text: "Checkpoint" }),
+    h("code", { text: (row.commit || "").slice(0, 8) }),
+    button("Compare", () => ctx.compare(row.commit)),
+    restore, menu);
+}

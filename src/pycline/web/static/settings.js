@@ -1,0 +1,105 @@
+// Settings: the model per mode (with a check that the server answers and a list of its models),
+// API keys entered but never shown back, auto-approve toggles and features.
+
+import { h, button } from "./render.js";
+import { api } from "./app.js";
+
+const AUTO = [
+  ["readFiles", "Read project files"], ["readFilesExternally", "Read all files"],
+  ["editFiles", "Edit project files"], ["editFilesExternally", "Edit all files"],
+  ["executeSafeCommands", "Execute safe commands"], ["executeAllCommands", "Execute all commands"],
+  ["useBrowser", "Use the browser"], ["useMcp", "Use MCP servers"], ["yolo", "YOLO (approve everything)"],
+];
+const FEATURES = [["enableCheckpoints", "Checkpoints"], ["notifications", "Notifications"]];
+
+export class SettingsView {
+  constructor(app) {
+    this.app = app;
+    this.form = h("form", { class: "settings-form", "aria-label": "Settings" });
+    this.el = h("section", { class: "settings", "aria-label": "Settings" },
+      h("div", { class: "view-head" }, h("h1", { text: "Settings" }), button("Done", () => app.show("chat"))), this.form);
+    this.form.addEventListener("submit", (e) => { e.preventDefault(); this.save(); });
+  }
+
+  async opened() {
+    try {
+      this.data = await api.get("/api/settings");
+    } catch (e) {
+      return this.app.notify(e.message, true);
+    }
+    this.render();
+  }
+
+  modeFields(mode, cfg) {
+    const provider = h("select", { "aria-label": `${mode} provider` }, ...this.data.providers.map((p) => h("option", { value: p, text: p, selected: p === cfg.provider })));
+    const model = h("input", { "aria-label": `${mode} model`, value: cfg.model || "", list: `models-${mode}` });
+    const models = h("datalist", { id: `models-${mode}` });
+    const baseUrl = h("input", { "aria-label": `${mode} base URL`, value: cfg.baseUrl || "", placeholder: "default" });
+    const key = h("input", { type: "password", "aria-label": `${mode} API key`, autocomplete: "off", placeholder: cfg.hasKey ? "•••••• (saved; type to replace)" : "not set" });
+    const status = h("span", { class: "muted", role: "status" });
+    const check = button("Check", async () => {
+      status.textContent = "Checking…";
+      try {
+        const r = await api.post("/api/settings/check", { provider: provider.value, baseUrl: baseUrl.value || null, apiKey: key.value || null });
+        models.replaceChildren(...r.models.map((m) => h("option", { value: m })));
+        status.textContent = `OK: ${r.models.length} models`;
+      } catch (e) {
+        status.textContent = `Failed: ${e.message}`;
+      }
+    }, { "aria-label": `Check ${mode} server` });
+    this.fields[mode] = { provider, model, baseUrl, key };
+    return h("fieldset", {}, h("legend", { text: mode === "act" ? "Act mode" : "Plan mode" }),
+      h("label", {}, "API Provider ", provider), h("label", {}, "Model ", model, models),
+      h("label", {}, "Base URL ", baseUrl), h("label", {}, "API Key ", key), h("div", {}, check, " ", status));
+  }
+
+  render() {
+    const d = this.data;
+    this.fields = {};
+    this.separate = h("input", { type: "checkbox", id: "sep-plan", checked: !!d.plan });
+    const plan = this.modeFields("plan", d.plan || d.act);
+    plan.hidden = !d.plan;
+    this.separate.addEventListener("change", () => { plan.hidden = !this.separate.checked; });
+    this.auto = {};
+    const autos = AUTO.map(([k, label]) => {
+      const box = h("input", { type: "checkbox", id: `auto-${k}`, checked: !!d.autoApprove[k] });
+      this.auto[k] = box;
+      return h("label", { for: `auto-${k}` }, box, ` ${label}`);
+    });
+    this.features = {};
+    const feats = FEATURES.map(([k, label]) => {
+      const box = h("input", { type: "checkbox", id: `feat-${k}`, checked: !!d.features[k] });
+      this.features[k] = box;
+      return h("label", { for: `feat-${k}` }, box, ` ${label}`);
+    });
+    this.form.replaceChildren(
+      h("h2", { text: "API Configuration" }), this.modeFields("act", d.act),
+      h("label", { for: "sep-plan" }, this.separate, " Use different models for Plan and Act modes"), plan,
+      h("h2", { text: "Auto-approve" }), h("div", { class: "checks" }, ...autos),
+      h("h2", { text: "Features" }), h("div", { class: "checks" }, ...feats),
+      h("div", { class: "form-actions" }, button("Save", () => this.save(), { class: "primary", type: "submit" })),
+      h("p", { class: "muted", text: "Model changes apply to new tasks." }));
+  }
+
+  async save() {
+    const read = (m) => {
+      const f = this.fields[m];
+      return { provider: f.provider.value, model: f.model.value || null, baseUrl: f.baseUrl.value || null, apiKey: f.key.value || null };
+    };
+    const body = {
+      act: read("act"),
+      plan: this.separate.checked ? read("plan") : null,
+      autoApprove: Object.fromEntries(Object.entries(this.auto).map(([k, b]) => [k, b.checked])),
+      features: Object.fromEntries(Object.entries(this.features).map(([k, b]) => [k, b.checked])),
+    };
+    try {
+      const r = await api.post("/api/settings", body);
+      this.app.models = r.models;
+      this.app.views.chat.refreshModel();
+      this.app.notify("Settings saved.");
+      this.opened();
+    } catch (e) {
+      this.app.notify(e.message, true);
+    }
+  }
+}

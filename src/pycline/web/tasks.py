@@ -1,0 +1,157 @@
+"""The tasks of one `pycline ui` server: the session layer's handles, as pages follow them.
+
+Tasks run in the session (`pycline.app.session`), so closing the browser never stops one; a page
+that connects later (a reload, a second tab) gets each task's events replayed, then live ones. A
+resumed task is a new run with a new handle: pages learn that from its `run` id and start its
+transcript over, beginning with what the task showed before it was resumed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pycline.app.handle import TaskHandle
+from pycline.app.session import ConfigOverrides, Session
+from pycline.core.modes import as_mode
+from pycline.events import Envelope
+from pycline.messages import ImageContent
+from pycline.storage.task_store import TaskStore
+from pycline.tools.command import PROCEED_KEY
+from pycline.web.transcript import saved_events
+from pycline.web.wire import BadAnswer, event_json, parse_answer
+
+
+@dataclass
+class Run:
+    """One run of a task: its handle, and what was on screen before it (a resumed task)."""
+
+    handle: TaskHandle
+    text: str
+    before: list[dict[str, Any]] = field(default_factory=list)
+    id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    proceed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.handle.id,
+            "run": self.id,
+            "task": self.text,
+            "status": self.handle.status,
+        }
+
+    def follow(self, send: Callable[[list[dict[str, Any]]], None]) -> Callable[[], None]:
+        """Hand every event to `send` (the task so far first, in one batch); returns `stop`."""
+        batch = list(self.before)
+        replaying = True
+
+        def listener(envelope: Envelope) -> None:
+            item = event_json(envelope)
+            if replaying:
+                batch.append(item)
+            else:
+                send([item])
+
+        stop = self.handle.listen(listener, replay=True)
+        replaying = False
+        if batch:
+            send(batch)
+        return stop
+
+    async def answer(self, question_id: str, data: dict[str, Any]) -> None:
+        asked = next(
+            (q for q in self.handle.pending_questions if q.question_id == question_id), None
+        )
+        if asked is None:
+            raise BadAnswer("that question is no longer open")
+        await self.handle.answer(question_id, parse_answer(asked.question, data))
+
+
+def image_contents(data_urls: list[Any]) -> tuple[ImageContent, ...]:
+    """Pasted or dropped images (`data:image/png;base64,...`) as message content."""
+    images: list[ImageContent] = []
+    for url in data_urls[:20]:
+        head, _, data = str(url).partition(",")
+        media = head.removeprefix("data:").removesuffix(";base64")
+        if not media.startswith("image/") or not head.endswith(";base64"):
+            raise BadAnswer("images must be base64 data URLs")
+        try:
+            base64.b64decode(data, validate=True)
+        except ValueError:
+            raise BadAnswer("an image is not valid base64") from None
+        images.append(ImageContent(media, data))
+    return tuple(images)
+
+
+@dataclass
+class WebSession:
+    session: Session
+    overrides: ConfigOverrides = field(default_factory=ConfigOverrides)
+    runs: dict[str, Run] = field(default_factory=dict)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)  # a task started or ended
+
+    @property
+    def store(self) -> TaskStore:
+        return TaskStore(self.session.home)
+
+    @property
+    def home(self) -> Path:
+        return self.session.home
+
+    @property
+    def cwd(self) -> Path:
+        return self.session.workspace
+
+    async def new_task(
+        self, text: str, *, images: list[Any] | None = None, mode: str = "act"
+    ) -> Run:
+        handle = await self.session.new_task(
+            text, images=image_contents(images or []), mode=as_mode(mode)
+        )
+        return self._add(Run(handle, text))
+
+    async def resume_task(self, task_id: str, *, mode: str = "act") -> Run:
+        known = self.runs.get(task_id)
+        if known is not None and not known.handle.done:
+            return known
+        handle = await self.session.resume_task(task_id, mode=as_mode(mode))
+        # The task has not run yet: its log is what the page showed before.
+        saved = list(saved_events(handle.id, handle.task.ui.messages))
+        before = [{**e, "seq": i - len(saved)} for i, e in enumerate(saved)]  # before seq 1
+        return self._add(Run(handle, handle.task.record.task, before))
+
+    def get(self, task_id: str) -> Run | None:
+        return self.runs.get(task_id)
+
+    def _add(self, run: Run) -> Run:
+        # "Proceed While Running": the command tool stops waiting when the page sets this.
+        run.handle.task.services.extra[PROCEED_KEY] = run.proceed
+        self.runs[run.handle.id] = run
+        self.changed.set()
+        asyncio.get_running_loop().create_task(self._ended(run))
+        return run
+
+    async def _ended(self, run: Run) -> None:
+        with contextlib.suppress(Exception):  # a failure shows in the task's events
+            await run.handle.wait()
+        self.changed.set()
+
+    async def stop(self, task_id: str) -> None:
+        """Cancel the task if it runs, and wait until it has saved itself."""
+        run = self.runs.get(task_id)
+        if run is None or run.handle.done:
+            return
+        run.handle.cancel()
+        await asyncio.wait([asyncio.ensure_future(self._ended(run))], timeout=30)
+
+    def reload_models(self) -> None:
+        self.session.reconfigure(self.overrides)
+
+    async def close(self) -> None:
+        await self.session.close()

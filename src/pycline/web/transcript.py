@@ -1,0 +1,81 @@
+"""A saved task's transcript (`ui_messages.json`) as wire events, so a resumed or reopened task
+shows what happened before with the same renderer as live events."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from pycline.messages import UiMessage
+from pycline.storage.rewind import CHECKPOINT_KIND, HASH_KEY
+
+
+def _json(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _event(m: UiMessage) -> dict[str, Any] | None:
+    match (m.type, m.kind):
+        case ("say", "task" | "resume_task"):
+            return {"kind": "user_message", "text": m.text}
+        case ("say", "text"):
+            return {"kind": "text_done", "text": m.text}
+        case ("say", "reasoning"):
+            return {"kind": "reasoning_done", "text": m.text}
+        case ("say", "tool"):
+            data = _json(m.text)
+            return {
+                "kind": "tool_started",
+                "tool": str(data.get("tool", "")),
+                "summary": str(data.get("summary", "")),
+            }
+        case ("say", "tool_result"):
+            return {
+                "kind": "tool_finished",
+                "tool": str(m.extra.get("tool", "")),
+                "summary": "",
+                "ok": bool(m.extra.get("ok", True)),
+                "result": m.text,
+            }
+        case ("say", "command_output"):
+            return {"kind": "tool_output", "text": m.text}
+        case ("say", "api_req_started"):
+            data = _json(m.text)
+            return {
+                "kind": "saved_usage",
+                "input_tokens": int(data.get("tokensIn", 0) or 0),
+                "output_tokens": int(data.get("tokensOut", 0) or 0),
+                "cache_write_tokens": int(data.get("cacheWrites", 0) or 0),
+                "cache_read_tokens": int(data.get("cacheReads", 0) or 0),
+                "cost": float(data.get("cost", 0) or 0),
+            }
+        case ("say", "info"):
+            return {"kind": "notice", "text": m.text}
+        case ("say", "error"):
+            return {"kind": "error", "text": m.text}
+        case ("say", "completion_result"):
+            return {"kind": "completion_result", "result": m.text, "command": None}
+        case ("say", "user_feedback"):
+            if not m.text:
+                return None
+            return {"kind": "user_message", "text": m.text}
+        case ("ask", "followup"):
+            data = _json(m.text)
+            return {"kind": "saved_question", "text": str(data.get("question", ""))}
+        case ("say", kind) if kind == CHECKPOINT_KIND:
+            commit = m.extra.get(HASH_KEY, "")
+            return {"kind": "checkpoint_created", "commit": str(commit), "label": ""}
+        case _:
+            return None
+
+
+def saved_events(task_id: str, messages: Sequence[UiMessage]) -> Iterator[dict[str, Any]]:
+    for m in messages:
+        event = _event(m)
+        if event is not None:
+            yield {"v": 2, "task_id": task_id, "seq": 0, "ts": m.ts, "saved": True, **event}

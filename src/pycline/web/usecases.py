@@ -1,0 +1,152 @@
+"""The saved-task use cases as the UI's API needs them: the app's use cases (`app.tasks`,
+`app.checkpoints`) shaped as JSON, plus the history's sorts and filters and the @ menu's search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pycline.checkpoints.types import CheckpointError
+from pycline.core.checkpointing import label_of
+from pycline.storage.task_store import TaskStore
+
+Sort = Literal["newest", "oldest", "cost", "tokens"]
+RestoreMode = Literal["both", "workspace", "task"]
+SORT_KEYS: dict[str, Any] = {
+    "newest": lambda r: -r.ts,
+    "oldest": lambda r: r.ts,
+    "cost": lambda r: -r.total_cost,
+    "tokens": lambda r: -(r.tokens_in + r.tokens_out),
+}
+
+
+def history(
+    store: TaskStore,
+    *,
+    search: str = "",
+    sort: str = "newest",
+    workspace: str | None = None,
+    favorites_only: bool = False,
+    limit: int = 500,
+) -> list[dict[str, Any]]:
+    records = store.index.list(
+        search=search, workspace=workspace, favorites_only=favorites_only, limit=limit
+    )
+    records.sort(key=SORT_KEYS.get(sort, SORT_KEYS["newest"]))
+    return [r.to_json() for r in records]
+
+
+def export(home: Path, task_id: str, workspace: Path) -> str:
+    from pycline.app.tasks import Tasks
+
+    return Tasks(home).export(task_id, workspace=workspace).markdown
+
+
+async def delete(home: Path, task_id: str) -> None:
+    from pycline.app.tasks import Tasks
+
+    await Tasks(home).delete(task_id)
+
+
+def favorite(home: Path, task_id: str, value: bool) -> None:
+    from pycline.app.tasks import Tasks
+
+    Tasks(home).set_favorite(task_id, value)
+
+
+async def checkpoints(home: Path, task_id: str, workspace: Path) -> list[dict[str, Any]]:
+    from pycline.app.checkpoints import Checkpoints
+
+    found = await Checkpoints(home).list(task_id, workspace=workspace)
+    return [
+        {"commit": c.commit, "time": c.created_at.isoformat(), "label": label_of(c.message)}
+        for c in found.checkpoints
+    ]
+
+
+def _exact(commit: str) -> str:
+    """Only a whole commit id names a checkpoint here (never a number or a short prefix)."""
+    if len(commit) < 40 or not all(ch in "0123456789abcdef" for ch in commit):
+        raise CheckpointError(f"{commit[:12]!r} is not a checkpoint id.")
+    return commit
+
+
+async def compare(home: Path, task_id: str, commit: str, workspace: Path) -> list[dict[str, Any]]:
+    """What changed in the workspace since the checkpoint (Cline's Compare)."""
+    from pycline.app.checkpoints import Checkpoints
+
+    diff = await Checkpoints(home).diff(task_id, _exact(commit), workspace=workspace)
+    out = []
+    for change in diff.changes:
+        text = change.unified_diff
+        lines = text.splitlines()
+        added = sum(1 for x in lines if x.startswith("+") and not x.startswith("+++"))
+        removed = sum(1 for x in lines if x.startswith("-") and not x.startswith("---"))
+        out.append(
+            {
+                "path": change.path,
+                "status": change.status,
+                "diff": text,
+                "added": added,
+                "removed": removed,
+            }
+        )
+    return out
+
+
+async def restore(
+    home: Path, task_id: str, commit: str, mode: RestoreMode, workspace: Path
+) -> dict[str, Any]:
+    """Files & Task, Files Only or Task Only: as `pycline restore` does."""
+    from pycline.app.checkpoints import Checkpoints
+
+    done = await Checkpoints(home).restore(task_id, _exact(commit), mode, workspace=workspace)
+    result: dict[str, Any] = {}
+    if done.files is not None:
+        result.update(
+            written=done.files.written,
+            deleted=done.files.deleted,
+            skipped=list(done.files.skipped),
+            undo=done.undo,
+        )
+    if done.conversation is not None:
+        result["messages_removed"] = done.conversation.api_messages_removed
+    return result
+
+
+def find_files(root: Path, query: str, *, limit: int = 50) -> list[dict[str, str]]:
+    """Files and folders for the @ menu, best fuzzy matches first (ignore rules respected)."""
+    from rapidfuzz import fuzz, process
+
+    from pycline.workspace.ignore import IgnoreRules
+
+    rules = IgnoreRules.load(root)
+    entries: list[str] = []
+    skip = {".git", "node_modules", ".venv", "__pycache__"}
+    for path in _walk(root, skip, budget=20_000):
+        if not rules.blocked(path):
+            entries.append(path.relative_to(root).as_posix() + ("/" if path.is_dir() else ""))
+    if query:
+        ranked = process.extract(query, entries, scorer=fuzz.WRatio, limit=limit)
+        names = [name for name, score, _ in ranked if score > 40]
+    else:
+        names = sorted(entries, key=lambda e: (e.count("/"), e))[:limit]
+    return [{"path": n, "type": "folder" if n.endswith("/") else "file"} for n in names]
+
+
+def _walk(root: Path, skip: set[str], *, budget: int) -> list[Path]:
+    found: list[Path] = []
+    stack = [root]
+    while stack and len(found) < budget:
+        folder = stack.pop()
+        try:
+            children = sorted(folder.iterdir())
+        except OSError:
+            continue
+        for child in children:
+            if child.name in skip or child.is_symlink():
+                continue
+            found.append(child)
+            if child.is_dir():
+                stack.append(child)
+    return found

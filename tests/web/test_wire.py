@@ -1,0 +1,100 @@
+"""Questions carry Cline's buttons; answers from the page are checked against the question."""
+
+from __future__ import annotations
+
+import pytest
+
+from pycline.events import (
+    ApprovalQuestion,
+    CompletionQuestion,
+    Envelope,
+    ErrorRetryQuestion,
+    FollowupQuestion,
+    MistakeLimitQuestion,
+    Option,
+    QuestionAsked,
+)
+from pycline.messages import UiMessage
+from pycline.web.transcript import saved_events
+from pycline.web.wire import BadAnswer, event_json, parse_answer
+
+
+@pytest.mark.parametrize(
+    ("question", "labels"),
+    [
+        (ApprovalQuestion("write_to_file", "w"), ["Save", "Reject"]),
+        (ApprovalQuestion("replace_in_file", "r"), ["Save", "Reject"]),
+        (ApprovalQuestion("execute_command", "c"), ["Run Command", "Reject"]),
+        (ApprovalQuestion("use_mcp_tool", "m"), ["Approve", "Reject"]),
+        (ErrorRetryQuestion("boom"), ["Retry", "Start New Task"]),
+        (MistakeLimitQuestion(3), ["Proceed Anyways", "Start New Task"]),
+        (CompletionQuestion("done"), ["Start New Task"]),
+        (
+            FollowupQuestion("which?", (Option("red", "Red"), Option("blue", "Blue"))),
+            ["Red", "Blue"],
+        ),
+    ],
+)
+def test_each_question_offers_clines_button_labels(question, labels):
+    data = event_json(Envelope("t1", 1, 0.0, QuestionAsked("t1-q1", question)))
+    assert [o["label"] for o in data["question"]["options"]] == labels
+
+
+def test_text_typed_while_a_question_is_open_goes_with_the_click():
+    question = ApprovalQuestion("write_to_file", "w")
+    answer = parse_answer(question, {"option": "deny", "text": "not that"})
+    assert (answer.option, answer.text) == ("deny", "not that")
+
+
+def test_a_typed_reply_alone_is_an_answer_without_an_option():
+    question = FollowupQuestion("q", (Option("red", "Red"),))
+    assert parse_answer(question, {"text": "green"}).option == ""
+
+
+def test_edited_content_is_taken_only_for_a_proposed_file():
+    edit = ApprovalQuestion("write_to_file", "w", content="old")
+    assert (
+        parse_answer(edit, {"option": "approve", "edited_content": "new"}).edited_content == "new"
+    )
+    command = ApprovalQuestion("execute_command", "c")
+    with pytest.raises(BadAnswer):
+        parse_answer(command, {"option": "approve", "edited_content": "x"})
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"option": "maybe"},
+        {},
+        {"option": "approve", "text": 3},
+        {"option": "approve", "images": ["http://example.com/x.png"]},
+        {"option": "approve", "images": ["data:image/png;base64,AA"] * 21},
+    ],
+)
+def test_malformed_answers_are_refused(data):
+    with pytest.raises(BadAnswer):
+        parse_answer(ApprovalQuestion("write_to_file", "w"), data)
+
+
+def test_a_saved_transcript_becomes_wire_events():
+    messages = [
+        UiMessage(1.0, "say", "task", "do it"),
+        UiMessage(2.0, "say", "text", "hello"),
+        UiMessage(3.0, "say", "tool", '{"tool": "read_file", "summary": "read_file a.py"}'),
+        UiMessage(4.0, "say", "tool_result", "contents", extra={"tool": "read_file", "ok": True}),
+        UiMessage(5.0, "say", "checkpoint_created", extra={"lastCheckpointHash": "abc"}),
+        UiMessage(6.0, "say", "tool", "not json"),
+        UiMessage(7.0, "ask", "unknown_kind", "ignored"),
+    ]
+    kinds = [
+        (e["kind"], e.get("text") or e.get("tool") or e.get("commit"))
+        for e in saved_events("t1", messages)
+    ]
+    assert kinds == [
+        ("user_message", "do it"),
+        ("text_done", "hello"),
+        ("tool_started", "read_file"),
+        ("tool_finished", "read_file"),
+        ("checkpoint_created", "abc"),
+        ("tool_started", None),  # unreadable: shown as an unnamed tool, not a crash
+    ]
