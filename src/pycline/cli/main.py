@@ -21,6 +21,8 @@ COMMANDS = (
     "checkpoints",
     "restore",
     "diff",
+    # many tasks at once (cli/worktree_cmd.py)
+    "worktree",
 )
 
 
@@ -71,6 +73,9 @@ def build_run_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--json", action="store_true", help="write one JSON event per line to stdout"
     )
+    from pycline.cli.worktree_cmd import add_run_flags
+
+    add_run_flags(parser)
     parser.add_argument("task", nargs="+", help="what to do")
     return parser
 
@@ -96,7 +101,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "run":
         from pycline.cli.headless import run_headless
 
-        return run_headless(build_run_parser().parse_args(args[1:]))
+        ns = build_run_parser().parse_args(args[1:])
+        if ns.worktree is not None:
+            from pycline.cli.worktree_cmd import run_in_worktree
+
+            return run_in_worktree(ns, run_headless)
+        return run_headless(ns)
+    if command == "worktree":
+        from pycline.cli.worktree_cmd import run_worktree_command
+
+        return run_worktree_command(args[1:])
     if command == "mcp":
         from pycline.cli.mcp_cmd import run_mcp
 

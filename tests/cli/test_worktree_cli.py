@@ -1,0 +1,56 @@
+"""`pycline run --worktree` end to end: a real subprocess, real git, the scripted provider."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.app.gitrepo import make_repo, run_git, status
+from tests.cli.test_headless import COMPLETE, run_cli, script
+
+WRITE = "<write_to_file>\n<path>{path}</path>\n<content>\n{text}\n</content>\n</write_to_file>"
+
+
+def _run_task(tmp_path: Path, home: Path, repo: Path, path: str, *flags: str) -> object:
+    replies = [WRITE.format(path=path, text="from the task"), COMPLETE]
+    return run_cli(
+        [
+            "run",
+            "--provider",
+            "scripted",
+            "--script",
+            str(script(tmp_path, replies)),
+            "--yes",
+            *flags,
+            "add a file",
+        ],
+        home=home,
+        cwd=repo,
+    )
+
+
+def test_run_in_a_worktree_keeps_the_branch_and_leaves_the_users_tree_alone(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    repo = make_repo(tmp_path / "repo", {"README.md": "hello\n"})
+    proc = _run_task(tmp_path, isolated_home, repo, "notes.txt", "--worktree=notes")
+    assert proc.returncode == 0, proc.stderr
+    assert "Kept branch pycline/notes" in proc.stdout
+    assert "A notes.txt" in proc.stdout
+    assert not (repo / "notes.txt").exists() and status(repo) == ""
+    assert run_git(repo, "show", "pycline/notes:notes.txt") == "from the task\n"
+
+
+def test_run_in_a_worktree_merges_into_the_original_branch_when_asked(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    repo = make_repo(tmp_path / "repo", {"README.md": "hello\n"})
+    proc = _run_task(
+        tmp_path, isolated_home, repo, "merged.txt", "--worktree", "--on-finish", "merge", "--json"
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert report["type"] == "worktree" and report["merge"]["how"] == "fast-forward"
+    assert (repo / "merged.txt").read_text() == "from the task\n"
+    assert status(repo) == "" and report["removed"]
+    assert "pycline/" not in run_git(repo, "branch", "--list")
