@@ -21,8 +21,9 @@ COMMANDS = (
     "checkpoints",
     "restore",
     "diff",
-    # many tasks at once (cli/worktree_cmd.py)
+    # many tasks at once (cli/worktree_cmd.py, cli/batch_cmd.py)
     "worktree",
+    "batch",
 )
 
 
@@ -111,6 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pycline.cli.worktree_cmd import run_worktree_command
 
         return run_worktree_command(args[1:])
+    if command == "batch":
+        from pycline.cli.batch_cmd import run_batch_command
+
+        return run_batch_command(args[1:])
     if command == "mcp":
         from pycline.cli.mcp_cmd import run_mcp
 
