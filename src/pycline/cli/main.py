@@ -21,9 +21,12 @@ COMMANDS = (
     "checkpoints",
     "restore",
     "diff",
-    # many tasks at once (cli/worktree_cmd.py, cli/batch_cmd.py)
+    # many tasks at once (cli/worktree_cmd.py, cli/batch_cmd.py, cli/bg_cmd.py)
     "worktree",
     "batch",
+    "tasks",
+    "attach",
+    "stop",
 )
 
 
@@ -74,6 +77,12 @@ def build_run_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--json", action="store_true", help="write one JSON event per line to stdout"
     )
+    parser.add_argument(
+        "--bg",
+        action="store_true",
+        help="run in the background (survives closing the terminal); see `pycline tasks`, "
+        "`pycline attach ID`, `pycline stop ID`",
+    )
     from pycline.cli.worktree_cmd import add_run_flags
 
     add_run_flags(parser)
@@ -103,6 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pycline.cli.headless import run_headless
 
         ns = build_run_parser().parse_args(args[1:])
+        if ns.bg:
+            from pycline.cli.bg_cmd import start_background
+
+            return start_background(args[1:], ns)
         if ns.worktree is not None:
             from pycline.cli.worktree_cmd import run_in_worktree
 
@@ -112,6 +125,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pycline.cli.worktree_cmd import run_worktree_command
 
         return run_worktree_command(args[1:])
+    if command in ("tasks", "attach", "stop"):
+        from pycline.cli.bg_cmd import run_attach, run_stop, run_tasks_board
+
+        handlers = {"tasks": run_tasks_board, "attach": run_attach, "stop": run_stop}
+        return handlers[command](args[1:])
     if command == "batch":
         from pycline.cli.batch_cmd import run_batch_command
 
