@@ -1,12 +1,20 @@
-"""What a task tells its front ends (`Host.say`) and asks them (`Host.ask`).
+"""What a task tells its front ends (`Host.say`) and asks them (`Host.ask`), version 2.
 
 The core never prints or reads input; front ends render these events and answer these questions.
+Subscribers receive every event wrapped in an `Envelope` (task id, sequence number, time). Tool
+events share a `tool_call_id` from the first streamed token (`ToolPartial`) to the result; a
+question reaches subscribers as `QuestionAsked` with a `question_id`, its answer as
+`QuestionAnswered`. An `Answer` names the `Option` chosen by id, so "approve", "accept" and "switch
+to Act" are distinct words rather than one overloaded "yes".
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypeAlias
+
+EVENTS_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +55,25 @@ class TextDone:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolPartial:
+    """A tool call still streaming in: its parameters so far (a UI can show an edit being written).
+
+    Sent each time the parameters grow; the last one before `ToolStarted` has them all.
+    """
+
+    tool_call_id: str
+    tool: str
+    params: Mapping[str, str]
+    kind: Literal["tool_partial"] = "tool_partial"
+
+
+@dataclass(frozen=True, slots=True)
 class ToolStarted:
     """The model asked for a tool; `summary` is one line such as `read_file src/a.py`."""
 
     tool: str
     summary: str
+    tool_call_id: str = ""
     kind: Literal["tool_started"] = "tool_started"
 
 
@@ -60,6 +82,7 @@ class ToolOutput:
     """Live output of a running tool (command output lines)."""
 
     text: str
+    tool_call_id: str = ""  # stamped by the task with the running call's id
     kind: Literal["tool_output"] = "tool_output"
 
 
@@ -69,6 +92,7 @@ class ToolFinished:
     summary: str
     ok: bool
     result: str
+    tool_call_id: str = ""
     kind: Literal["tool_finished"] = "tool_finished"
 
 
@@ -138,68 +162,74 @@ class TaskEnded:
     kind: Literal["task_ended"] = "task_ended"
 
 
-Event: TypeAlias = (
-    TaskStarted
-    | RequestStarted
-    | TextDelta
-    | ReasoningDelta
-    | TextDone
-    | ToolStarted
-    | ToolOutput
-    | ToolFinished
-    | Usage
-    | Notice
-    | ErrorEvent
-    | CompletionResult
-    | ModeChanged
-    | PlanResponse
-    | CheckpointCreated
-    | TaskEnded
-)
-
-
 # --- questions -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
+class Option:
+    """One choice a question offers; an `Answer` names it by `id`."""
+
+    id: str
+    label: str
+
+
+APPROVE = Option("approve", "Approve")
+DENY = Option("deny", "Deny")
+ACCEPT = Option("accept", "Accept")
+SWITCH_TO_ACT = Option("act", "Switch to Act mode")
+STOP = Option("stop", "Stop here")
+CONTINUE = Option("continue", "Continue")
+RETRY = Option("retry", "Retry")
+
+
+@dataclass(frozen=True, slots=True)
 class ApprovalQuestion:
-    """Ask before a tool changes or runs something.
+    """Ask before a tool changes or runs something: approve or deny (feedback text optional).
 
     `preview` is what will happen: a unified diff for edits, the command line for commands.
-    `outside_workspace` marks a path outside the workspace: never auto-approved.
+    `outside_workspace` marks a path outside the workspace: never auto-approved. `content` is a
+    proposed file's full content: front ends may let the user edit it (`Answer.edited_content`).
     """
 
     tool: str
     summary: str
     preview: str = ""
     outside_workspace: bool = False
-    content: str | None = (
-        None  # a proposed file's full content: front ends may let the user edit it
-    )
+    content: str | None = None
     path: str = ""  # the file a write targets (for the editor's file type)
+    tool_call_id: str = ""  # stamped by the task with the call that asks
+    options: tuple[Option, ...] = (APPROVE, DENY)
     kind: Literal["approval"] = "approval"
 
 
 @dataclass(frozen=True, slots=True)
 class FollowupQuestion:
+    """The model's question; the user picks a suggested option or types a reply."""
+
     question: str
-    options: tuple[str, ...] = ()
+    options: tuple[Option, ...] = ()
     kind: Literal["followup"] = "followup"
+
+    @classmethod
+    def suggesting(cls, question: str, labels: tuple[str, ...]) -> FollowupQuestion:
+        return cls(question, tuple(Option(str(i), label) for i, label in enumerate(labels, 1)))
 
 
 @dataclass(frozen=True, slots=True)
 class CompletionQuestion:
-    """After `attempt_completion`: accept, or give feedback to continue."""
+    """After `attempt_completion`: accept, or reply with feedback to continue."""
 
     result: str
+    options: tuple[Option, ...] = (ACCEPT,)
     kind: Literal["completion"] = "completion"
 
 
 @dataclass(frozen=True, slots=True)
 class PlanQuestion:
-    """After `plan_mode_respond`: reply (text), switch to Act mode (yes), or stop here (no)."""
+    """After `plan_mode_respond`: reply (text), switch to Act mode, or stop here."""
 
     response: str
+    options: tuple[Option, ...] = (SWITCH_TO_ACT, STOP)
     kind: Literal["plan"] = "plan"
 
 
@@ -208,6 +238,7 @@ class MistakeLimitQuestion:
     """The model erred several times in a row: continue (with optional guidance) or stop."""
 
     count: int
+    options: tuple[Option, ...] = (CONTINUE, STOP)
     kind: Literal["mistake_limit"] = "mistake_limit"
 
 
@@ -216,6 +247,7 @@ class ErrorRetryQuestion:
     """A request failed after retries: retry or stop."""
 
     error: str
+    options: tuple[Option, ...] = (RETRY, STOP)
     kind: Literal["error_retry"] = "error_retry"
 
 
@@ -231,20 +263,72 @@ Question: TypeAlias = (
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """`yes`/`no` buttons, or a typed reply. `text` may accompany either (feedback)."""
+    """The option chosen (its id; "" for a typed reply alone), plus optional feedback.
 
-    response: Literal["yes", "no", "text"]
+    `images` are data URLs sent along with the feedback text; `edited_content` is the user's own
+    version of a proposed file write.
+    """
+
+    option: str = ""
     text: str = ""
-    edited_content: str | None = None  # the user's own version of a proposed file write
     images: tuple[str, ...] = field(default=())
+    edited_content: str | None = None
 
-    @property
-    def approved(self) -> bool:
-        return self.response == "yes"
+    def chose(self, option: Option) -> bool:
+        return self.option == option.id
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionAsked:
+    """The task waits for an answer to `question` (`TaskHandle.answer(question_id, …)`)."""
+
+    question_id: str
+    question: Question
+    kind: Literal["question_asked"] = "question_asked"
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionAnswered:
+    question_id: str
+    answer: Answer
+    kind: Literal["question_answered"] = "question_answered"
+
+
+Event: TypeAlias = (
+    TaskStarted
+    | RequestStarted
+    | TextDelta
+    | ReasoningDelta
+    | TextDone
+    | ToolPartial
+    | ToolStarted
+    | ToolOutput
+    | ToolFinished
+    | Usage
+    | Notice
+    | ErrorEvent
+    | CompletionResult
+    | ModeChanged
+    | PlanResponse
+    | CheckpointCreated
+    | TaskEnded
+    | QuestionAsked
+    | QuestionAnswered
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """An event as subscribers receive it: which task, its place in the task's stream, when."""
+
+    task_id: str
+    seq: int
+    ts: float
+    event: Event
 
 
 class Host(Protocol):
-    """A front end, as the core sees it."""
+    """A front end, as the core sees it (a `TaskHandle` in the app layer)."""
 
     def say(self, event: Event) -> None: ...
 

@@ -12,7 +12,7 @@ from pycline.app.controller import Controller
 from pycline.app.settings_model import validate
 from pycline.app.task_settings import task_settings, tool_extras, workspace_tool_extras
 from pycline.core.approval import ApprovalPolicy, AutoApprove
-from pycline.events import Answer, ApprovalQuestion, Question
+from pycline.events import DENY, Answer, ApprovalQuestion, Question
 from pycline.providers.scripted import ScriptedProvider
 from pycline.tools.base import ApprovalCategory
 from tests.core.harness import RecordingHost, complete
@@ -90,7 +90,7 @@ async def test_yes_approves_inside_the_workspace_but_asks_outside() -> None:
 
     async def ask(question: Question) -> Answer:
         asked.append(question)
-        return Answer("no")
+        return Answer(DENY.id)
 
     policy = ApprovalPolicy(AutoApprove(), ask, approve_all_inside=True)
     question = ApprovalQuestion("write_to_file", "Edit a.py")

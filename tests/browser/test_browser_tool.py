@@ -15,7 +15,7 @@ from pycline.core.approval import AutoApprove
 from pycline.core.services import TaskServices
 from pycline.core.task import Task, TaskSettings
 from pycline.errors import ToolError
-from pycline.events import Answer, ApprovalQuestion, Event, Question
+from pycline.events import APPROVE, Answer, ApprovalQuestion, Event, Question
 from pycline.messages import ImageContent, TextContent
 from pycline.providers.base import ModelInfo
 from pycline.providers.scripted import ScriptedProvider, ScriptedReply
@@ -167,7 +167,7 @@ class YesHost:
 
     async def ask(self, question: Question) -> Answer:
         self.questions.append(question)
-        return Answer("yes")
+        return Answer(APPROVE.id)
 
 
 def browser_call(action: str, **params: str) -> str:

@@ -92,10 +92,13 @@ def test_without_yes_writes_are_refused_and_the_model_is_told(
     assert proc.returncode == 0, proc.stderr
     assert not (workspace / "a.txt").exists()
     events = [json.loads(line) for line in proc.stdout.splitlines()]
-    asks = [e for e in events if e["type"] == "ask"]
-    assert asks[0]["kind"] == "approval"
-    answers = [e for e in events if e["type"] == "answer"]
-    assert answers[0]["response"] == "no" and "--yes" in answers[0]["text"]
+    assert all(e["v"] == 2 and e["task_id"] == events[0]["task_id"] for e in events)
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    asks = [e for e in events if e["kind"] == "question_asked"]
+    assert asks[0]["question"]["kind"] == "approval"
+    answers = [e for e in events if e["kind"] == "question_answered"]
+    assert answers[0]["question_id"] == asks[0]["question_id"]
+    assert answers[0]["answer"]["option"] == "deny" and "--yes" in answers[0]["answer"]["text"]
     assert events[-1]["kind"] == "task_ended" and events[-1]["completed"] is True
 
 

@@ -18,12 +18,22 @@ from pycline.workspace.paths import Workspace
 Responder = Callable[[Question], Answer]
 
 
+def yes(question: Question) -> Answer:
+    """The first option: approve, accept, switch to Act, continue, retry."""
+    return Answer(question.options[0].id) if question.options else Answer()
+
+
+def no(question: Question) -> Answer:
+    """The last option: deny, stop (accept for a completion, as Enter does)."""
+    return Answer(question.options[-1].id) if question.options else Answer()
+
+
 @dataclass
 class RecordingHost:
     """Answers questions from a queue (or a default) and records everything."""
 
     answers: list[Answer | Responder] = field(default_factory=list)
-    default: Responder = lambda q: Answer("yes")
+    default: Responder = field(default=lambda q: yes(q))
     events: list[Event] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)
 

@@ -16,7 +16,7 @@ from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.events import Answer, CompletionQuestion, Notice, Question
 from pycline.providers.base import UsageChunk
 from pycline.providers.scripted import ScriptedReply
-from tests.core.harness import RecordingHost, complete, make_task
+from tests.core.harness import RecordingHost, complete, make_task, yes
 
 READ = "<read_file>\n<path>src/app.py</path>\n</read_file>"
 
@@ -130,8 +130,8 @@ class CompactingHost(RecordingHost):
         if isinstance(question, CompletionQuestion) and self.compacted is None:
             assert self.task is not None
             self.compacted = await self.task.compact()
-            return Answer("text", "also add a test")
-        return Answer("yes")
+            return Answer(text="also add a test")
+        return yes(question)
 
 
 async def test_compact_at_the_completion_prompt_then_feedback_continues(
@@ -168,4 +168,4 @@ async def test_interactive_compact_command_calls_the_task_then_asks_again() -> N
     finally:
         os.close(read_fd)
     assert calls == ["compact"]
-    assert answer == Answer("text", "ship it")
+    assert answer == Answer(text="ship it")

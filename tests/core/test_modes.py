@@ -7,13 +7,13 @@ from pathlib import Path
 from pycline.app import wiring
 from pycline.core.approval import AutoApprove
 from pycline.core.task import Task, TaskSettings
-from pycline.events import Answer, PlanQuestion
+from pycline.events import PlanQuestion
 from pycline.providers.base import ModelInfo
 from pycline.providers.scripted import ScriptedProvider
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskStore
 from pycline.workspace.paths import Workspace
-from tests.core.harness import RecordingHost, complete
+from tests.core.harness import RecordingHost, complete, no, yes
 
 WRITE = "<write_to_file>\n<path>plan.txt</path>\n<content>\nx\n</content>\n</write_to_file>"
 PLAN = "<plan_mode_respond>\n<response>1. write plan.txt</response>\n</plan_mode_respond>"
@@ -24,7 +24,7 @@ def _task(home: Path, workspace: Path, plan: ScriptedProvider, act: ScriptedProv
     tools = wiring.default_tools(browser=False)
     profiles = wiring.mode_profiles(act, plan, tools, ws.root)
     folder = TaskStore(home).create()
-    host = RecordingHost(default=lambda q: Answer("yes"))
+    host = RecordingHost(default=yes)
     return Task(
         provider=profiles["plan"].provider,
         tools=profiles["plan"].tools,
@@ -71,7 +71,7 @@ async def test_plan_then_act_uses_two_models_in_one_task(
 async def test_headless_plan_run_ends_with_the_plan(isolated_home: Path, workspace: Path) -> None:
     planner = ScriptedProvider.of(PLAN)
     task = _task(isolated_home, workspace, planner, ScriptedProvider.of())
-    task.host = RecordingHost(default=lambda q: Answer("no"))
+    task.host = RecordingHost(default=no)
     outcome = await task.start("plan it")
     assert outcome.completed
     assert task.mode == "plan"

@@ -8,10 +8,9 @@ from pycline.app.config import ModelConfig
 from pycline.app.controller import Controller
 from pycline.core import resumption
 from pycline.core.task import TaskSettings
-from pycline.events import Answer
 from pycline.messages import Message, TextContent
 from pycline.providers.scripted import ScriptedProvider
-from tests.core.harness import RecordingHost, complete, make_task
+from tests.core.harness import RecordingHost, complete, make_task, no
 
 
 def test_trailing_tool_call_is_marked_interrupted() -> None:
@@ -49,7 +48,7 @@ def test_ago_reads_naturally() -> None:
 async def test_resume_continues_in_same_folder_with_resumption_message(
     isolated_home: Path, workspace: Path
 ) -> None:
-    host = RecordingHost(default=lambda q: Answer("no"))
+    host = RecordingHost(default=no)
     # First run: the model asks to write, the user refuses, the model gives up after mistakes.
     task, _ = make_task(isolated_home, workspace, ["thinking", "more", "still"], host)
     first = await task.start("make a file")

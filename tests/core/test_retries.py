@@ -15,7 +15,7 @@ import pytest
 from pycline.app import wiring
 from pycline.core.approval import AutoApprove
 from pycline.core.task import Task, TaskSettings
-from pycline.events import Answer, ErrorEvent, ErrorRetryQuestion, Notice, ToolStarted
+from pycline.events import RETRY, Answer, ErrorEvent, ErrorRetryQuestion, Notice, ToolStarted
 from pycline.providers.anthropic_provider import AnthropicProvider
 from pycline.providers.base import Provider
 from pycline.providers.catalog import lookup
@@ -24,7 +24,7 @@ from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskStore
 from pycline.workspace.paths import Workspace
 from tests.cli.test_headless import run_cli
-from tests.core.harness import RecordingHost, complete
+from tests.core.harness import RecordingHost, complete, no
 from tests.fakes import anthropic_server as anthropic_fake
 from tests.fakes import openai_server as openai_fake
 from tests.fakes.anthropic_server import AnthropicReply, FakeAnthropic
@@ -124,7 +124,7 @@ async def test_server_errors_are_retried_three_times_with_backoff(build: Build) 
 
 async def test_after_three_retries_the_user_is_asked_and_may_retry(build: Build) -> None:
     errors = [openai_fake.server_error()] * 4
-    host = RecordingHost(answers=[Answer("yes")])
+    host = RecordingHost(answers=[Answer(RETRY.id)])
     with FakeOpenAI([*errors, DONE]) as srv:
         task, sleeps = build(openai_at(srv.base_url), host)
         assert (await task.start("go")).completed
@@ -135,7 +135,7 @@ async def test_after_three_retries_the_user_is_asked_and_may_retry(build: Build)
 
 
 async def test_giving_up_after_retries_ends_the_task_with_the_error(build: Build) -> None:
-    host = RecordingHost(default=lambda q: Answer("no"))
+    host = RecordingHost(default=no)
     with FakeOpenAI([openai_fake.server_error()] * 4) as srv:
         task, sleeps = build(openai_at(srv.base_url), host)
         outcome = await task.start("go")
@@ -152,7 +152,7 @@ async def test_giving_up_after_retries_ends_the_task_with_the_error(build: Build
 async def test_auth_quota_and_not_found_are_not_retried(
     build: Build, error: openai_fake.OpenAIError
 ) -> None:
-    host = RecordingHost(default=lambda q: Answer("no"))
+    host = RecordingHost(default=no)
     with FakeOpenAI([error]) as srv:
         task, sleeps = build(openai_at(srv.base_url), host)
         outcome = await task.start("go")
@@ -164,7 +164,7 @@ async def test_auth_quota_and_not_found_are_not_retried(
 
 
 async def test_an_unreachable_server_is_retried_then_reported(build: Build) -> None:
-    host = RecordingHost(default=lambda q: Answer("no"))
+    host = RecordingHost(default=no)
     task, sleeps = build(openai_at(f"http://127.0.0.1:{closed_port()}/v1"), host)
     outcome = await task.start("go")
     assert not outcome.completed

@@ -13,6 +13,7 @@ from pycline.core.approval import AutoApprove
 from pycline.core.task import TaskSettings
 from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.events import (
+    DENY,
     Answer,
     ApprovalQuestion,
     CompletionQuestion,
@@ -21,7 +22,7 @@ from pycline.events import (
     MistakeLimitQuestion,
 )
 from pycline.providers.scripted import ScriptedReply
-from tests.core.harness import RecordingHost, complete, make_task
+from tests.core.harness import RecordingHost, complete, make_task, no
 
 
 def write(path: str, content: str) -> str:
@@ -85,7 +86,7 @@ async def test_write_edit_command_and_complete(isolated_home: Path, workspace: P
 async def test_rejection_with_feedback_reaches_the_model(
     isolated_home: Path, workspace: Path
 ) -> None:
-    host = RecordingHost(answers=[Answer("no", "use a .txt name")])
+    host = RecordingHost(answers=[Answer(DENY.id, "use a .txt name")])
     replies = [write("a.md", "x"), write("a.txt", "x"), complete()]
     task, provider = make_task(isolated_home, workspace, replies, host)
     assert (await task.start("write")).completed
@@ -99,7 +100,7 @@ async def test_rejection_with_feedback_reaches_the_model(
 async def test_no_tool_reply_gets_reminder_and_three_mistakes_ask_user(
     isolated_home: Path, workspace: Path
 ) -> None:
-    host = RecordingHost(default=lambda q: Answer("no"))
+    host = RecordingHost(default=no)
     task, provider = make_task(isolated_home, workspace, ["hmm", "still thinking", "nope"], host)
     outcome = await task.start("x")
     assert not outcome.completed
@@ -113,7 +114,7 @@ async def test_no_tool_reply_gets_reminder_and_three_mistakes_ask_user(
 async def test_guidance_after_mistakes_continues_the_task(
     isolated_home: Path, workspace: Path
 ) -> None:
-    host = RecordingHost(answers=[Answer("text", "just complete it")])
+    host = RecordingHost(answers=[Answer(text="just complete it")])
     task, provider = make_task(isolated_home, workspace, ["a", "b", "c", complete()], host)
     assert (await task.start("x")).completed
     assert "just complete it" in provider.requests[3].messages[-1].text
@@ -152,7 +153,7 @@ async def test_only_the_first_tool_runs(isolated_home: Path, workspace: Path) ->
 
 
 async def test_completion_feedback_continues_the_loop(isolated_home: Path, workspace: Path) -> None:
-    host = RecordingHost(answers=[Answer("text", "add a README too")])
+    host = RecordingHost(answers=[Answer(text="add a README too")])
     task, provider = make_task(
         isolated_home, workspace, [complete("v1"), write("README.md", "hi"), complete("v2")], host
     )
@@ -164,20 +165,21 @@ async def test_completion_feedback_continues_the_loop(isolated_home: Path, works
     ]
 
 
-async def test_followup_question_answer_goes_to_model(isolated_home: Path, workspace: Path) -> None:
-    host = RecordingHost(answers=[Answer("text", "8080")])
+async def test_followup_option_chosen_goes_to_model(isolated_home: Path, workspace: Path) -> None:
+    host = RecordingHost(answers=[Answer("2")])
     ask = '<ask_followup_question>\n<question>Which port?</question>\n<options>["8000", "8080"]</options>\n</ask_followup_question>'
     task, provider = make_task(isolated_home, workspace, [ask, complete()], host)
     assert (await task.start("x")).completed
     question = host.questions[0]
-    assert isinstance(question, FollowupQuestion) and question.options == ("8000", "8080")
+    assert isinstance(question, FollowupQuestion)
+    assert [(o.id, o.label) for o in question.options] == [("1", "8000"), ("2", "8080")]
     assert "<answer>\n8080\n</answer>" in provider.requests[1].messages[-1].text
 
 
 async def test_path_outside_workspace_is_never_auto_approved(
     isolated_home: Path, workspace: Path, tmp_path: Path
 ) -> None:
-    host = RecordingHost(default=lambda q: Answer("no"))
+    host = RecordingHost(default=no)
     settings = TaskSettings(auto_approve=AutoApprove(edit_files=True), approve_all_inside=True)
     outside = tmp_path / "outside.txt"
     task, _provider = make_task(
@@ -208,7 +210,7 @@ async def test_transient_errors_are_retried(isolated_home: Path, workspace: Path
 async def test_auth_error_stops_with_one_line_and_saves(
     isolated_home: Path, workspace: Path
 ) -> None:
-    host = RecordingHost(default=lambda q: Answer("no"))
+    host = RecordingHost(default=no)
     denied = ScriptedReply(
         error=ProviderError(
             ProviderErrorKind.AUTH, "Authentication failed: check your API key", status=401
@@ -276,7 +278,7 @@ async def test_a_file_changed_by_someone_else_is_reported_once(
         (workspace / "notes.md").write_text("two, by the user\n", encoding="utf-8")
         os.utime(workspace / "notes.md", (1, 1))  # a clearly different mtime
         edited.set()
-        return Answer("text", "go on")
+        return Answer(text="go on")
 
     host = RecordingHost(answers=[user_edits])
     ask = "<ask_followup_question>\n<question>Ready?</question>\n</ask_followup_question>"

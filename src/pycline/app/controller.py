@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +28,7 @@ from pycline.workspace.paths import Workspace
 
 if TYPE_CHECKING:
     from pycline.mcp.hub import McpHub
+    from pycline.mcp.settings import ServerConfig
 
 
 @dataclass
@@ -37,18 +38,22 @@ class Controller:
     plan_config: ModelConfig | None = None  # Plan mode's own model; None: the same as Act
     mcp: McpHub | None = None  # shared by the session's tasks; see start_mcp
 
-    async def start_mcp(self, workspace: Path) -> None:
-        """Connect the configured MCP servers (in parallel); nothing when none is configured."""
+    async def start_mcp(
+        self, workspace: Path, *, extra: Mapping[str, ServerConfig] | None = None
+    ) -> None:
+        """Connect the configured MCP servers and `extra` ones (in parallel); nothing when none
+        is configured."""
         from pycline.mcp.hub import McpHub
         from pycline.mcp.settings import global_settings_path, workspace_settings_path
 
         files = (global_settings_path(), workspace_settings_path(workspace))
-        if not any(f.is_file() for f in files):
+        if not extra and not any(f.is_file() for f in files):
             return
         from pycline.mcp.trust import McpTrust
 
         # The project's file counts only as the user trusted it (pycline.mcp.trust).
-        self.mcp = McpHub(workspace=workspace, trusted=McpTrust(self.home).is_trusted)
+        trusted = McpTrust(self.home).is_trusted
+        self.mcp = McpHub(workspace=workspace, trusted=trusted, extra_servers=extra)
         await self.mcp.start()
 
     @property

@@ -14,8 +14,9 @@ from pycline.errors import PyclineError
 from pycline.storage.paths import pycline_home
 
 if TYPE_CHECKING:
-    from pycline.app.controller import Controller
-    from pycline.core.task import Task, TaskOutcome
+    from pycline.app.session import ConfigOverrides, Session, TaskHandle
+    from pycline.cli.follow import View
+    from pycline.core.task import TaskOutcome
 
 
 def flags_config(ns: argparse.Namespace) -> ModelConfig:
@@ -52,32 +53,49 @@ def fail(message: str, code: int = 2) -> None:
     raise SystemExit(code)
 
 
-Runner = Callable[[], Awaitable["TaskOutcome"]]
+def overrides_of(ns: argparse.Namespace) -> ConfigOverrides:
+    from pycline.app.session import ConfigOverrides
+
+    return ConfigOverrides(
+        provider=ns.provider,
+        model=ns.model,
+        base_url=ns.base_url,
+        api_key=ns.api_key,
+        script=ns.script,
+        profile=ns.profile,
+    )
 
 
 def run_to_exit_code(
-    controller: Controller, cwd: Path, open_task: Callable[[], tuple[Task, Runner]]
+    cwd: Path,
+    overrides: ConfigOverrides,
+    start: Callable[[Session], Awaitable[TaskHandle]],
+    view: View,
 ) -> int:
-    """Run one task with the session's MCP servers connected; the process exit code.
+    """Run one task in a session of its own, shown by `view`; the process exit code.
 
     0 only when the task completed; otherwise one line on stderr naming the saved task.
     """
-    started: list[Task] = []
+    from pycline.app.session import Session
+    from pycline.cli.follow import follow
+
+    started: list[TaskHandle] = []
 
     async def run() -> TaskOutcome:
-        await controller.start_mcp(cwd)
-        if (untrusted := controller.untrusted_mcp_file) is not None:
-            print(
-                f"pycline: the MCP servers of {untrusted} were not started (the file is not "
-                "trusted as it is now); review it, then run `pycline mcp trust`.",
-                file=sys.stderr,
-            )
+        session = await Session.open(cwd, overrides=overrides)
         try:
-            task, go = open_task()
-            started.append(task)
-            return await go()
+            if (untrusted := session.untrusted_mcp_file) is not None:
+                print(
+                    f"pycline: the MCP servers of {untrusted} were not started (the file is not "
+                    "trusted as it is now); review it, then run `pycline mcp trust`.",
+                    file=sys.stderr,
+                )
+            handle = await start(session)
+            started.append(handle)
+            await follow(handle, view)
+            return await handle.wait()
         finally:
-            await controller.close()
+            await session.close()
 
     try:
         outcome = asyncio.run(run())

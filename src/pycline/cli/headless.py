@@ -3,28 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO, assert_never
 
-from pycline.cli.common import (
-    Runner,
-    fail,
-    plan_config,
-    resolved_config,
-    run_to_exit_code,
-    workspace_dir,
-)
-from pycline.errors import PyclineError
-
-if TYPE_CHECKING:
-    from pycline.core.task import Task
+from pycline.cli.common import overrides_of, run_to_exit_code, workspace_dir
+from pycline.event_wire import envelope_json
 from pycline.events import (
+    ACCEPT,
+    DENY,
+    STOP,
     Answer,
     ApprovalQuestion,
     CompletionQuestion,
     CompletionResult,
+    Envelope,
     ErrorEvent,
     ErrorRetryQuestion,
     Event,
@@ -59,45 +52,42 @@ OUTSIDE_REFUSED = (
 def headless_answer(question: Question) -> Answer:
     match question:
         case ApprovalQuestion(outside_workspace=True):
-            return Answer("no", OUTSIDE_REFUSED)
+            return Answer(DENY.id, OUTSIDE_REFUSED)
         case ApprovalQuestion():
-            return Answer("no", NOT_APPROVED)
+            return Answer(DENY.id, NOT_APPROVED)
         case FollowupQuestion():
-            return Answer("text", NO_USER)
+            return Answer(text=NO_USER)
         case PlanQuestion():
-            return Answer("no")  # a headless plan run ends with the plan
+            return Answer(STOP.id)  # a headless plan run ends with the plan
         case CompletionQuestion():
-            return Answer("yes")
+            return Answer(ACCEPT.id)
         case MistakeLimitQuestion() | ErrorRetryQuestion():
-            return Answer("no")
-
-
-def event_json(item: Event | Question | Answer, *, type_: str) -> str:
-    data = dataclasses.asdict(item)
-    data = {"type": type_, **data}
-    return json.dumps(data, ensure_ascii=False)
+            return Answer(STOP.id)
+        case _:
+            assert_never(question)
 
 
 class HeadlessHost:
+    """Plain-text rendering for `pycline run`; with `--json` the task's envelopes, one a line."""
+
     def __init__(self, *, json_mode: bool, out: TextIO = sys.stdout) -> None:
         self.json_mode = json_mode
         self.out = out
         self._mid_line = False
 
-    def say(self, event: Event) -> None:
+    def show(self, envelope: Envelope) -> None:
         if self.json_mode:
-            self.out.write(event_json(event, type_="event") + "\n")
+            self.out.write(json.dumps(envelope_json(envelope), ensure_ascii=False) + "\n")
             self.out.flush()
             return
+        self.say(envelope.event)
+
+    def say(self, event: Event) -> None:
         self._render(event)
 
     async def ask(self, question: Question) -> Answer:
         answer = headless_answer(question)
-        if self.json_mode:
-            self.out.write(event_json(question, type_="ask") + "\n")
-            self.out.write(event_json(answer, type_="answer") + "\n")
-            self.out.flush()
-        elif isinstance(question, ApprovalQuestion):
+        if not self.json_mode and isinstance(question, ApprovalQuestion):
             self._line(f"[not approved] {question.summary}")
         return answer
 
@@ -149,27 +139,13 @@ class HeadlessHost:
 
 
 def run_headless(ns: argparse.Namespace) -> int:
-    from pycline.app.controller import Controller
-    from pycline.app.task_settings import task_settings
+    from pycline.app.session import Session, TaskHandle, TaskOptions
 
     cwd = workspace_dir(ns)
-    try:
-        home, config = resolved_config(ns)
-        controller = Controller(home, config, plan_config(ns, home, config))
-        settings = task_settings(
-            home,
-            headless=True,
-            approve_all_inside=ns.yes,
-            mode="plan" if ns.plan else "act",
-            workspace=cwd,
-        )
-    except PyclineError as exc:
-        fail(str(exc))
-        return 2
-    host = HeadlessHost(json_mode=ns.json)
+    options = TaskOptions(headless=True, approve_all_inside=ns.yes)
 
-    def open_task() -> tuple[Task, Runner]:
-        task = controller.new_task(" ".join(ns.task), host, cwd, settings)
-        return task, lambda: task.start(task.record.task)
+    async def start(session: Session) -> TaskHandle:
+        text = " ".join(ns.task)
+        return await session.new_task(text, mode="plan" if ns.plan else "act", options=options)
 
-    return run_to_exit_code(controller, cwd, open_task)
+    return run_to_exit_code(cwd, overrides_of(ns), start, HeadlessHost(json_mode=ns.json))

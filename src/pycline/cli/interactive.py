@@ -7,25 +7,27 @@ import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, assert_never
 
 from pycline.app.config import DEFAULT_MODELS, ModelConfig, save
-from pycline.cli.common import flags_config, plan_config, workspace_dir
+from pycline.cli.common import overrides_of, workspace_dir
 from pycline.cli.editor import edit_text
 from pycline.cli.lines import LineReader
 from pycline.cli.style import colour_diff, style
-from pycline.core import user_input
 from pycline.errors import ConfigError, PyclineError
-
-if TYPE_CHECKING:
-    from pycline.app.controller import Controller
-    from pycline.terminal.background import BackgroundProcesses
-
 from pycline.events import (
+    ACCEPT,
+    APPROVE,
+    CONTINUE,
+    DENY,
+    RETRY,
+    STOP,
+    SWITCH_TO_ACT,
     Answer,
     ApprovalQuestion,
     CompletionQuestion,
     CompletionResult,
+    Envelope,
     ErrorEvent,
     ErrorRetryQuestion,
     Event,
@@ -45,6 +47,10 @@ from pycline.events import (
     Usage,
 )
 
+if TYPE_CHECKING:
+    from pycline.app.session import Session, TaskHandle
+    from pycline.core.modes import Mode
+
 
 class InteractiveHost:
     def __init__(self, reader: LineReader, *, notify: bool = False) -> None:
@@ -52,10 +58,17 @@ class InteractiveHost:
         self.notify = notify  # settings.notifications: a desktop popup when a question waits
         self._mid_line = False
         self._in_reasoning = False
-        # `/compact` at the completion prompt condenses the running task's history (issue 6).
+        # `/compact` at the completion prompt condenses the running task's history.
         self.compact: Callable[[], Awaitable[bool]] | None = None
-        # The running task's background processes: `/ps` lists them, `/stop N` stops one.
-        self.background: BackgroundProcesses | None = None
+        # The running task: `/ps` lists its background processes, `/stop N` stops one.
+        self.handle: TaskHandle | None = None
+
+    def attach(self, handle: TaskHandle) -> None:
+        self.handle = handle
+        self.compact = handle.compact
+
+    def show(self, envelope: Envelope) -> None:
+        self.say(envelope.event)
 
     def _write(self, text: str) -> None:
         sys.stdout.write(text)
@@ -130,10 +143,10 @@ class InteractiveHost:
     async def _process_command(self, line: str) -> bool:
         """`/ps` and `/stop N` work at any prompt while a task runs; True when handled."""
         words = line.split()
-        if not words or words[0] not in ("/ps", "/stop") or self.background is None:
+        if not words or words[0] not in ("/ps", "/stop") or self.handle is None:
             return False
         if words[0] == "/ps":
-            infos = self.background.list()
+            infos = self.handle.processes()
             if not infos:
                 self._line("No background processes.")
             for info in infos:
@@ -142,7 +155,7 @@ class InteractiveHost:
             return True
         if len(words) == 2 and words[1].isdigit():
             try:
-                await self.background.stop(int(words[1]))
+                await self.handle.stop_process(int(words[1]))
             except KeyError:
                 self._line(f"No background process {words[1]}.")
             else:
@@ -173,33 +186,33 @@ class InteractiveHost:
                     reply = await self._read(style(f"Allow {summary}{where}? {choices}: ", "bold"))
                     word = reply.strip()
                     if word.lower() in ("y", "yes"):
-                        return Answer("yes")
+                        return Answer(APPROVE.id)
                     if word.lower() in ("", "n", "no"):
-                        return Answer("no")
+                        return Answer(DENY.id)
                     if word.lower() in ("e", "edit") and question.content is not None:
                         edited = await edit_text(question.content, question.path)
                         if edited is None:
                             self._line(style("The editor failed; nothing was changed.", "red"))
                             continue
                         self._line(style("Saving your edited version.", "green"))
-                        return Answer("yes", edited_content=edited)
-                    return Answer("no", word)
+                        return Answer(APPROVE.id, edited_content=edited)
+                    return Answer(DENY.id, word)
             case FollowupQuestion(question=q, options=options):
                 self._line(style(f"? {q}", "bold"))
                 for i, option in enumerate(options, 1):
-                    self._line(f"  {i}. {option}")
+                    self._line(f"  {i}. {option.label}")
                 reply = (await self._read("> ")).strip()
                 if reply.isdigit() and 1 <= int(reply) <= len(options):
-                    reply = options[int(reply) - 1]
-                return Answer("text", reply)
+                    return Answer(options[int(reply) - 1].id)
+                return Answer(text=reply)
             case PlanQuestion():
                 reply = await self._read(
                     style("Reply to the plan, /act to carry it out, or Enter to stop: ", "bold")
                 )
                 word = reply.strip()
                 if word.startswith("/act"):
-                    return Answer("yes", word[len("/act") :].strip())
-                return Answer("text", word) if word else Answer("no")
+                    return Answer(SWITCH_TO_ACT.id, word[len("/act") :].strip())
+                return Answer(text=word) if word else Answer(STOP.id)
             case CompletionQuestion():
                 while True:
                     reply = await self._read(
@@ -215,14 +228,16 @@ class InteractiveHost:
                         self._line(style("Nothing to condense here.", "yellow"))
                     else:
                         await self.compact()
-                return Answer("yes") if not reply.strip() else Answer("text", reply.strip())
+                return Answer(ACCEPT.id) if not reply.strip() else Answer(text=reply.strip())
             case MistakeLimitQuestion(count=count):
                 self._line(style(f"The model has made {count} mistakes in a row.", "yellow"))
                 reply = await self._read("Type guidance to continue, or press Enter to stop: ")
-                return Answer("text", reply.strip()) if reply.strip() else Answer("no")
+                return Answer(CONTINUE.id, reply.strip()) if reply.strip() else Answer(STOP.id)
             case ErrorRetryQuestion():
                 reply = await self._read("Retry the request? [y/N] ")
-                return Answer("yes") if reply.strip().lower() in ("y", "yes") else Answer("no")
+                return Answer(RETRY.id if reply.strip().lower() in ("y", "yes") else STOP.id)
+            case _:
+                assert_never(question)
 
 
 WIZARD_CHOICES = (
@@ -288,22 +303,30 @@ async def _ask_mcp_trust(reader: LineReader, home: Path, cwd: Path) -> None:
 
 async def session(ns: argparse.Namespace) -> int:
     from pycline.app.config import resolve
-    from pycline.app.controller import Controller
+    from pycline.app.session import Session
     from pycline.storage.paths import pycline_home
 
     cwd = workspace_dir(ns)
     home = pycline_home()
     reader = LineReader(complete_root=cwd)
-    flags = flags_config(ns)
-    config = resolve(flags, home, workspace=cwd, profile=ns.profile)
+    overrides = overrides_of(ns)
+    config = resolve(overrides.flags(), home, workspace=cwd, profile=ns.profile)
     if config.provider is None:
-        wizard = await first_run_wizard(reader, home)
-        config = resolve(flags.merged_over(wizard), home, workspace=cwd, profile=ns.profile)
-    controller = Controller(home, config, plan_config(ns, home, config))
-    print(style(f"pycline · {config.provider}/{config.model} · {cwd}", "dim"))
+        await first_run_wizard(reader, home)
+    await _ask_mcp_trust(reader, home, cwd)
+    opened = await Session.open(cwd, home=home, overrides=overrides)
+    try:
+        _banner(opened, home, cwd)
+        return await _tasks(ns, opened, reader, home, cwd)
+    finally:
+        await opened.close()
+
+
+def _banner(opened: Session, home: Path, cwd: Path) -> None:
     from pycline.app.task_settings import chromium_setting
     from pycline.app.wiring import browser_status
 
+    print(style(f"pycline · {opened.config.provider}/{opened.config.model} · {cwd}", "dim"))
     unavailable = browser_status(chromium_setting(home, cwd))
     if unavailable:
         print(style(f"browser tool off: {unavailable}", "dim"))
@@ -314,23 +337,17 @@ async def session(ns: argparse.Namespace) -> int:
             "dim",
         )
     )
-    await _ask_mcp_trust(reader, home, cwd)
-    await controller.start_mcp(cwd)
-    try:
-        return await _tasks(ns, controller, reader, home, cwd)
-    finally:
-        await controller.close()
 
 
 async def _tasks(
-    ns: argparse.Namespace, controller: Controller, reader: LineReader, home: Path, cwd: Path
+    ns: argparse.Namespace, opened: Session, reader: LineReader, home: Path, cwd: Path
 ) -> int:
     from pycline.app.config import load
-    from pycline.app.task_settings import task_settings
+    from pycline.cli.follow import follow
 
     host = InteractiveHost(reader, notify=load(home, cwd).notifications)
     text = " ".join(ns.task).strip()
-    mode = "plan" if ns.plan else "act"
+    mode: Mode = "plan" if ns.plan else "act"
     while True:
         while not text:
             line = await reader.readline(style("Plan> " if mode == "plan" else "Task> ", "bold"))
@@ -338,29 +355,25 @@ async def _tasks(
                 return 0
             text = line.strip()
             if text in ("/plan", "/act"):
-                mode = text[1:]
+                mode = "plan" if text == "/plan" else "act"
                 print(style(f"{mode.upper()} MODE", "cyan"))
                 text = ""
-        settings = task_settings(home, headless=False, mode=mode, workspace=cwd)
         resume_id = _resume_arg(text)
-        if resume_id is not None:  # `/resume [ID]`: continue a saved task (issue 5)
+        if resume_id is not None:  # `/resume [ID]`: continue a saved task
             try:
-                task, run = controller.resume_task(resume_id or None, host, cwd, settings)
+                handle = await opened.resume_task(resume_id or None, mode=mode)
             except PyclineError as exc:  # no such task, or its history cannot be read
                 print(style(str(exc), "yellow"))
                 text = ""
                 continue
-            host.compact = task.compact  # `/compact` (issue 6)
-            host.background = user_input.background_of(task.services)
-            outcome = await run()
         else:
-            task = controller.new_task(text, host, cwd, settings)
-            host.compact = task.compact  # `/compact` (issue 6)
-            host.background = user_input.background_of(task.services)
-            outcome = await task.start(text)
-        mode = task.mode
+            handle = await opened.new_task(text, mode=mode)
+        host.attach(handle)
+        await follow(handle, host)
+        outcome = await handle.wait()
+        mode = handle.task.mode
         if not outcome.completed:
-            print(style(f"Task stopped: {outcome.reason} (task {task.id} saved)", "yellow"))
+            print(style(f"Task stopped: {outcome.reason} (task {handle.id} saved)", "yellow"))
         text = ""
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from pycline.events import Answer, ApprovalQuestion, Question
+from pycline.events import APPROVE, Answer, ApprovalQuestion, Question
 from pycline.tools.base import Approval, ApprovalCategory, AskFn
 
 
@@ -70,7 +70,7 @@ class ApprovalPolicy:
         if self.approve_all_inside and not outside:
             return Approval(True)
         answer: Answer = await self._ask(_with_outside(question, outside))
-        return Approval(answer.approved, answer.text, answer.edited_content)
+        return Approval(answer.chose(APPROVE), answer.text, answer.edited_content)
 
 
 def _with_outside(question: ApprovalQuestion, outside: bool) -> Question:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pycline.errors import ProviderError
-from pycline.events import Event, ReasoningDelta, TextDelta, TextDone
+from pycline.events import Event, ReasoningDelta, TextDelta, TextDone, ToolPartial
 from pycline.messages import Message
 from pycline.parsing.blocks import AssistantBlock, TextBlock, ToolUseBlock
 from pycline.parsing.stream import StreamingParser
@@ -19,6 +20,7 @@ class Reply:
     blocks: list[AssistantBlock]
     usage: UsageChunk | None
     cut_after_tool: bool  # the model went on after its first tool call; we stopped reading
+    tool_call_id: str = ""  # the id the first tool call's events share ("" without a tool call)
 
 
 class StreamFailed(Exception):
@@ -68,6 +70,32 @@ class _ProseEmitter:
         self.update(blocks)
 
 
+def new_tool_call_id() -> str:
+    return f"call_{secrets.token_hex(6)}"
+
+
+class _ToolWatcher:
+    """Reports the first tool call while it streams in, under one id from its first token on."""
+
+    def __init__(self, say: Callable[[Event], None]) -> None:
+        self._say = say
+        self.tool_call_id = ""
+        self._shown: dict[str, str] = {}
+
+    def update(self, blocks: Sequence[AssistantBlock]) -> None:
+        first = _first_tool_index(blocks)
+        if first is None:
+            return
+        block = blocks[first]
+        assert isinstance(block, ToolUseBlock)
+        if not self.tool_call_id:
+            self.tool_call_id = new_tool_call_id()
+        elif block.params == self._shown:
+            return
+        self._shown = dict(block.params)
+        self._say(ToolPartial(self.tool_call_id, block.name, self._shown))
+
+
 def _strip_thinking_tags(text: str) -> str:
     return text.replace("<thinking>", "").replace("</thinking>", "")
 
@@ -87,6 +115,7 @@ async def stream_reply(
 ) -> Reply:
     parser = StreamingParser()
     emitter = _ProseEmitter(say)
+    tools = _ToolWatcher(say)
     received: list[str] = []
     usage: UsageChunk | None = None
     cut = False
@@ -99,6 +128,7 @@ async def stream_reply(
                     parser.feed(text)
                     blocks = parser.blocks
                     emitter.update(blocks)
+                    tools.update(blocks)
                     first = _first_tool_index(blocks)
                     if first is not None and not blocks[first].partial and _has_more(blocks, first):
                         cut = True
@@ -119,7 +149,8 @@ async def stream_reply(
         assert first is not None
         blocks = blocks[: first + 1]
     emitter.finish(blocks)
-    return Reply("".join(received), blocks, usage, cut)
+    tools.update(blocks)  # the parameters as finally parsed
+    return Reply("".join(received), blocks, usage, cut, tools.tool_call_id)
 
 
 def _has_more(blocks: Sequence[AssistantBlock], tool_index: int) -> bool:

@@ -23,7 +23,10 @@ from pycline.core.streaming import Reply, StreamFailed, stream_reply
 from pycline.core.ui_log import UiLog
 from pycline.errors import ProviderError, ProviderErrorKind, TaskCancelled
 from pycline.events import (
+    CONTINUE,
+    RETRY,
     Answer,
+    ApprovalQuestion,
     ErrorEvent,
     ErrorRetryQuestion,
     Event,
@@ -35,6 +38,7 @@ from pycline.events import (
     RequestStarted,
     TaskEnded,
     TaskStarted,
+    ToolOutput,
     Usage,
 )
 from pycline.messages import Content, ImageContent, Message, TextContent
@@ -114,7 +118,8 @@ class Task:
         self._requests = 0
         self._context_tokens = 0
         self._last_error: str | None = None
-        self._auto_condensed = False  # condensing (issue 6): never twice in a row
+        self._auto_condensed = False  # never condense twice in a row
+        self.running_call = ""  # the tool call running now: its output and questions carry its id
         self.approver = ApprovalPolicy(
             self.settings.auto_approve,
             self.ask,
@@ -146,14 +151,27 @@ class Task:
         self.record.model = self.provider.model.id
         self.say(ModeChanged(mode, model))
 
+    def set_provider(self, provider: Provider, *, mode: modes.Mode | None = None) -> None:
+        """Use `provider` in `mode` (default: the current mode) from the next request on."""
+        mode = mode or self.mode
+        self._profiles[mode] = dataclasses.replace(self._profiles[mode], provider=provider)
+        if mode == self.mode:
+            self.record.provider = provider.name
+            self.record.model = provider.model.id
+            self.say(ModeChanged(mode, f"{provider.name}/{provider.model.id}"))
+
     # --- host plumbing: everything shown or asked is logged and saved -------------------------
 
     def say(self, event: Event) -> None:
+        if isinstance(event, ToolOutput) and not event.tool_call_id and self.running_call:
+            event = dataclasses.replace(event, tool_call_id=self.running_call)
         if self.ui.record(event):
             self._save_ui()
         self.host.say(event)
 
     async def ask(self, question: Question) -> Answer:
+        if isinstance(question, ApprovalQuestion) and not question.tool_call_id:
+            question = dataclasses.replace(question, tool_call_id=self.running_call)
         self.ui.record_question(question)
         self._save_ui()
         answer = await self.host.ask(question)
@@ -230,7 +248,7 @@ class Task:
             user_content = step.content
             if self._mistakes >= self.settings.max_mistakes:
                 answer = await self.ask(MistakeLimitQuestion(self._mistakes))
-                if not answer.approved and not answer.text.strip():
+                if not answer.chose(CONTINUE) and not answer.text.strip():
                     return TaskOutcome(
                         False,
                         f"The model made {self._mistakes} mistakes in a row; stopped.",
@@ -300,7 +318,7 @@ class Task:
                 self._last_error = _one_line(error)
                 self.say(ErrorEvent(self._last_error))
                 answer = await self.ask(ErrorRetryQuestion(self._last_error))
-                if answer.approved:
+                if answer.chose(RETRY):
                     attempt = 0
                     continue
                 return None

@@ -51,11 +51,12 @@ async def run_first_tool(task: Task, reply: Reply) -> Step:
     if tool_block is None:
         return Step([TextContent(responses.NO_TOOL_USED)], mistake=True)
     call = ToolCall(tool_block.name, dict(tool_block.params))
+    call_id = reply.tool_call_id
     tool = task.tools.get(call.name)
     refused = modes.refusal(task.mode, call)
     if tool is None:
         message = refused or responses.unknown_tool(call.name)
-        task.say(ToolFinished(call.name, call.name, False, message))
+        task.say(ToolFinished(call.name, call.name, False, message, call_id))
         return Step(
             [TextContent(f"[{call.name}] Result:\n{responses.tool_error(call.name, message)}")],
             mistake=True,
@@ -64,14 +65,18 @@ async def run_first_tool(task: Task, reply: Reply) -> Step:
         summary = tool.summary(call)
     except ToolError:
         summary = call.name
-    task.say(ToolStarted(call.name, summary))
+    task.say(ToolStarted(call.name, summary, call_id))
+    task.running_call = call_id
     try:
         if refused is not None:
             raise ToolError(refused)
         result = await tool.run(call, task.tool_context())
     except ToolError as exc:
         result = ToolResult(responses.tool_error(call.name, str(exc)), is_error=True)
-    task.say(ToolFinished(call.name, summary, not (result.is_error or result.denied), result.text))
+    finally:
+        task.running_call = ""
+    ok = not (result.is_error or result.denied)
+    task.say(ToolFinished(call.name, summary, ok, result.text, call_id))
     path = call.get("path")
     if path is not None and not (result.is_error or result.denied):
         with contextlib.suppress(ToolError):  # the tool accepted the path; this is bookkeeping

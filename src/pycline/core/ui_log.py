@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import time
+from typing import assert_never
 
 from pycline.events import (
     Answer,
     ApprovalQuestion,
+    CheckpointCreated,
     CompletionQuestion,
     CompletionResult,
     ErrorEvent,
@@ -15,13 +17,22 @@ from pycline.events import (
     Event,
     FollowupQuestion,
     MistakeLimitQuestion,
+    ModeChanged,
     Notice,
+    PlanQuestion,
+    PlanResponse,
     Question,
+    QuestionAnswered,
+    QuestionAsked,
     ReasoningDelta,
+    RequestStarted,
+    TaskEnded,
     TaskStarted,
+    TextDelta,
     TextDone,
     ToolFinished,
     ToolOutput,
+    ToolPartial,
     ToolStarted,
     Usage,
 )
@@ -88,8 +99,24 @@ class UiLog:
                 self._add(
                     "say", "completion_result", result, **({"command": command} if command else {})
                 )
-            case _:
+            case PlanResponse(response=response):
+                self._add("say", "plan_mode_respond", response)
+            case ModeChanged(mode=mode, model=model):
+                self._add("say", "mode_changed", mode, model=model)
+            case (
+                RequestStarted()
+                | TextDelta()
+                | ToolPartial()
+                | CheckpointCreated()  # the checkpoint hook writes Cline's own message for it
+                | TaskEnded()
+                | QuestionAsked()
+                | QuestionAnswered()
+            ):
                 return False
+            case ReasoningDelta() | ToolOutput():
+                raise AssertionError("buffered above")
+            case _:
+                assert_never(event)
         return True
 
     def record_question(self, question: Question) -> None:
@@ -101,16 +128,22 @@ class UiLog:
                     "ask", kind, json.dumps({"tool": tool, "summary": summary, "preview": preview})
                 )
             case FollowupQuestion(question=q, options=options):
-                self._add("ask", "followup", json.dumps({"question": q, "options": list(options)}))
+                labels = [o.label for o in options]
+                self._add("ask", "followup", json.dumps({"question": q, "options": labels}))
             case CompletionQuestion(result=result):
                 self._add("ask", "completion_result", result)
             case MistakeLimitQuestion(count=count):
                 self._add("ask", "mistake_limit_reached", str(count))
             case ErrorRetryQuestion(error=error):
                 self._add("ask", "api_req_failed", error)
+            case PlanQuestion(response=response):
+                self._add("ask", "plan_mode_respond", json.dumps({"response": response}))
+            case _:
+                assert_never(question)
 
     def record_answer(self, answer: Answer) -> None:
-        self._add("say", "user_feedback", answer.text, response=answer.response)
+        images = {"images": list(answer.images)} if answer.images else {}
+        self._add("say", "user_feedback", answer.text, option=answer.option, **images)
 
     def _flush_buffers(self) -> None:
         if self._reasoning:

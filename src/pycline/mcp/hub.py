@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,7 @@ class McpHub:
         restart: RestartPolicy | None = None,
         connect_timeout: float = 30.0,
         trusted: TrustCheck | None = None,
+        extra_servers: Mapping[str, ServerConfig] | None = None,
     ) -> None:
         self.settings_path = settings_path or global_settings_path()
         # None: the workspace file is used as it is (callers that already asked the user).
@@ -86,6 +88,8 @@ class McpHub:
         self.watch_interval = watch_interval
         self.restart_policy = restart or RestartPolicy()
         self.connect_timeout = connect_timeout
+        # Servers a front end hands in (an editor's own list): they win over the files by name.
+        self.extra_servers = dict(extra_servers or {})
         self.settings_errors: tuple[str, ...] = ()
         self._entries: dict[str, ServerEntry] = {}
         self._conns: dict[str, McpConnection] = {}
@@ -244,7 +248,10 @@ class McpHub:
     def _load(self) -> McpSettings:
         settings = load_settings(self.settings_path, self.workspace_path, trusted=self.trusted)
         self.untrusted_file = settings.untrusted
-        return settings
+        if not self.extra_servers:
+            return settings
+        given = {n: ServerEntry(n, "session", c) for n, c in self.extra_servers.items()}
+        return dataclasses.replace(settings, servers={**settings.servers, **given})
 
     def _bump(self) -> None:
         # Wake every waiter, then arm a fresh event for the next change.

@@ -34,7 +34,7 @@ WORKSPACE_FILE = Path(".pycline") / "mcp.json"
 DEFAULT_TIMEOUT = 60.0
 
 TransportKind: TypeAlias = Literal["stdio", "sse", "streamableHttp"]
-Source: TypeAlias = Literal["global", "workspace"]
+Source: TypeAlias = Literal["global", "workspace", "session"]  # session: handed in by a front end
 TrustCheck: TypeAlias = Callable[[Path, bytes], bool]
 
 

@@ -70,8 +70,9 @@ def _describe(m: UiMessage) -> str | None:
         case "followup":
             return f"Question: {_one_line(str(_json(m.text).get('question', m.text)))}"
         case "user_feedback":
-            response = m.extra.get("response")
-            answer = {"yes": "approved", "no": "declined"}.get(str(response), "replied")
+            # `response` is the yes/no of tasks saved before answers named their option.
+            chosen = str(m.extra.get("option", m.extra.get("response", "")))
+            answer = _ANSWER_WORDS.get(chosen, "replied")
             return f"User {answer}" + (f": {_one_line(m.text)}" if m.text.strip() else "")
         case "completion_result" if say:
             return f"Completed: {_one_line(m.text, 400)}"
@@ -87,6 +88,19 @@ def _describe(m: UiMessage) -> str | None:
             return f"The model made {m.text} mistakes in a row"
         case _:
             return None
+
+
+_ANSWER_WORDS = {
+    "approve": "approved",
+    "accept": "accepted",
+    "act": "switched to Act mode",
+    "continue": "continued",
+    "retry": "retried",
+    "deny": "declined",
+    "stop": "stopped",
+    "yes": "approved",
+    "no": "declined",
+}
 
 
 def transcript_summary(messages: Sequence[UiMessage]) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from pycline.errors import ToolError
-from pycline.events import CompletionQuestion, CompletionResult, FollowupQuestion
+from pycline.events import ACCEPT, CompletionQuestion, CompletionResult, FollowupQuestion
 from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
 
 FOLLOWUP_SPEC = ToolSpec(
@@ -66,8 +66,11 @@ class AskFollowupQuestionTool:
     async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
         question = call.require("question")
         options = parse_options(call.get("options"))
-        answer = await ctx.ask(FollowupQuestion(question, options))
-        return ToolResult(f"<answer>\n{answer.text}\n</answer>")
+        asked = FollowupQuestion.suggesting(question, options)
+        answer = await ctx.ask(asked)
+        chosen = next((o.label for o in asked.options if answer.chose(o)), "")
+        text = "\n".join(t for t in (chosen, answer.text) if t)
+        return ToolResult(f"<answer>\n{text}\n</answer>")
 
 
 class AttemptCompletionTool:
@@ -80,7 +83,7 @@ class AttemptCompletionTool:
         result = call.require("result")
         ctx.say(CompletionResult(result, call.get("command")))
         answer = await ctx.ask(CompletionQuestion(result))
-        if answer.response == "yes" or not answer.text.strip():
+        if answer.chose(ACCEPT) or not answer.text.strip():
             return ToolResult("The user accepted the result.", completed=True)
         return ToolResult(
             "The user has provided feedback on the results. Consider their input to continue the "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pycline.events import PlanQuestion, PlanResponse
+from pycline.events import STOP, SWITCH_TO_ACT, PlanQuestion, PlanResponse
 from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
 
 PLAN_SPEC = ToolSpec(
@@ -47,11 +47,11 @@ class PlanModeRespondTool:
                 "then respond again with plan_mode_respond.]"
             )
         answer = await ctx.ask(PlanQuestion(response))
-        if answer.response == "yes":
+        if answer.chose(SWITCH_TO_ACT):
             extra = (
                 f"\n<user_message>\n{answer.text.strip()}\n</user_message>" if answer.text else ""
             )
             return ToolResult(SWITCHED_TO_ACT + extra, next_mode="act")
-        if answer.response == "no" and not answer.text.strip():
+        if answer.chose(STOP) or not answer.text.strip():
             return ToolResult("The user accepted the plan and ended the task here.", completed=True)
         return ToolResult(f"<user_message>\n{answer.text.strip()}\n</user_message>")

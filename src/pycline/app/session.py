@@ -1,0 +1,196 @@
+"""Sessions: one per workspace (or worktree), running any number of tasks side by side.
+
+A session holds what its tasks share: the resolved model configuration, the MCP hub (the files'
+servers plus any a front end hands in), and the task store. Each task runs in its own asyncio task
+behind a `TaskHandle`; front ends subscribe to handles and answer their questions. Nothing here
+prints or reads input, so the terminal, the web UI and an editor server drive tasks the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pycline.app.config import ModelConfig, resolve, resolve_plan
+from pycline.app.controller import Controller
+from pycline.app.handle import AnswerRejected, Status, TaskHandle
+from pycline.core.modes import Mode
+from pycline.core.task import TaskOutcome, TaskSettings
+from pycline.messages import ImageContent
+from pycline.storage.paths import pycline_home
+
+if TYPE_CHECKING:
+    from pycline.mcp.settings import ServerConfig
+    from pycline.providers.base import Provider
+    from pycline.tools.base import Tool
+
+__all__ = [
+    "AnswerRejected",
+    "ConfigOverrides",
+    "Session",
+    "Status",
+    "TaskHandle",
+    "TaskOptions",
+    "TaskOutcome",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigOverrides:
+    """Choices made outside the settings files (command-line flags, an editor's request)."""
+
+    provider: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = None
+    script: str | None = None  # the scripted provider's replies file
+    profile: str | None = None
+
+    def flags(self) -> ModelConfig:
+        return ModelConfig(
+            provider=self.provider,
+            model=self.model,
+            base_url=self.base_url,
+            api_key=self.api_key,
+            script=self.script,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TaskOptions:
+    """How one task runs. `settings` replaces what the settings files say; `provider` and
+    `tools` replace the configured ones (embedding, tests)."""
+
+    headless: bool = False
+    approve_all_inside: bool = False  # headless --yes
+    settings: TaskSettings | None = None
+    provider: Provider | None = None
+    tools: Sequence[Tool] | None = None
+
+
+class Session:
+    def __init__(self, workspace: Path, home: Path, controller: Controller) -> None:
+        self.workspace = workspace
+        self.home = home
+        self._controller = controller
+        self._handles: dict[str, TaskHandle] = {}
+        self._closed = False
+
+    @classmethod
+    async def open(
+        cls,
+        workspace: Path,
+        *,
+        home: Path | None = None,
+        overrides: ConfigOverrides | None = None,
+        mcp_servers: Mapping[str, ServerConfig] | None = None,
+    ) -> Session:
+        """Resolve the model configuration and connect the MCP servers for `workspace`."""
+        home = home or pycline_home()
+        workspace = workspace.expanduser().resolve()
+        overrides = overrides or ConfigOverrides()
+        flags = overrides.flags()
+        config = resolve(flags, home, workspace=workspace, profile=overrides.profile)
+        plan = resolve_plan(flags, home, config, workspace=workspace, profile=overrides.profile)
+        controller = Controller(home, config, plan)
+        await controller.start_mcp(workspace, extra=mcp_servers)
+        return cls(workspace, home, controller)
+
+    @property
+    def config(self) -> ModelConfig:
+        return self._controller.config
+
+    @property
+    def untrusted_mcp_file(self) -> Path | None:
+        """A project MCP file whose servers were left out because the user has not trusted it."""
+        return self._controller.untrusted_mcp_file
+
+    async def new_task(
+        self,
+        text: str,
+        *,
+        images: Sequence[ImageContent] = (),
+        mode: Mode | None = None,
+        options: TaskOptions | None = None,
+    ) -> TaskHandle:
+        """Create a task and start running it; its events flow through the returned handle."""
+        options = options or TaskOptions()
+        handle = TaskHandle()
+        task = self._controller.new_task(
+            text,
+            handle,
+            self.workspace,
+            self._settings(options, mode),
+            provider=options.provider,
+            tools=list(options.tools) if options.tools is not None else None,
+        )
+        handle.attach(task)
+        self._handles[handle.id] = handle
+        handle.run(lambda: task.start(text, tuple(images)))
+        return handle
+
+    async def resume_task(
+        self,
+        task_id: str | None = None,
+        *,
+        mode: Mode | None = None,
+        options: TaskOptions | None = None,
+    ) -> TaskHandle:
+        """Continue a saved task (the latest in this workspace without an id)."""
+        options = options or TaskOptions()
+        if task_id is not None and (running := self._handles.get(task_id)) and not running.done:
+            return running
+        handle = TaskHandle()
+        task, run = self._controller.resume_task(
+            task_id,
+            handle,
+            self.workspace,
+            self._settings(options, mode),
+            provider=options.provider,
+        )
+        handle.attach(task)
+        self._handles[handle.id] = handle
+        handle.run(run)
+        return handle
+
+    def _settings(self, options: TaskOptions, mode: Mode | None) -> TaskSettings:
+        from pycline.app.task_settings import task_settings
+
+        settings = options.settings or task_settings(
+            self.home,
+            headless=options.headless,
+            approve_all_inside=options.approve_all_inside,
+            workspace=self.workspace,
+        )
+        return dataclasses.replace(settings, mode=mode) if mode is not None else settings
+
+    def tasks(self) -> list[TaskHandle]:
+        return list(self._handles.values())
+
+    def get(self, task_id: str) -> TaskHandle | None:
+        return self._handles.get(task_id)
+
+    async def close(self) -> None:
+        """Cancel the running tasks (each saves itself), then close the MCP servers."""
+        if self._closed:
+            return
+        self._closed = True
+        running = [h for h in self._handles.values() if not h.done]
+        for handle in running:
+            handle.cancel()
+        for handle in running:
+            # A task that failed has already raised through `wait()` to whoever ran it.
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await handle.wait()
+        await self._controller.close()
+
+    async def __aenter__(self) -> Session:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
