@@ -184,7 +184,7 @@ async def _attach(bg_id: str) -> int:
                 if answer is None:
                     print(f"\npycline: detached; {bg_id} keeps waiting", file=sys.stderr)
                     return 0
-                await conn.answer(int(message["question_id"]), answer)
+                await conn.answer(str(message["question_id"]), answer)
             elif kind == "error":
                 print(f"pycline: {message.get('message')}", file=sys.stderr)
             elif kind == "ended":

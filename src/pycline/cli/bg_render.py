@@ -1,4 +1,4 @@
-"""Showing a background task's events (JSON objects) and asking its questions in a terminal."""
+"""Showing a background task's events (events v2 JSON) and asking its questions in a terminal."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 def render_event(event: dict[str, Any]) -> None:
     kind = event.get("kind")
     out = sys.stdout
-    if kind == "text_delta" or kind == "tool_output":
+    if kind in ("text_delta", "tool_output"):
         out.write(str(event.get("text", "")))
     elif kind == "text_done":
         out.write("\n")
@@ -27,45 +27,42 @@ def render_event(event: dict[str, Any]) -> None:
     out.flush()
 
 
-def _read(prompt: str) -> str | None:
-    try:
-        return input(prompt)
-    except EOFError:
-        return None
+def _describe(question: dict[str, Any]) -> str:
+    match question.get("kind"):
+        case "approval":
+            preview = str(question.get("preview") or "")[:4000]
+            return f"? Approve: {question.get('summary', '')}" + (f"\n{preview}" if preview else "")
+        case "followup":
+            return f"? {question.get('question', '')}"
+        case "plan":
+            return f"Plan:\n{question.get('response', '')}"
+        case "error_retry":
+            return f"? The request failed: {question.get('error', '')}"
+        case "mistake_limit":
+            return f"? The model made {question.get('count', '')} mistakes in a row"
+        case other:
+            return f"? {other}"
 
 
 def prompt_answer(question: dict[str, Any]) -> dict[str, Any] | None:
-    """The user's answer as the socket takes it; None when stdin is closed (detach)."""
-    kind = question.get("kind")
-    print()
-    if kind == "approval":
-        print(f"? Approve: {question.get('summary', '')}")
-        if question.get("preview"):
-            print(str(question["preview"])[:4000])
-        reply = _read("[y]es / [n]o / or type feedback to refuse with it: ")
-    elif kind == "followup":
-        print(f"? {question.get('question', '')}")
-        for n, option in enumerate(question.get("options") or [], 1):
-            print(f"  {n}. {option}")
-        reply = _read("> ")
-        if reply is None:
-            return None
-        options = question.get("options") or []
-        if reply.strip().isdigit() and 1 <= int(reply) <= len(options):
-            reply = options[int(reply) - 1]
-        return {"response": "text", "text": reply}
-    elif kind == "plan":
-        print(f"Plan:\n{question.get('response', '')}")
-        reply = _read("[y] switch to Act / [n] stop / or type a reply: ")
-    else:
-        detail = question.get("error") or f"{question.get('count', '')} mistakes in a row"
-        print(f"? {kind}: {detail}")
-        reply = _read("[y] continue / [n] stop: ")
-    if reply is None:
+    """The user's answer in the events v2 `Answer` form; None when stdin is closed (detach).
+
+    A number or an option's id picks that option; other text is a reply (with Deny, for an
+    approval: feedback to the model).
+    """
+    options = [o for o in question.get("options") or [] if isinstance(o, dict)]
+    print("\n" + _describe(question))
+    for n, option in enumerate(options, 1):
+        print(f"  {n}. {option.get('label', option.get('id'))}")
+    try:
+        reply = input("> " if not options else "choose (number) or type a reply: ").strip()
+    except EOFError:
         return None
-    word = reply.strip().lower()
-    if word in ("y", "yes"):
-        return {"response": "yes"}
-    if word in ("n", "no", ""):
-        return {"response": "no"}
-    return {"response": "no" if kind == "approval" else "text", "text": reply.strip()}
+    ids = [str(o.get("id")) for o in options]
+    if reply.isdigit() and 1 <= int(reply) <= len(options):
+        return {"option": ids[int(reply) - 1]}
+    if reply in ids:
+        return {"option": reply}
+    if reply.lower() in ("y", "yes") and ids:
+        return {"option": ids[0]}
+    return {"option": "deny" if "deny" in ids else "", "text": reply}

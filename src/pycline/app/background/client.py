@@ -36,7 +36,7 @@ class Attachment:
         self._writer.write(encode(message))
         await self._writer.drain()
 
-    async def answer(self, question_id: int, answer: dict[str, Any]) -> None:
+    async def answer(self, question_id: str, answer: dict[str, Any]) -> None:
         await self.send({"op": "answer", "question_id": question_id, "answer": answer})
 
     async def close(self) -> None:
