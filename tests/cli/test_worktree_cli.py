@@ -39,6 +39,11 @@ def test_run_in_a_worktree_keeps_the_branch_and_leaves_the_users_tree_alone(
     assert "A notes.txt" in proc.stdout
     assert not (repo / "notes.txt").exists() and status(repo) == ""
     assert run_git(repo, "show", "pycline/notes:notes.txt") == "from the task\n"
+    # Checkpoints work inside the worktree.
+    history = run_cli(["history", "--json"], home=isolated_home, cwd=repo)
+    task_id = json.loads(history.stdout)[0]["id"]
+    listing = run_cli(["checkpoints", task_id], home=isolated_home, cwd=repo)
+    assert "after write_to_file notes.txt" in listing.stdout, listing.stderr
 
 
 def test_run_in_a_worktree_merges_into_the_original_branch_when_asked(

@@ -48,6 +48,7 @@ class AgentRun:
     tokens_out: int = 0
     requests: int = 0
     stderr: str = ""
+    task_id: str | None = None  # from the events' envelopes
 
     def take(self, line: bytes) -> None:
         """Count one line of `--json` output: each `usage` event is one model request."""
@@ -55,7 +56,11 @@ class AgentRun:
             event = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError):
             return
-        if not isinstance(event, dict) or event.get("kind") != "usage":
+        if not isinstance(event, dict):
+            return
+        if self.task_id is None and isinstance(event.get("task_id"), str) and event["task_id"]:
+            self.task_id = event["task_id"]
+        if event.get("kind") != "usage":
             return
         self.requests += 1
         self.tokens_in += _int(event.get("input_tokens"))
@@ -102,7 +107,7 @@ async def run_one_async(task: BatchTask, options: WorkerOptions) -> BatchResult:
             requests=agent.requests,
             duration=round(time.monotonic() - started, 3),
             patch=diff,
-            transcript=await asyncio.to_thread(_transcript, place.path),
+            transcript=await asyncio.to_thread(_transcript, place.path, agent.task_id),
             error=None if agent.exit_code in (0, 1) else _agent_error(agent),
         )
     except Exception as exc:  # one broken task must never stop the batch
@@ -244,9 +249,11 @@ def _since(started: float) -> float:
     return round(time.monotonic() - started, 3)
 
 
-def _transcript(workspace: Path) -> str | None:
+def _transcript(workspace: Path, task_id: str | None) -> str | None:
+    """The saved task's folder: named by the events, else the latest task in the workspace."""
     from pycline.storage.task_store import TaskStore
 
-    home = pycline_home()
-    task_id = TaskStore(home).latest(str(workspace.resolve()))
-    return str(home / "tasks" / task_id) if task_id else None
+    store = TaskStore(pycline_home())
+    if task_id is None or "/" in task_id or not (store.tasks_dir / task_id).is_dir():
+        task_id = store.latest(str(workspace.resolve()))
+    return str(store.tasks_dir / task_id) if task_id else None
