@@ -59,3 +59,42 @@ def test_run_in_a_worktree_merges_into_the_original_branch_when_asked(
     assert (repo / "merged.txt").read_text() == "from the task\n"
     assert status(repo) == "" and report["removed"]
     assert "pycline/" not in run_git(repo, "branch", "--list")
+
+
+def test_the_interactive_session_asks_what_to_do_with_the_worktree_at_the_end(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    import pexpect
+
+    from tests.cli.test_interactive import spawn
+
+    repo = make_repo(tmp_path / "repo", {"README.md": "hello\n"})
+    replies = [WRITE.format(path="done.txt", text="interactive"), COMPLETE]
+    child = spawn(
+        [
+            "--provider",
+            "scripted",
+            "--script",
+            str(script(tmp_path, replies)),
+            "--worktree=ui",
+            "write a file",
+        ],
+        isolated_home,
+        repo,
+    )
+    child.expect(r"Allow write_to_file for 'done.txt'\? ")
+    child.sendline("y")
+    child.expect("Press Enter to accept, or type feedback")
+    child.sendline("")
+    child.expect("Task> ")
+    child.sendeof()
+    child.expect(r"A done.txt")
+    child.expect(r"\[m\]erge, \[k\]eep, \[d\]iff, dis\[c\]ard\? ")
+    child.sendline("d")
+    child.expect(r"\+interactive")
+    child.expect(r"dis\[c\]ard\? ")
+    child.sendline("m")
+    child.expect("Merged pycline/ui into main")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert (repo / "done.txt").read_text() == "interactive\n" and status(repo) == ""

@@ -62,6 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     _common(parser)
+    from pycline.cli.worktree_cmd import add_run_flags
+
+    add_run_flags(parser, interactive=True)
     parser.add_argument("task", nargs="*", help="what to do (asked for when omitted)")
     return parser
 
@@ -157,6 +160,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     namespace = build_parser().parse_args(args)
     from pycline.cli.interactive import run_interactive
 
+    if namespace.worktree is not None:
+        from pycline.cli.worktree_cmd import run_in_worktree
+
+        return run_in_worktree(namespace, run_interactive)
     return run_interactive(namespace)
 
 

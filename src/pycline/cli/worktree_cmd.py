@@ -30,7 +30,7 @@ from pycline.storage.paths import pycline_home
 FINISH_CHOICES = ("keep", "merge", "discard", "diff")
 
 
-def add_run_flags(parser: argparse.ArgumentParser) -> None:
+def add_run_flags(parser: argparse.ArgumentParser, *, interactive: bool = False) -> None:
     parser.add_argument(
         "--worktree",
         nargs="?",
@@ -46,10 +46,14 @@ def add_run_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--on-finish",
-        choices=FINISH_CHOICES,
-        default="keep",
-        help="with --worktree: merge into the original branch, keep the branch (default), "
-        "show the diff and keep, or discard",
+        choices=(*FINISH_CHOICES, "ask") if interactive else FINISH_CHOICES,
+        default="ask" if interactive else "keep",
+        help="with --worktree: merge into the original branch, keep the branch"
+        + (
+            ", show the diff and keep, discard, or ask at the end (default)"
+            if interactive
+            else " (default), show the diff and keep, or discard"
+        ),
     )
 
 
@@ -71,14 +75,15 @@ def run_in_worktree(ns: argparse.Namespace, run: Callable[[argparse.Namespace], 
     print(f"pycline: working in {info.path} on branch {info.branch}", file=sys.stderr)
     ns.cwd = info.path
     code = run(ns)
+    on_finish = ns.on_finish if ns.on_finish != "ask" else _ask_finish(info)
     choice: FinishChoice = "keep"
-    if ns.on_finish in ("merge", "discard"):
-        choice = "merge" if ns.on_finish == "merge" else "discard"
+    if on_finish in ("merge", "discard"):
+        choice = "merge" if on_finish == "merge" else "discard"
     try:
         report = asyncio.run(
             worktrees.finish(info, home, choice, message=_commit_message(" ".join(ns.task)))
         )
-        patch = asyncio.run(worktrees.diff(info)) if ns.on_finish == "diff" else None
+        patch = asyncio.run(worktrees.diff(info)) if on_finish == "diff" else None
     except PyclineError as exc:
         print(f"pycline: {exc}; the worktree {info.path} is kept", file=sys.stderr)
         return code or 1
@@ -90,6 +95,22 @@ def run_in_worktree(ns: argparse.Namespace, run: Callable[[argparse.Namespace], 
             print(patch, end="" if patch.endswith("\n") else "\n")
     merge_failed = report.merge is not None and not isinstance(report.merge, Merged)
     return code or (1 if merge_failed else 0)
+
+
+def _ask_finish(info: WorktreeInfo) -> str:
+    """At the end of an interactive worktree task: what to do with its branch."""
+    try:
+        render_changes(asyncio.run(worktrees.summary(info)))
+        while True:
+            reply = input(f"{info.branch}: [m]erge, [k]eep, [d]iff, dis[c]ard? [k] ")
+            choice = {"m": "merge", "k": "keep", "": "keep", "c": "discard"}.get(
+                reply.strip().lower()[:1]
+            )
+            if choice is not None:
+                return choice
+            sys.stdout.write(asyncio.run(worktrees.diff(info)))
+    except EOFError:
+        return "keep"
 
 
 def _commit_message(task: str) -> str:
