@@ -154,18 +154,22 @@ def test_timeout_and_cost_cap_stop_a_task_and_leave_no_process(
             COMPLETE,
         ],
     )
-    tasks = write_tasks(
-        tmp_path / "tasks.jsonl",
-        [
-            {"id": "hangs", "repo": "repo", "task": "t", "script": str(hang), "check": "true"},
-            {"id": "pricey", "repo": "repo", "task": "t", "script": str(pricey)},
-        ],
-    )
     out = tmp_path / "out.jsonl"
+    hangs = write_tasks(
+        tmp_path / "hangs.jsonl",
+        [{"id": "hangs", "repo": "repo", "task": "t", "script": str(hang), "check": "true"}],
+    )
     started = time.monotonic()
-    proc = run_batch(tasks, out, "--timeout", "4", "--max-cost-per-task", "0.5", home=isolated_home)
+    proc = run_batch(hangs, out, "--timeout", "5", home=isolated_home)
     assert proc.returncode == 0, proc.stderr
     assert time.monotonic() - started < 60
+    # No timeout here: a loaded machine must not turn the budget stop into a timeout.
+    costly = write_tasks(
+        tmp_path / "pricey.jsonl",
+        [{"id": "pricey", "repo": "repo", "task": "t", "script": str(pricey)}],
+    )
+    proc = run_batch(costly, out, "--resume", "--max-cost-per-task", "0.5", home=isolated_home)
+    assert proc.returncode == 0, proc.stderr
     rows = results(out)
     assert rows["hangs"]["status"] == "timeout" and rows["hangs"]["check"] is None
     assert rows["pricey"]["status"] == "over_budget" and rows["pricey"]["cost"] > 0.5
@@ -204,3 +208,38 @@ def test_ctrl_c_stops_the_batch_cleanly_and_keeps_finished_results(
     assert proc.returncode == 130, err
     assert "--resume" in err
     assert set(results(out)) == {"quick"}
+
+
+def test_a_workspace_task_runs_in_that_very_folder(tmp_path: Path, isolated_home: Path) -> None:
+    folder = tmp_path / "prepared"
+    folder.mkdir()
+    (folder / "data.txt").write_text("input\n")
+    script = write_script(tmp_path / "s.json", [write_file_reply("out.txt", "made"), COMPLETE])
+    tasks = write_tasks(
+        tmp_path / "tasks.jsonl",
+        [
+            {
+                "id": "here",
+                "workspace": "prepared",
+                "task": "t",
+                "script": str(script),
+                "check": "test -f out.txt && test -f data.txt",
+            }
+        ],
+    )
+    out = tmp_path / "out.jsonl"
+    proc = run_batch(tasks, out, home=isolated_home)
+    assert proc.returncode == 0, proc.stderr
+    row = results(out)["here"]
+    assert row["status"] == "success" and "+made" in row["patch"]
+    assert (folder / "out.txt").read_text() == "made\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["data.txt", "out.txt"]  # no .git added
+
+
+def test_bad_task_lines_are_reported_with_their_line_number(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text('{"id": "a", "repo": "r", "task": "t"}\n{"id": "b", "task": "t"}\n')
+    proc = run_batch(tasks, tmp_path / "out.jsonl", home=isolated_home)
+    assert proc.returncode == 2 and "tasks.jsonl:2" in proc.stderr

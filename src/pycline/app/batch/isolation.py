@@ -26,17 +26,18 @@ _LOCK_TIMEOUT = 120.0
 @dataclass(frozen=True, slots=True)
 class Place:
     path: Path  # where the task runs
-    owned: Path | None  # what to remove at the end (None: the caller's own workspace)
+    owned: Path  # ours, removed at the end: the copy, or (for a `workspace`) scratch space
     worktree_of: Path | None  # the top level of the repository the worktree belongs to
 
 
 async def prepare(task: BatchTask, isolation: Isolation, scratch: Path) -> Place:
     """The folder the task runs in: its workspace as given, or a fresh isolated copy."""
-    if task.workspace is not None:
-        return Place(Path(task.workspace), None, None)
-    assert task.repo is not None  # BatchTask guarantees one of the two
     scratch.mkdir(parents=True, exist_ok=True)
     owned = Path(tempfile.mkdtemp(prefix=f"{task.id}-", dir=scratch))
+    if task.workspace is not None:
+        # Only the patch's git dir goes in `owned`; the folder itself is the caller's.
+        return Place(Path(task.workspace), owned, None)
+    assert task.repo is not None  # BatchTask guarantees one of the two
     target = owned / "ws"
     if task.repo_is_url:
         if isolation == "worktree":
@@ -75,12 +76,22 @@ def _lock(scratch: Path, key: Path) -> AbstractAsyncContextManager[None]:
     return process_lock(scratch / "locks" / name, timeout=_LOCK_TIMEOUT)
 
 
+async def _git_env(place: Place) -> dict[str, str]:
+    """The folder's own repository, or (for a folder without one) a git dir beside the copy, so
+    nothing is added to a folder that is not ours."""
+    if (place.path / ".git").exists():
+        return {}
+    git_dir = place.owned / "patch.git"
+    if not git_dir.exists():
+        await git(place.owned, "init", "--quiet", "--bare", str(git_dir))
+    return {"GIT_DIR": str(git_dir), "GIT_WORK_TREE": str(place.path)}
+
+
 async def snapshot(place: Place) -> str:
-    """A tree of the folder as it is now (creating a git repository there if there is none)."""
-    if not (place.path / ".git").exists():
-        await git(place.path, "init", "--quiet")
+    """A tree of the folder as it is now, written with a private index."""
+    env = await _git_env(place)
     with tempfile.TemporaryDirectory(prefix="pycline-batch-index-") as tmp:
-        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        env["GIT_INDEX_FILE"] = str(Path(tmp) / "index")
         await git(place.path, "add", "-A", env=env)
         return (await git(place.path, "write-tree", env=env)).stdout.strip()
 
@@ -88,14 +99,12 @@ async def snapshot(place: Place) -> str:
 async def patch(place: Place, base_tree: str) -> str:
     """The binary-safe unified diff from `base_tree` to the folder as it is now."""
     now = await snapshot(place)
-    out = await git(place.path, "diff", "--binary", "--no-color", "--no-renames", base_tree, now)
-    return out.stdout
+    diff = ["diff", "--binary", "--no-color", "--no-renames", base_tree, now]
+    return (await git(place.path, *diff, env=await _git_env(place))).stdout
 
 
 async def release(place: Place) -> None:
     """Remove the isolated copy (a worktree is unregistered from its repository first)."""
-    if place.owned is None:
-        return
     if place.worktree_of is not None:
         try:
             async with _lock(place.owned.parent, place.worktree_of):

@@ -89,13 +89,6 @@ class BatchResult:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> BatchResult:
-        check = data.get("check")
-        return BatchResult(
-            **{**data, "check": CheckResult(**check) if isinstance(check, dict) else None}
-        )
-
 
 def load_tasks(path: Path) -> list[BatchTask]:
     """Every task of a JSONL file, paths resolved; ConfigError naming the first bad line."""
@@ -132,16 +125,6 @@ def finished_ids(out: Path) -> set[str]:
         if isinstance(data, dict) and isinstance(data.get("id"), str):
             done.add(data["id"])
     return done
-
-
-def read_results(out: Path) -> list[BatchResult]:
-    results: list[BatchResult] = []
-    for line in out.read_text(encoding="utf-8").splitlines():
-        try:
-            results.append(BatchResult.from_json(json.loads(line)))
-        except (json.JSONDecodeError, TypeError):
-            continue
-    return results
 
 
 def append_result(out: Path, result: BatchResult) -> None:
