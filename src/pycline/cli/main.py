@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     _common(parser)
-    from pycline.cli.worktree_cmd import add_run_flags
+    from pycline.cli.worktree_flags import add_run_flags
 
     add_run_flags(parser, interactive=True)
     parser.add_argument("task", nargs="*", help="what to do (asked for when omitted)")
@@ -86,7 +86,7 @@ def build_run_parser() -> argparse.ArgumentParser:
         help="run in the background (survives closing the terminal); see `pycline tasks`, "
         "`pycline attach ID`, `pycline stop ID`",
     )
-    from pycline.cli.worktree_cmd import add_run_flags
+    from pycline.cli.worktree_flags import add_run_flags
 
     add_run_flags(parser)
     parser.add_argument("task", nargs="+", help="what to do")
