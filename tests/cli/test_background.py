@@ -32,10 +32,17 @@ def env(isolated_home: Path) -> Iterator[dict[str, str]]:
     yield values
     for state in (isolated_home / "background").glob("bg-*.json"):
         pid = json.loads(state.read_text()).get("pid")
-        if pid:
+        if pid and _is_our_worker(pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
     shutil.rmtree(runtime, ignore_errors=True)
+
+
+def _is_our_worker(pid: int) -> bool:
+    try:
+        return b"pycline.cli.bg_worker" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 def cli(env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
