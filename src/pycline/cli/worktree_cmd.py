@@ -50,6 +50,10 @@ def run_in_worktree(ns: argparse.Namespace, run: Callable[[argparse.Namespace], 
     choice: FinishChoice = "keep"
     if on_finish in ("merge", "discard"):
         choice = "merge" if on_finish == "merge" else "discard"
+    if choice == "merge" and code != 0:
+        # Unfinished work is never merged unasked; it stays on its branch for a look.
+        print("pycline: the task did not complete, so it is kept, not merged", file=sys.stderr)
+        choice = "keep"
     try:
         report = asyncio.run(
             worktrees.finish(info, home, choice, message=_commit_message(" ".join(ns.task)))
