@@ -98,3 +98,30 @@ def test_the_interactive_session_asks_what_to_do_with_the_worktree_at_the_end(
     child.expect(pexpect.EOF)
     child.close()
     assert (repo / "done.txt").read_text() == "interactive\n" and status(repo) == ""
+
+
+def test_a_task_that_did_not_complete_is_kept_even_when_merge_was_asked(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    repo = make_repo(tmp_path / "repo", {"README.md": "hello\n"})
+    replies = [WRITE.format(path="half.txt", text="half done")]  # then the script runs dry
+    proc = run_cli(
+        [
+            "run",
+            "--provider",
+            "scripted",
+            "--script",
+            str(script(tmp_path, replies)),
+            "--yes",
+            "--worktree=half",
+            "--on-finish",
+            "merge",
+            "do it",
+        ],
+        home=isolated_home,
+        cwd=repo,
+    )
+    assert proc.returncode == 1
+    assert "kept, not merged" in proc.stderr and "Kept branch pycline/half" in proc.stdout
+    assert not (repo / "half.txt").exists()
+    assert run_git(repo, "show", "pycline/half:half.txt") == "half done\n"
