@@ -74,7 +74,9 @@ def start_background(argv: list[str], ns: argparse.Namespace) -> int:
         )
     bg_state.save(home, state.updated(pid=proc.pid))
     if not _wait_started(home, bg_id, proc):
-        print(f"pycline: background task {bg_id} did not start; see {log}", file=sys.stderr)
+        ended = bg_state.load(home, bg_id)
+        why = ended.reason if ended is not None and ended.reason else f"see {log}"
+        print(f"pycline: background task {bg_id} did not start: {why}", file=sys.stderr)
         return 1
     print(bg_id)
     print(
