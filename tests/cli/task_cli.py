@@ -78,3 +78,16 @@ def history(home: Path, *extra: str) -> list[dict[str, Any]]:
 
 def load_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def saved_history(folder: Path) -> Any:
+    """The model's history as saved, journal included (a killed task has not folded it in)."""
+    from pycline.storage.task_store import TaskFolder
+
+    return json.loads(json.dumps([m.to_json() for m in TaskFolder(folder).load_api_history()]))
+
+
+def saved_ui(folder: Path) -> Any:
+    from pycline.storage.task_store import TaskFolder
+
+    return json.loads(json.dumps([m.to_json() for m in TaskFolder(folder).load_ui_messages()]))

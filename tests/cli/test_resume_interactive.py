@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pexpect
 
-from tests.cli.task_cli import COMPLETE, cli_env, load_json, script_file, write_file
+from tests.cli.task_cli import COMPLETE, cli_env, load_json, saved_ui, script_file, write_file
 
 
 def _spawn(home: Path, cwd: Path, script: Path) -> pexpect.spawn:
@@ -37,7 +37,7 @@ def test_killed_at_an_approval_prompt_then_resumed_from_the_session(
     child.close()
     assert child.signalstatus == signal.SIGKILL
     [folder] = (isolated_home / "tasks").iterdir()
-    ui = load_json(folder / "ui_messages.json")
+    ui = saved_ui(folder)
     assert ui[-1]["type"] == "ask"  # the question was saved before the kill
 
     again = script_file(tmp_path, [write_file("a.txt", "a\n"), COMPLETE], "again.json")

@@ -26,6 +26,7 @@ from tests.cli.task_cli import (
     command,
     load_json,
     pycline,
+    saved_history,
     script_file,
     write_file,
 )
@@ -156,7 +157,7 @@ def test_kill_9_then_resume_completes_the_task(
         run.kill9()
 
     [folder] = (isolated_home / "tasks").iterdir()
-    saved = load_json(folder / "api_conversation_history.json")
+    saved = saved_history(folder)
     assistants = [m for m in saved if m["role"] == "assistant"]
     # At most the in-flight reply is lost: every reply whose tool had started was saved.
     assert len(assistants) >= run.count("tool_started")
@@ -219,7 +220,7 @@ def test_kill_9_while_the_model_is_replying_loses_only_that_reply(
         run.kill9()
 
     [folder] = (isolated_home / "tasks").iterdir()
-    saved = load_json(folder / "api_conversation_history.json")
+    saved = saved_history(folder)
     # The request in flight was for the third message: the tool result, already saved.
     assert [m["role"] for m in saved] == ["user", "assistant", "user"]
     assert _texts(saved[2])[0].startswith("[write_to_file for 'a.txt'] Result:")

@@ -21,6 +21,7 @@ from pycline.errors import StorageError
 from pycline.events import Host
 from pycline.messages import Message
 from pycline.providers.base import Provider
+from pycline.storage.journal import TaskRecorder
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder, TaskStore
 from pycline.tools.base import Tool
@@ -111,6 +112,7 @@ class Controller:
             context=ContextManager.from_json(folder.load_context()) if history else None,
             profiles=profiles,
             checkpoints=self._checkpoints(root),
+            recorder=TaskRecorder(folder, background=True),
         )
 
     def _checkpoints(self, root: Path) -> TaskCheckpoints:

@@ -113,11 +113,13 @@ class TaskCheckpoints:
             return
         messages = task.ui.messages
         if tool:
-            for m in reversed(messages):
+            for i in range(len(messages) - 1, -1, -1):
+                m = messages[i]
                 if m.kind == "api_req_started":
                     break  # the start of this turn: its tool message was not found
                 if m.type == "say" and m.kind in _TOOL_KINDS:
                     m.extra[HASH_KEY] = commit
+                    task.recorder.ui_edited(messages, i)
                     break
         messages.append(
             UiMessage(
@@ -131,5 +133,5 @@ class TaskCheckpoints:
                 },
             )
         )
-        task.folder.save_ui_messages(messages)
+        task.recorder.ui_changed(messages)
         task.say(CheckpointCreated(commit, label))

@@ -44,6 +44,7 @@ from pycline.events import (
 from pycline.messages import Content, ImageContent, Message, TextContent
 from pycline.prompts import responses
 from pycline.providers.base import Provider, UsageChunk
+from pycline.storage.journal import TaskRecorder
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder
 from pycline.tools.base import Tool, ToolContext
@@ -63,7 +64,7 @@ class TaskSettings:
     command_timeout: float = 600.0
     mode: str = "act"
     custom_instructions: str = ""
-    auto_condense: float | None = None  # autoCondenseThreshold: condense at this share (issue 6)
+    auto_condense: float | None = None  # autoCondenseThreshold: condense at this share
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +91,8 @@ class Task:
         history: list[Message] | None = None,
         ui: UiLog | None = None,
         services: TaskServices | None = None,
-        checkpoints: TaskCheckpoints | None = None,  # checkpoint hook (issue 5)
+        checkpoints: TaskCheckpoints | None = None,
+        recorder: TaskRecorder | None = None,
         context: ContextManager | None = None,
         prompt_extras: Callable[[Sequence[str]], str] | None = None,
         profiles: Mapping[modes.Mode, modes.ModeProfile] | None = None,
@@ -108,7 +110,11 @@ class Task:
         self.history: list[Message] = history if history is not None else []
         self.ui = ui or UiLog()
         self.services = services or TaskServices()
-        self.checkpoints = checkpoints or TaskCheckpoints()  # checkpoint hook (issue 5)
+        self.checkpoints = checkpoints or TaskCheckpoints()
+        # The only writer of the task's files; without one given, writes happen inline.
+        self.recorder = recorder or TaskRecorder(folder)
+        if history:
+            self.recorder.start_from(self.history, self.ui.messages)
         self.context = context or ContextManager()
         self.prompt_extras = prompt_extras
         self._in_play: list[str] = []
@@ -166,30 +172,33 @@ class Task:
         if isinstance(event, ToolOutput) and not event.tool_call_id and self.running_call:
             event = dataclasses.replace(event, tool_call_id=self.running_call)
         if self.ui.record(event):
-            self._save_ui()
+            self.recorder.ui_changed(self.ui.messages)
         self.host.say(event)
 
     async def ask(self, question: Question) -> Answer:
         if isinstance(question, ApprovalQuestion) and not question.tool_call_id:
             question = dataclasses.replace(question, tool_call_id=self.running_call)
         self.ui.record_question(question)
-        self._save_ui()
+        self.recorder.ui_changed(self.ui.messages)
+        await self.recorder.flush()  # saved before it is shown: a kill while waiting keeps it
         answer = await self.host.ask(question)
         if answer.text and find_mentions(answer.text):
             expanded = await user_input.expand(answer.text, self.workspace.root, self.services)
             answer = dataclasses.replace(answer, text=expanded)
         self.ui.record_answer(answer)
-        self._save_ui()
+        self.recorder.ui_changed(self.ui.messages)
         return answer
-
-    def _save_ui(self) -> None:
-        self.folder.save_ui_messages(self.ui.messages)
 
     def _save(self) -> None:
         self.record.ts = time.time()
-        self.folder.save_api_history(self.history)
-        self._save_ui()
-        self.folder.save_record(self.record)
+        self.recorder.history_changed(self.history)
+        self.recorder.ui_changed(self.ui.messages)
+        self.recorder.record_changed(self.record)
+
+    async def _saved(self) -> None:
+        """Save, and wait until it is written: what follows must not be lost to a kill."""
+        self._save()
+        await self.recorder.flush()
 
     # --- the loop -----------------------------------------------------------------------------
 
@@ -208,7 +217,7 @@ class Task:
         self.record.status = "running"
         outcome = TaskOutcome(False, "The task was cancelled.")
         try:
-            await self.checkpoints.at_start(self)  # checkpoint hook (issue 5)
+            await self.checkpoints.at_start(self)
             outcome = await self._loop(user_content)
         except (asyncio.CancelledError, TaskCancelled):
             self.record.status = "cancelled"
@@ -219,8 +228,9 @@ class Task:
                 self.record.status = "completed" if outcome.completed else "failed"
             self._save()
             await self.services.close()
-            await self.checkpoints.at_end(self)  # checkpoint hook (issue 5)
+            await self.checkpoints.at_end(self)
             self.say(TaskEnded(self.id, outcome.completed, outcome.reason))
+            await self.recorder.close()
         return outcome
 
     async def _loop(self, user_content: list[Content]) -> TaskOutcome:
@@ -229,14 +239,14 @@ class Task:
             env = self._environment(first_request)
             first_request = False
             self.history.append(Message("user", (*user_content, TextContent(env)), time.time()))
-            self._save()
+            await self._saved()
             reply = await self._request()
             if reply is None:
                 return TaskOutcome(False, self._last_error or "The model request failed.")
             self.history.append(Message.assistant(turn.history_text(reply), ts=time.time()))
-            self._save()
+            await self._saved()
             step = await turn.run_first_tool(self, reply)
-            await self.checkpoints.after_turn(self, reply)  # checkpoint hook (issue 5)
+            await self.checkpoints.after_turn(self, reply)
             if step.completed:
                 return TaskOutcome(True, "completed")
             if step.next_mode is not None:
@@ -270,7 +280,6 @@ class Task:
             auto_condense=self.settings.auto_condense,
             system=self._system(),
         )
-        # --- auto-condense (issue 6, core/condensing.py) ---
         wants = prepared.action == "condense" and not self._auto_condensed
         self._auto_condensed = wants and await self.compact()
         if self._auto_condensed:
@@ -278,7 +287,6 @@ class Task:
             prepared = self.context.prepare(
                 self.history, window=window, last_total_tokens=None, system=self._system()
             )
-        # --- end auto-condense ---
         self._context_changed(prepared)
         messages = prepared.messages
         while True:
@@ -325,7 +333,7 @@ class Task:
             self._account(reply.usage, reply.text, messages)
             return reply
 
-    # --- condensing (issue 6, core/condensing.py) --------------------------------------------
+    # --- condensing (core/condensing.py) ------------------------------------------------------
 
     async def compact(self) -> bool:
         """Replace the history by a summary the model writes (`/compact`, auto-condense).
@@ -352,18 +360,16 @@ class Task:
         self.history[:] = done.history
         self.context.reset()
         self._context_tokens = estimate_text(self._system()) + estimate_messages(self.history)
-        self.folder.save_context(self.context.to_json())
+        self.recorder.context_changed(self.context.to_json())
         self._save()
         files = f"; re-read: {', '.join(done.reread)}" if done.reread else ""
         size = len(done.summary)
         self.say(Notice(f"History condensed into a {size:,}-character summary{files}."))
         return True
 
-    # --- end condensing ---
-
     def _context_changed(self, prepared: Prepared) -> None:
         if prepared.changed:
-            self.folder.save_context(self.context.to_json())
+            self.recorder.context_changed(self.context.to_json())
             if prepared.action == "truncate":
                 self.say(Notice("Older history was trimmed to fit the context window."))
 

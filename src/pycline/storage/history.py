@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import closing
@@ -68,6 +69,10 @@ _SIDE_FILES = ("-wal", "-shm", "-journal")
 class HistoryIndex:
     def __init__(self, path: Path) -> None:
         self.path = path
+        # One connection, opened on first use and shared by the threads that save tasks (the
+        # lock serialises them); opening SQLite costs more than the write itself.
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
         self.recreated = not path.exists()  # True: the store should fill it from the folders
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -85,6 +90,7 @@ class HistoryIndex:
 
     def reset(self) -> None:
         """Set a damaged database aside and start an empty one (to be refilled)."""
+        self.close()
         self._set_aside()
         self.recreated = True
         self._create()
@@ -101,18 +107,30 @@ class HistoryIndex:
     def _connect(self) -> sqlite3.Connection:
         # WAL lets readers and one writer work at once; busy_timeout makes concurrent writers wait
         # instead of failing with "database is locked".
-        db = sqlite3.connect(self.path, timeout=10)
+        db = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
         db.execute("PRAGMA busy_timeout=10000")
         db.execute("PRAGMA journal_mode=WAL")
         return db
 
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
     @contextlib.contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
-        try:
-            with closing(self._connect()) as db, db:
-                yield db
-        except sqlite3.DatabaseError as exc:
-            raise StorageError(f"The history index {self.path} cannot be used: {exc}") from exc
+        with self._lock:
+            try:
+                if self._conn is None:
+                    self._conn = self._connect()
+                db = self._conn
+                db.row_factory = None
+                with db:
+                    yield db
+            except sqlite3.DatabaseError as exc:
+                self.close()  # reopened on next use: the file may have been replaced
+                raise StorageError(f"The history index {self.path} cannot be used: {exc}") from exc
 
     def upsert(self, r: TaskRecord) -> bool:
         """Insert or update a task's row; returns the favourite flag the index holds for it."""

@@ -15,6 +15,7 @@ from pycline.errors import StorageError
 from pycline.messages import Message, UiMessage
 from pycline.storage.atomic import atomic_write_json
 from pycline.storage.history import HistoryIndex
+from pycline.storage.journal import JOURNAL, Replayed, replay
 from pycline.storage.records import TaskRecord
 
 API_HISTORY = "api_conversation_history.json"
@@ -32,7 +33,12 @@ class Problem:
 
 
 class TaskFolder:
-    """One task's folder. Writes go to the folder and the history index."""
+    """One task's folder: Cline's files plus the journal of changes not yet folded into them.
+
+    A running task writes through its `TaskRecorder` (storage.journal) only; these whole-file
+    saves are for changes made while no task runs (a checkpoint restore), and fold the journal in
+    first so nothing it holds is lost.
+    """
 
     def __init__(self, path: Path, index: HistoryIndex | None = None) -> None:
         self.path = path
@@ -43,22 +49,58 @@ class TaskFolder:
         return self.path.name
 
     def save_api_history(self, messages: Sequence[Message]) -> None:
+        self.fold_journal()
         atomic_write_json(self.path / API_HISTORY, [m.to_json() for m in messages])
 
     def save_ui_messages(self, messages: Sequence[UiMessage]) -> None:
+        self.fold_journal()
         atomic_write_json(self.path / UI_MESSAGES, [m.to_json() for m in messages])
 
     def save_record(self, record: TaskRecord) -> None:
+        self.fold_journal()
         # The folder first, then the index: the folder is the truth the index is rebuilt from,
         # so a kill between the two leaves at worst a stale index row.
         record.size = self.disk_size()
         self._write_record(record)
-        if self.index is not None:
-            favorite = self.index.upsert(record)
-            if favorite != record.favorite:
-                # Starred or unstarred by `pycline favorite` while this task was running.
-                record.favorite = favorite
-                self._write_record(record)
+        favorite = self.index_record(record)
+        if favorite != record.favorite:
+            # Starred or unstarred by `pycline favorite` while this task was running.
+            record.favorite = favorite
+            self._write_record(record)
+
+    def index_record(self, record: TaskRecord) -> bool:
+        """Update the history index; returns the favourite flag it holds for the task."""
+        return self.index.upsert(record) if self.index is not None else record.favorite
+
+    def fold_journal(self) -> int:
+        """Rewrite Cline's files with the journal applied, then drop the journal; bytes written."""
+        journal = self.path / JOURNAL
+        if not journal.exists():
+            return 0
+        replayed = self._replayed()
+        written = 0
+        if replayed.api is not None:
+            written += _write_json(self.path / API_HISTORY, replayed.api)
+        if replayed.ui is not None:
+            written += _write_json(self.path / UI_MESSAGES, replayed.ui)
+        if replayed.has_context:
+            written += _write_json(self.path / CONTEXT_HISTORY, replayed.context)
+        if replayed.record is not None:
+            written += _write_json(self.path / METADATA, {"record": replayed.record})
+        journal.unlink()
+        return written
+
+    def _replayed(self) -> Replayed:
+        return replay(
+            self.path / JOURNAL,
+            lambda: self._load_list_or_empty(API_HISTORY),
+            lambda: self._load_list_or_empty(UI_MESSAGES),
+        )
+
+    def _load_list_or_empty(self, name: str) -> list[dict[str, Any]]:
+        if not (self.path / name).exists():
+            return []
+        return self._load_list(name)
 
     def set_favorite(self, favorite: bool) -> TaskRecord:
         record = self.load_record()
@@ -72,29 +114,40 @@ class TaskFolder:
         atomic_write_json(self.path / METADATA, {"record": record.to_json()})
 
     def save_context(self, state: dict[str, Any]) -> None:
+        self.fold_journal()
         atomic_write_json(self.path / CONTEXT_HISTORY, state)
 
     def load_context(self) -> object:
         """The saved context-window state; None when there is none or it cannot be read."""
         try:
-            return self._load(CONTEXT_HISTORY)
+            replayed = self._replayed()
+            return replayed.context if replayed.has_context else self._load(CONTEXT_HISTORY)
         except StorageError:
             return None
 
     def load_api_history(self) -> list[Message]:
+        raw = self._replayed().api
         try:
-            return [Message.from_json(m) for m in self._load_list(API_HISTORY)]
+            return [
+                Message.from_json(m)
+                for m in (raw if raw is not None else self._load_list(API_HISTORY))
+            ]
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise StorageError(f"{self.path / API_HISTORY} is corrupt: {exc!r}") from exc
 
     def load_ui_messages(self) -> list[UiMessage]:
+        raw = self._replayed().ui
         try:
-            return [UiMessage.from_json(m) for m in self._load_list(UI_MESSAGES)]
+            return [
+                UiMessage.from_json(m)
+                for m in (raw if raw is not None else self._load_list(UI_MESSAGES))
+            ]
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise StorageError(f"{self.path / UI_MESSAGES} is corrupt: {exc!r}") from exc
 
     def load_record(self) -> TaskRecord:
-        data = self._load(METADATA)
+        journaled = self._replayed().record
+        data = {"record": journaled} if journaled is not None else self._load(METADATA)
         if not isinstance(data, dict) or not isinstance(data.get("record"), dict):
             raise StorageError(f"{self.path / METADATA} has no task record.")
         try:
@@ -129,6 +182,11 @@ class TaskFolder:
         if not isinstance(data, list) or not all(isinstance(m, dict) for m in data):
             raise StorageError(f"{self.path / name} is not a list of messages.")
         return data
+
+
+def _write_json(path: Path, data: Any) -> int:
+    atomic_write_json(path, data)
+    return path.stat().st_size
 
 
 def _well_typed(r: TaskRecord) -> bool:

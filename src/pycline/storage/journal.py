@@ -1,0 +1,242 @@
+"""A task's append-only journal, and the recorder that is the only writer of a task's files.
+
+Rewriting `api_conversation_history.json` after every message makes each save cost as much as the
+whole history. Instead every change is one line appended to `journal.jsonl`; Cline's files are
+rewritten from it only when the task ends (`TaskRecorder.close`), and readers (`TaskFolder.load_*`)
+apply the journal over them, so the two are always read together.
+
+Every line is idempotent (`api` puts a message *at* an index, `record` replaces the record), so a
+process killed after folding the journal into the files but before removing it leaves a state that
+reads the same. A line cut short by a kill is ignored, and so is anything after it.
+
+With `background=True` the writes happen on a thread of their own, in order; the task awaits
+`flush()` only where a kill must not lose what it just did (a reply before its tool runs, a
+question before it is shown).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pycline.messages import Message, UiMessage
+from pycline.storage.records import TaskRecord
+
+if TYPE_CHECKING:
+    from pycline.storage.task_store import TaskFolder
+
+JOURNAL = "journal.jsonl"
+
+
+@dataclass(slots=True)
+class Replayed:
+    """What the journal changes, applied over the folder's files (None: the journal is silent)."""
+
+    api: list[dict[str, Any]] | None = None
+    ui: list[dict[str, Any]] | None = None
+    record: dict[str, Any] | None = None
+    context: Any = None
+    has_context: bool = False
+    changed: set[str] = field(default_factory=set)
+
+
+def entries(path: Path) -> Iterator[dict[str, Any]]:
+    """The journal's lines, up to the first that is not a complete JSON object (a torn write)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return
+    for line in data.split(b"\n"):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return
+        if not isinstance(entry, dict):
+            return
+        yield entry
+
+
+def replay(
+    path: Path,
+    load_api: Callable[[], list[dict[str, Any]]],
+    load_ui: Callable[[], list[dict[str, Any]]],
+) -> Replayed:
+    """Apply the journal at `path` over the base lists (loaded only when the journal needs them)."""
+    out = Replayed()
+    for entry in entries(path):
+        kind = entry.get("k")
+        if kind in ("api", "api*"):
+            if out.api is None:
+                out.api = load_api() if kind == "api" else []
+            if not _apply(out.api, entry, kind == "api*"):
+                break
+            out.changed.add("api")
+        elif kind in ("ui", "ui*", "ui~"):
+            if out.ui is None:
+                out.ui = load_ui() if kind != "ui*" else []
+            if not _apply(out.ui, entry, kind == "ui*", in_place=kind == "ui~"):
+                break
+            out.changed.add("ui")
+        elif kind == "record" and isinstance(entry.get("r"), dict):
+            out.record = entry["r"]
+        elif kind == "context":
+            out.context, out.has_context = entry.get("c"), True
+        else:
+            break  # written by a newer pycline, or damaged: stop where it is still understood
+    return out
+
+
+def _apply(
+    items: list[dict[str, Any]], entry: dict[str, Any], whole: bool, *, in_place: bool = False
+) -> bool:
+    if whole:
+        new = entry.get("all")
+        if not isinstance(new, list):
+            return False
+        items[:] = new
+        return True
+    index, message = entry.get("i"), entry.get("m")
+    if not isinstance(index, int) or not isinstance(message, dict) or index < 0:
+        return False
+    if in_place:
+        if index >= len(items):
+            return False
+        items[index] = message
+    else:
+        if index > len(items):
+            return False
+        del items[index:]
+        items.append(message)
+    return True
+
+
+def _line(entry: dict[str, Any]) -> bytes:
+    return (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+class TaskRecorder:
+    """Turns the task's state changes into journal lines and writes them, in order.
+
+    The task tells it what changed (`history_changed`, `ui_changed`, …); the recorder works out
+    what is new since the last call, so a turn costs the same however long the task has run.
+    """
+
+    def __init__(self, folder: TaskFolder, *, background: bool = False) -> None:
+        self.folder = folder
+        self._path = folder.path / JOURNAL
+        self._fd: int | None = None
+        self._pool = ThreadPoolExecutor(1, f"recorder-{folder.id}") if background else None
+        self._last: Future[None] | None = None
+        # How much of each list the journal holds, and its last item (compared by identity: a
+        # list that no longer starts with what was written was replaced, e.g. by condensing).
+        self._api = _Written()
+        self._ui = _Written()
+        self.bytes_written = 0
+        self.seconds_writing = 0.0  # time spent writing (on whichever thread writes)
+
+    def start_from(self, history: Sequence[Message], ui: Sequence[UiMessage]) -> None:
+        """The task resumes with what the folder already holds: only changes are written."""
+        self._api.mark(history)
+        self._ui.mark(ui)
+
+    # --- changes --------------------------------------------------------------------------------
+
+    def history_changed(self, history: Sequence[Message]) -> None:
+        self._submit(self._api.lines(history, "api", lambda m: m.to_json()))
+
+    def ui_changed(self, ui: Sequence[UiMessage]) -> None:
+        self._submit(self._ui.lines(ui, "ui", lambda m: m.to_json()))
+
+    def ui_edited(self, ui: Sequence[UiMessage], index: int) -> None:
+        """A message already written was changed in place (a checkpoint's hash on its turn)."""
+        if index < self._ui.count:
+            self._submit([_line({"k": "ui~", "i": index, "m": ui[index].to_json()})])
+
+    def record_changed(self, record: TaskRecord) -> None:
+        snapshot = TaskRecord.from_json(record.to_json())
+        self._submit([], after=lambda: self._save_record(record, snapshot))
+
+    def context_changed(self, state: Any) -> None:
+        self._submit([_line({"k": "context", "c": state})])
+
+    async def flush(self) -> None:
+        """Wait until everything said so far is written (the loop keeps running meanwhile)."""
+        if self._last is not None and not self._last.done():
+            await asyncio.wrap_future(self._last)
+
+    async def close(self) -> None:
+        """Write Cline's files from the journal (for export and other readers), then stop."""
+        self._submit([], after=self._fold)
+        await self.flush()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+            self._pool = None
+
+    # --- writing --------------------------------------------------------------------------------
+
+    def _submit(self, lines: list[bytes], *, after: Callable[[], None] | None = None) -> None:
+        if not lines and after is None:
+            return
+        if self._pool is None:
+            self._write(lines, after)
+            return
+        self._last = self._pool.submit(self._write, lines, after)
+
+    def _write(self, lines: list[bytes], after: Callable[[], None] | None) -> None:
+        import time
+
+        started = time.perf_counter()
+        if lines:
+            data = b"".join(lines)
+            if self._fd is None:
+                self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            os.write(self._fd, data)  # one write: a kill leaves whole lines or a torn last one
+            self.bytes_written += len(data)
+        if after is not None:
+            after()
+        self.seconds_writing += time.perf_counter() - started
+
+    def _save_record(self, record: TaskRecord, snapshot: TaskRecord) -> None:
+        snapshot.size = self.folder.disk_size()
+        data = _line({"k": "record", "r": snapshot.to_json()})
+        if self._fd is None:
+            self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        os.write(self._fd, data)
+        self.bytes_written += len(data)
+        favorite = self.folder.index_record(snapshot)
+        # Starred or unstarred by another process while this task runs: the index wins.
+        record.favorite = favorite
+
+    def _fold(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        self.bytes_written += self.folder.fold_journal()
+
+
+class _Written:
+    def __init__(self) -> None:
+        self.count = 0
+        self.last: object = None
+
+    def mark(self, items: Sequence[Any]) -> None:
+        self.count = len(items)
+        self.last = items[-1] if items else None
+
+    def lines(self, now: Sequence[Any], kind: str, encode: Callable[[Any], Any]) -> list[bytes]:
+        n = self.count
+        appended = len(now) >= n and (n == 0 or now[n - 1] is self.last)
+        if appended:
+            out = [_line({"k": kind, "i": i, "m": encode(now[i])}) for i in range(n, len(now))]
+        else:
+            out = [_line({"k": f"{kind}*", "all": [encode(m) for m in now]})]
+        self.mark(now)
+        return out
