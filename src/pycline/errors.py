@@ -17,10 +17,6 @@ class ToolError(PyclineError):
     """A tool call cannot be carried out; the message goes to the model as the tool result."""
 
 
-class TaskCancelled(PyclineError):
-    """The user cancelled the task."""
-
-
 class StorageError(PyclineError):
     """A task file is missing, corrupt or cannot be written."""
 

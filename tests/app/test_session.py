@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -22,41 +20,14 @@ from pycline.events import (
     ToolPartial,
     ToolStarted,
 )
-from pycline.messages import Message
-from pycline.providers.base import ModelInfo, StreamChunk
 from pycline.providers.scripted import ScriptedProvider
-from tests.core.harness import complete
+from pycline.testing import GatedProvider, complete
 
 FOLLOWUP = (
     "Let me ask.\n<ask_followup_question>\n<question>Which port?</question>\n"
     '<options>["8000", "8080"]</options>\n</ask_followup_question>'
 )
 LONG_PROSE = "B is thinking out loud. " * 40
-
-
-@dataclass
-class GatedProvider:
-    """A scripted provider whose first reply stops mid-stream until `gate` opens."""
-
-    inner: ScriptedProvider
-    gate: asyncio.Event = field(default_factory=asyncio.Event)
-    streaming: asyncio.Event = field(default_factory=asyncio.Event)
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def model(self) -> ModelInfo:
-        return self.inner.model
-
-    async def stream(self, system: str, messages: Sequence[Message]) -> AsyncIterator[StreamChunk]:
-        first = not self.inner.requests
-        async for chunk in self.inner.stream(system, messages):
-            yield chunk
-            if first and not self.streaming.is_set():
-                self.streaming.set()
-                await self.gate.wait()
 
 
 async def collect(handle: TaskHandle, into: list[Envelope]) -> None:

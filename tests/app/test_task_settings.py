@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from pycline.app.builder import TaskBuilder
 from pycline.app.config import ModelConfig, settings_path
-from pycline.app.controller import Controller
 from pycline.app.settings_model import validate
 from pycline.app.task_settings import task_settings, tool_extras, workspace_tool_extras
 from pycline.core.approval import ApprovalPolicy, AutoApprove
@@ -134,18 +134,18 @@ async def test_mcp_tools_listed_in_settings_run_without_asking(
         settings_path(isolated_home),
         {"autoApprove": {"useMcp": False}, "mcpAutoApprove": {"n": ["add"]}},
     )
-    controller = Controller(isolated_home, ModelConfig(provider="scripted"))
-    await controller.start_mcp(workspace)
+    builder = TaskBuilder(isolated_home, ModelConfig(provider="scripted"))
+    await builder.start_mcp(workspace)
     try:
         provider = ScriptedProvider.of(
             _mcp_call("add", '{"a": 2, "b": 3}'), _mcp_call("shout", '{"text": "hi"}'), complete()
         )
         host = RecordingHost()
         settings = task_settings(isolated_home, headless=False, workspace=workspace)
-        task = controller.new_task("add", host, workspace, settings, provider=provider)
+        task = builder.new_task("add", host, workspace, settings, provider=provider)
         assert (await task.start("add")).completed
     finally:
-        await controller.close()
+        await builder.close()
     approvals = [q for q in host.questions if isinstance(q, ApprovalQuestion)]
     assert [q.summary for q in approvals] == ["Use tool 'shout' of MCP server 'n'"]
     assert "Result:\n5" in provider.requests[1].messages[-1].text

@@ -7,8 +7,8 @@ import shlex
 import stat
 from pathlib import Path
 
+from pycline.app.builder import TaskBuilder
 from pycline.app.config import ModelConfig, settings_path
-from pycline.app.controller import Controller
 from pycline.app.task_settings import chromium_setting, task_settings
 from pycline.app.wiring import browser_status
 from pycline.providers.base import ModelInfo
@@ -47,9 +47,9 @@ async def test_a_task_launches_the_browser_named_in_the_settings(
         ],
         model_info=ModelInfo(id="scripted-vision", context_window=200_000, supports_images=True),
     )
-    controller = Controller(isolated_home, ModelConfig(provider="scripted"))
+    builder = TaskBuilder(isolated_home, ModelConfig(provider="scripted"))
     settings = task_settings(isolated_home, headless=False, workspace=workspace)
-    task = controller.new_task("look", YesHost(), workspace, settings, provider=provider)
+    task = builder.new_task("look", YesHost(), workspace, settings, provider=provider)
     assert (await task.start("look at the page")).completed
     assert marker.read_text(encoding="utf-8") == "launched\n"
     shown = provider.requests[1].messages[-1].text

@@ -1,4 +1,4 @@
-"""Checkpoints made by the task loop (through the Controller), with real git."""
+"""Checkpoints made by the task loop (through the TaskBuilder), with real git."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from pycline.app.builder import TaskBuilder
 from pycline.app.config import ModelConfig
-from pycline.app.controller import Controller
 from pycline.checkpoints import ShadowGit
 from pycline.core.task import Task, TaskSettings
 from pycline.events import CheckpointCreated, Notice
@@ -30,8 +30,8 @@ def _settings(home: Path, data: dict[str, object]) -> None:
 
 
 def _task(home: Path, workspace: Path, replies: list[str], host: RecordingHost) -> Task:
-    controller = Controller(home, ModelConfig(provider="scripted"))
-    return controller.new_task(
+    builder = TaskBuilder(home, ModelConfig(provider="scripted"))
+    return builder.new_task(
         "change things",
         host,
         workspace,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pycline.app.builder import TaskBuilder
 from pycline.app.config import ModelConfig
-from pycline.app.controller import Controller
 from pycline.core import resumption
 from pycline.core.task import TaskSettings
 from pycline.messages import Message, TextContent
@@ -56,11 +56,9 @@ async def test_resume_continues_in_same_folder_with_resumption_message(
     task_id = task.id
 
     provider = ScriptedProvider.of(complete("resumed and done"))
-    controller = Controller(isolated_home, ModelConfig(provider="scripted"))
+    builder = TaskBuilder(isolated_home, ModelConfig(provider="scripted"))
     host2 = RecordingHost()
-    resumed, run = controller.resume_task(
-        task_id, host2, workspace, TaskSettings(), provider=provider
-    )
+    resumed, run = builder.resume_task(task_id, host2, workspace, TaskSettings(), provider=provider)
     outcome = await run()
     assert outcome.completed
     assert resumed.folder.path == task.folder.path

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import codecs
 import os
 import sys
@@ -269,17 +270,16 @@ def test_summary_names_the_tool_and_path() -> None:
 
 
 async def test_a_cancelled_approval_writes_nothing(workspace: Path) -> None:
-    from pycline.errors import TaskCancelled
     from pycline.events import ApprovalQuestion
     from pycline.tools.base import ApprovalCategory
 
     async def cancel(
         question: ApprovalQuestion, category: ApprovalCategory, *, outside_workspace: bool
     ) -> Approval:
-        raise TaskCancelled("stopped by the user")
+        raise asyncio.CancelledError
 
     ctx = make_context(workspace)
     ctx.approve = cancel
-    with pytest.raises(TaskCancelled):
+    with pytest.raises(asyncio.CancelledError):
         await WRITE.run(call("write_to_file", path="a.txt", content="x"), ctx)
     assert not (workspace / "a.txt").exists()

@@ -1,1 +1,1 @@
-"""The controller and wiring: builds tasks from settings and runs them."""
+"""The builder and wiring: builds tasks from settings and runs them."""

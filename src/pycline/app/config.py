@@ -62,7 +62,7 @@ class ModelConfig:
     base_url: str | None = None
     api_key: str | None = None
     script: str | None = None  # scripted provider: the replies file
-    # Model options from the settings (issue 6): see ModelChoice in settings_model.
+    # Model options from the settings: see ModelChoice in settings_model.
     reasoning_effort: str | None = None
     thinking_budget: int | None = None
     model_info: dict[str, Any] | None = None  # `modelInfo`, camelCase keys

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pycline.app import wiring
+from pycline.app.builder import TaskBuilder
 from pycline.app.config import ModelConfig, resolve, resolve_plan
-from pycline.app.controller import Controller
 from pycline.app.handle import AnswerRejected, Status, TaskHandle
 from pycline.core.modes import Mode
 from pycline.core.task import TaskOutcome, TaskSettings
@@ -74,10 +75,10 @@ class TaskOptions:
 
 
 class Session:
-    def __init__(self, workspace: Path, home: Path, controller: Controller) -> None:
+    def __init__(self, workspace: Path, home: Path, builder: TaskBuilder) -> None:
         self.workspace = workspace
         self.home = home
-        self._controller = controller
+        self._builder = builder
         self._handles: dict[str, TaskHandle] = {}
         self._closed = False
 
@@ -96,19 +97,20 @@ class Session:
         overrides = overrides or ConfigOverrides()
         flags = overrides.flags()
         config = resolve(flags, home, workspace=workspace, profile=overrides.profile)
+        wiring.warm_up_sdk(config.provider)
         plan = resolve_plan(flags, home, config, workspace=workspace, profile=overrides.profile)
-        controller = Controller(home, config, plan)
-        await controller.start_mcp(workspace, extra=mcp_servers)
-        return cls(workspace, home, controller)
+        builder = TaskBuilder(home, config, plan)
+        await builder.start_mcp(workspace, extra=mcp_servers)
+        return cls(workspace, home, builder)
 
     @property
     def config(self) -> ModelConfig:
-        return self._controller.config
+        return self._builder.config
 
     @property
     def untrusted_mcp_file(self) -> Path | None:
         """A project MCP file whose servers were left out because the user has not trusted it."""
-        return self._controller.untrusted_mcp_file
+        return self._builder.untrusted_mcp_file
 
     async def new_task(
         self,
@@ -121,7 +123,7 @@ class Session:
         """Create a task and start running it; its events flow through the returned handle."""
         options = options or TaskOptions()
         handle = TaskHandle()
-        task = self._controller.new_task(
+        task = self._builder.new_task(
             text,
             handle,
             self.workspace,
@@ -146,7 +148,7 @@ class Session:
         if task_id is not None and (running := self._handles.get(task_id)) and not running.done:
             return running
         handle = TaskHandle()
-        task, run = self._controller.resume_task(
+        task, run = self._builder.resume_task(
             task_id,
             handle,
             self.workspace,
@@ -187,7 +189,7 @@ class Session:
             # A task that failed has already raised through `wait()` to whoever ran it.
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await handle.wait()
-        await self._controller.close()
+        await self._builder.close()
 
     async def __aenter__(self) -> Session:
         return self

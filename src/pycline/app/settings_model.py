@@ -46,7 +46,7 @@ class _Strict(BaseModel):
 
 
 class ModelInfoSettings(_Strict):
-    """`modelInfo`: facts about the model that win over the catalogue (issue 6)."""
+    """`modelInfo`: facts about the model that win over the catalogue."""
 
     context_window: int | None = Field(None, ge=1_024)
     max_tokens: int | None = Field(None, ge=1)
@@ -64,7 +64,7 @@ class ModelChoice(_Strict):
     provider: str | None = None
     model: str | None = None
     base_url: str | None = None
-    # Model options (issue 6): OpenAI-style reasoning effort, Anthropic/Gemini thinking budget.
+    # Model options: OpenAI-style reasoning effort, Anthropic/Gemini thinking budget.
     reasoning_effort: Literal["minimal", "low", "medium", "high"] | None = None
     thinking_budget: int | None = Field(None, ge=1_024)
     model_info: ModelInfoSettings | None = None

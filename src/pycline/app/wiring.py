@@ -50,6 +50,30 @@ def build_provider(config: ModelConfig) -> Provider:
     )
 
 
+# The SDK each provider's adapter imports on its first request.
+_SDKS = {
+    "anthropic": "anthropic",
+    "bedrock": "anthropic",
+    "vertex": "anthropic",
+    "gemini": "httpx2",
+}
+
+
+def warm_up_sdk(provider: str | None) -> None:
+    """Start importing the provider's SDK on a thread (a few hundred ms) while the task is being
+    prepared, so the first request does not wait for it; Python's import lock makes the task's
+    own import wait for this one rather than run twice."""
+    if provider is None or provider == "scripted":
+        return
+    import importlib
+    import threading
+
+    module = _SDKS.get(provider, "openai")
+    threading.Thread(
+        target=importlib.import_module, args=(module,), name="sdk-import", daemon=True
+    ).start()
+
+
 def browser_status(chromium: str | None = None) -> str | None:
     """None when the browser tool can be offered; else why not and how to enable it.
 

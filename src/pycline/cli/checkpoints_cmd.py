@@ -15,14 +15,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pycline.checkpoints import Checkpoint, CheckpointError, FileChange, ShadowGit
+from pycline.app.checkpoints import Checkpoints, RestoreMode
+from pycline.checkpoints import CheckpointError, FileChange, ShadowGit
 from pycline.cli.style import colour_diff, style
 from pycline.cli.tasks_cmd import human_size
-from pycline.core.checkpointing import commit_message, label_of, task_of
-from pycline.errors import PyclineError, StorageError
+from pycline.core.checkpointing import label_of, task_of
+from pycline.errors import PyclineError
 from pycline.storage.paths import pycline_home
-from pycline.storage.records import TaskRecord
-from pycline.storage.task_store import TaskFolder, TaskStore
+from pycline.storage.task_store import TaskStore
 
 CHECKPOINT_COMMANDS = ("checkpoints", "restore", "diff")
 
@@ -79,7 +79,7 @@ def run_checkpoints_command(name: str, argv: list[str]) -> int:
                 return asyncio.run(_disk(store, remove_orphans=ns.remove_orphans))
             return asyncio.run(_list(store, ns))
         if name == "restore":
-            mode = "workspace" if ns.workspace else "task" if ns.task else "both"
+            mode: RestoreMode = "workspace" if ns.workspace else "task" if ns.task else "both"
             return asyncio.run(_restore(store, ns.id, ns.checkpoint, mode))
         return asyncio.run(_diff(store, ns))
     except PyclineError as exc:
@@ -90,45 +90,9 @@ def run_checkpoints_command(name: str, argv: list[str]) -> int:
 # --- finding a task's checkpoints ------------------------------------------------------------
 
 
-def _tracker(store: TaskStore, record: TaskRecord) -> ShadowGit:
-    return ShadowGit(Path(record.workspace), store.home)
-
-
-async def task_checkpoints(store: TaskStore, record: TaskRecord) -> list[Checkpoint]:
-    tracker = _tracker(store, record)
-    if not (tracker.git_dir / "HEAD").exists():
-        return []  # never checkpointed: do not create a store just to find it empty
-    return [c for c in await tracker.list() if task_of(c.message) == record.id]
-
-
-def pick(checkpoints: list[Checkpoint], ref: str) -> Checkpoint:
-    """A checkpoint by its number in the task's list (1 = oldest) or by a commit prefix."""
-    if ref.isdigit() and len(ref) < 4:
-        n = int(ref)
-        if 1 <= n <= len(checkpoints):
-            return checkpoints[n - 1]
-        raise CheckpointError(f"This task has {len(checkpoints)} checkpoints; there is no #{n}.")
-    found = [c for c in checkpoints if c.commit.startswith(ref.lower())] if len(ref) >= 4 else []
-    if len(found) == 1:
-        return found[0]
-    if found:
-        raise CheckpointError(f"{ref!r} matches several checkpoints; give more of the commit.")
-    raise CheckpointError(f"This task has no checkpoint {ref!r} (see `pycline checkpoints`).")
-
-
-def _open(store: TaskStore, task_id: str | None) -> tuple[TaskFolder, TaskRecord]:
-    if task_id is None:
-        cwd = str(Path.cwd().resolve())
-        task_id = store.latest(cwd)
-        if task_id is None:
-            raise StorageError(f"No task in {cwd}; give a task id (see `pycline history`).")
-    folder = store.open(task_id)
-    return folder, folder.load_record()
-
-
 async def _list(store: TaskStore, ns: argparse.Namespace) -> int:
-    _, record = _open(store, ns.id)
-    checkpoints = await task_checkpoints(store, record)
+    found = await Checkpoints(store.home).list(ns.id, workspace=Path.cwd())
+    record, checkpoints = found.record, found.checkpoints
     if ns.json:
         rows = [
             {
@@ -153,33 +117,22 @@ async def _list(store: TaskStore, ns: argparse.Namespace) -> int:
 # --- restore and diff ------------------------------------------------------------------------
 
 
-async def _restore(store: TaskStore, task_id: str, ref: str, mode: str) -> int:
-    from pycline.storage.rewind import check, rewind
-
-    folder, record = _open(store, task_id)
-    checkpoint = pick(await task_checkpoints(store, record), ref)
-    if mode in ("task", "both"):
-        check(folder, checkpoint.commit)  # first, so `--both` never does half its job
-    if mode in ("workspace", "both"):
-        tracker = _tracker(store, record)
-        # The files as they are now become a checkpoint too, so the restore can be undone.
-        undo = await tracker.commit(
-            commit_message(record.id, f"before restoring {checkpoint.commit[:10]}")
-        )
-        result = await tracker.restore(checkpoint.commit)
+async def _restore(store: TaskStore, task_id: str, ref: str, mode: RestoreMode) -> int:
+    done = await Checkpoints(store.home).restore(task_id, ref, mode, workspace=Path.cwd())
+    commit, record = done.checkpoint.commit[:10], done.record
+    if done.files is not None and done.undo is not None:
         print(
-            f"Restored the workspace to {checkpoint.commit[:10]}: {result.written} files "
-            f"written, {result.deleted} deleted."
+            f"Restored the workspace to {commit}: {done.files.written} files "
+            f"written, {done.files.deleted} deleted."
         )
-        for path in result.skipped:
+        for path in done.files.skipped:
             print(f"  left alone (ignored, untracked or a nested repository): {path}")
-        print(f"To undo: pycline restore {record.id} {undo[:10]} --workspace")
-    if mode in ("task", "both"):
-        done = rewind(folder, checkpoint.commit)
+        print(f"To undo: pycline restore {record.id} {done.undo[:10]} --workspace")
+    if done.conversation is not None:
         print(
-            f"Restored the conversation to {checkpoint.commit[:10]}: "
-            f"{done.api_messages_removed} messages removed (their cost stays on the record). "
-            f"Continue with: pycline resume {record.id}"
+            f"Restored the conversation to {commit}: "
+            f"{done.conversation.api_messages_removed} messages removed (their cost stays on the "
+            f"record). Continue with: pycline resume {record.id}"
         )
     return 0
 
@@ -194,21 +147,18 @@ def _print_change(change: FileChange) -> None:
 
 
 async def _diff(store: TaskStore, ns: argparse.Namespace) -> int:
-    _, record = _open(store, ns.id)
-    checkpoints = await task_checkpoints(store, record)
-    first = pick(checkpoints, ns.checkpoint)
-    second = pick(checkpoints, ns.checkpoint2) if ns.checkpoint2 else None
-    changes = await _tracker(store, record).diff(
-        first.commit, second.commit if second is not None else None
+    found = await Checkpoints(store.home).diff(
+        ns.id, ns.checkpoint, ns.checkpoint2, workspace=Path.cwd()
     )
-    for change in changes:
+    for change in found.changes:
         if ns.stat:
             print(f"{change.status:<9} {change.path}")
         else:
             _print_change(change)
-    target = second.commit[:10] if second is not None else "now"
-    files = "1 file" if len(changes) == 1 else f"{len(changes)} files"
-    print(style(f"{files} changed from {first.commit[:10]} to {target}.", "dim"))
+    target = found.second.commit[:10] if found.second is not None else "now"
+    n = len(found.changes)
+    files = "1 file" if n == 1 else f"{n} files"
+    print(style(f"{files} changed from {found.first.commit[:10]} to {target}.", "dim"))
     return 0
 
 
@@ -280,29 +230,3 @@ async def _disk(store: TaskStore, *, remove_orphans: bool) -> int:
         )
     print(f"{human_size(total_after):>10}  total ({human_size(total_before)} before)")
     return 0
-
-
-def forget_task_checkpoints(store: TaskStore, record: TaskRecord) -> str:
-    """Delete a deleted task's checkpoints; the whole store when no other task needs it."""
-    return asyncio.run(_forget(store, record))
-
-
-async def _forget(store: TaskStore, record: TaskRecord) -> str:
-    tracker = _tracker(store, record)
-    if not (tracker.git_dir / "HEAD").exists():
-        return ""
-    others = store.index.list(workspace=record.workspace, limit=1)
-    if not Path(record.workspace).is_dir():
-        if others:
-            return ""
-        await asyncio.to_thread(shutil.rmtree, tracker.git_dir, True)
-        return "Its workspace is gone, so its checkpoint store was removed."
-    try:
-        every = await tracker.list()
-        mine = [c.commit for c in every if task_of(c.message) == record.id]
-        removed = await tracker.forget(mine)
-    except CheckpointError as exc:
-        return f"Its checkpoints were kept: {exc}"
-    if removed == len(every) and not others:
-        await asyncio.to_thread(shutil.rmtree, tracker.git_dir, True)
-    return f"Removed its {removed} checkpoints." if removed else ""

@@ -281,22 +281,18 @@ async def first_run_wizard(reader: LineReader, home: Path) -> ModelConfig:
 
 async def _ask_mcp_trust(reader: LineReader, home: Path, cwd: Path) -> None:
     """A project MCP file not trusted as it is now: show what it would run, and ask."""
-    from pycline.mcp.trust import McpTrust, describe
+    from pycline.app.mcp import grant, pending_trust
 
-    trust = McpTrust(home)
-    file = trust.untrusted_file(cwd)
-    if file is None:
+    request = pending_trust(home, cwd)
+    if request is None:
         return
-    try:
-        content = file.read_bytes()
-    except OSError:
-        return  # gone or unreadable since: the hub reports it
-    print(style(f"This project's {file.relative_to(cwd)} is new or changed. Its servers:", "bold"))
-    for line in describe(file, content):
+    name = request.file.relative_to(cwd)
+    print(style(f"This project's {name} is new or changed. Its servers:", "bold"))
+    for line in request.description:
         print(line)
     answer = (await reader.readline("Start them (now and until the file changes)? [y/N] ")) or ""
     if answer.strip().lower() in ("y", "yes"):
-        trust.trust(file, content)  # exactly what was shown
+        grant(home, request)  # exactly what was shown
     else:
         print(style("Not started. `pycline mcp trust` starts them later.", "dim"))
 

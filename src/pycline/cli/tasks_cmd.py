@@ -7,11 +7,15 @@ import datetime as dt
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pycline.errors import PyclineError, StorageError
+from pycline.errors import PyclineError
 from pycline.storage.paths import pycline_home
 from pycline.storage.records import TaskRecord
-from pycline.storage.task_store import Problem, TaskFolder, TaskStore
+from pycline.storage.task_store import Problem
+
+if TYPE_CHECKING:
+    from pycline.app.tasks import Tasks
 
 TASK_COMMANDS = ("history", "show", "export", "delete", "favorite")
 
@@ -66,20 +70,22 @@ def _parser(name: str) -> argparse.ArgumentParser:
 
 
 def run_tasks_command(name: str, argv: list[str]) -> int:
+    from pycline.app.tasks import Tasks
+
     ns = _parser(name).parse_args(argv)
-    store = TaskStore(pycline_home())
+    tasks = Tasks(pycline_home())
     try:
         match name:
             case "history":
-                return _history(store, ns)
+                return _history(tasks, ns)
             case "show":
-                return _show(store, ns)
+                return _show(tasks, ns)
             case "export":
-                return _export(store, ns)
+                return _export(tasks, ns)
             case "delete":
-                return _delete(store, ns.id)
+                return _delete(tasks, ns.id)
             case "favorite":
-                record = store.open(ns.id).set_favorite(not ns.off)
+                record = tasks.set_favorite(ns.id, not ns.off)
                 state = "starred" if record.favorite else "no longer starred"
                 print(f"Task {record.id} is {state}.")
                 return 0
@@ -90,9 +96,10 @@ def run_tasks_command(name: str, argv: list[str]) -> int:
         return 2
 
 
-def _history(store: TaskStore, ns: argparse.Namespace) -> int:
-    _report(store.sync())
-    records = store.index.list(search=ns.search, limit=ns.limit, favorites_only=ns.favorites)
+def _history(tasks: Tasks, ns: argparse.Namespace) -> int:
+    found = tasks.list(search=ns.search, limit=ns.limit, favorites=ns.favorites)
+    _report(found.problems)
+    records = found.records
     if ns.json:
         print(json.dumps([r.to_json() for r in records], ensure_ascii=False, indent=1))
         return 0
@@ -111,26 +118,11 @@ def _history(store: TaskStore, ns: argparse.Namespace) -> int:
     return 0
 
 
-def _folder(store: TaskStore, task_id: str | None) -> TaskFolder:
-    if task_id is None:
-        cwd = str(Path.cwd().resolve())
-        task_id = store.latest(cwd)
-        if task_id is None:
-            raise StorageError(f"No task in {cwd}; give a task id (see `pycline history`).")
-    return store.open(task_id)
-
-
-def _show(store: TaskStore, ns: argparse.Namespace) -> int:
+def _show(tasks: Tasks, ns: argparse.Namespace) -> int:
     from pycline.storage.export import transcript_summary
 
-    folder = _folder(store, ns.id)
-    record = folder.load_record()
-    size = folder.disk_size()
-    try:
-        ui = folder.load_ui_messages()
-        ui_problem = None
-    except StorageError as exc:
-        ui, ui_problem = [], str(exc)
+    details = tasks.show(ns.id, workspace=Path.cwd())
+    record, size, ui, ui_problem = details.record, details.size, details.messages, details.problem
     if ns.json:
         data = {"record": {**record.to_json(), "size": size}, "messages": [m.to_json() for m in ui]}
         print(json.dumps(data, ensure_ascii=False, indent=1))
@@ -162,39 +154,20 @@ def _print_record(r: TaskRecord, size: int) -> None:
         print(f"{label + ':':<11}{value}")
 
 
-def _export(store: TaskStore, ns: argparse.Namespace) -> int:
-    from pycline.storage.atomic import atomic_write_text
-    from pycline.storage.export import export_markdown
-
-    folder = _folder(store, ns.id)
-    text = export_markdown(folder.load_api_history())
-    if ns.output is None:
-        sys.stdout.write(text)
-        return 0
-    path = Path(ns.output).expanduser()
-    if path.is_dir():
-        from pycline.storage.export import export_file_name
-
-        path = path / export_file_name(float(folder.id) / 1000 if folder.id.isdigit() else 0)
-    try:
-        atomic_write_text(path, text)
-    except OSError as exc:
-        raise StorageError(f"Cannot write {path}: {exc}") from exc
-    print(f"Exported task {folder.id} to {path}")
+def _export(tasks: Tasks, ns: argparse.Namespace) -> int:
+    to = Path(ns.output) if ns.output is not None else None
+    exported = tasks.export(ns.id, workspace=Path.cwd(), to=to)
+    if exported.path is None:
+        sys.stdout.write(exported.markdown)
+    else:
+        print(f"Exported task {exported.task_id} to {exported.path}")
     return 0
 
 
-def _delete(store: TaskStore, task_id: str) -> int:
-    folder = store.open(task_id)
-    try:
-        record: TaskRecord | None = folder.load_record()
-    except StorageError:
-        record = store.index.get(task_id)  # metadata damaged: the index may still know the rest
-    store.delete(task_id)
-    note = ""
-    if record is not None and record.workspace:
-        from pycline.cli.checkpoints_cmd import forget_task_checkpoints
+def _delete(tasks: Tasks, task_id: str) -> int:
+    import asyncio
 
-        note = forget_task_checkpoints(store, record)
-    print(f"Deleted task {task_id}.{' ' + note if note else ''}")
+    deleted = asyncio.run(tasks.delete(task_id))
+    note = f" {deleted.note}" if deleted.note else ""
+    print(f"Deleted task {deleted.task_id}.{note}")
     return 0

@@ -23,7 +23,11 @@ from pycline.storage.rewind import CHECKPOINT_KIND, HASH_KEY, INDEX_KEY, INDEX_T
 
 if TYPE_CHECKING:
     from pycline.core.streaming import Reply
-    from pycline.core.task import Task
+    from pycline.core.ui_log import UiLog
+    from pycline.events import Event
+    from pycline.messages import Message
+    from pycline.storage.journal import TaskRecorder
+    from pycline.storage.records import TaskRecord
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +44,27 @@ CHECKPOINT_TOOLS = frozenset(
 )
 # UI messages that stand for the turn's tool; the newest one gets the checkpoint's hash.
 _TOOL_KINDS = frozenset({"tool", "completion_result"})
+
+
+class CheckpointedTask(Protocol):
+    """What the hook needs from the task: where it stands, and where to record a checkpoint."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def history(self) -> list[Message]: ...
+
+    @property
+    def ui(self) -> UiLog: ...
+
+    @property
+    def recorder(self) -> TaskRecorder: ...
+
+    @property
+    def record(self) -> TaskRecord: ...
+
+    def say(self, event: Event) -> None: ...
 
 
 class Tracker(Protocol):
@@ -78,10 +103,10 @@ class TaskCheckpoints:
     def enabled(self) -> bool:
         return self._tracker is not None and not self._broken
 
-    async def at_start(self, task: Task) -> None:
+    async def at_start(self, task: CheckpointedTask) -> None:
         await self._checkpoint(task, "resumed" if task.history else "task start", tool=False)
 
-    async def after_turn(self, task: Task, reply: Reply) -> None:
+    async def after_turn(self, task: CheckpointedTask, reply: Reply) -> None:
         block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
         if block is None or block.name not in CHECKPOINT_TOOLS:
             return
@@ -89,7 +114,7 @@ class TaskCheckpoints:
         label = f"after {block.name}" + (f" {' '.join(target.split())[:80]}" if target else "")
         await self._checkpoint(task, label, tool=True)
 
-    async def at_end(self, task: Task) -> None:
+    async def at_end(self, task: CheckpointedTask) -> None:
         """Apply the retention setting once the task is over (not after a cancel: be quick)."""
         if self._tracker is None or self._broken or self.retention <= 0:
             return
@@ -101,7 +126,7 @@ class TaskCheckpoints:
         except (CheckpointError, OSError) as exc:
             task.say(Notice(f"Old checkpoints could not be pruned: {exc}"))
 
-    async def _checkpoint(self, task: Task, label: str, *, tool: bool) -> None:
+    async def _checkpoint(self, task: CheckpointedTask, label: str, *, tool: bool) -> None:
         if self._tracker is None or self._broken:
             return
         try:

@@ -18,10 +18,11 @@ from pycline.context.tokens import estimate_messages, estimate_text
 from pycline.core import modes, turn, user_input
 from pycline.core.approval import ApprovalPolicy, AutoApprove
 from pycline.core.checkpointing import TaskCheckpoints
+from pycline.core.retry import RetryPolicy, one_line
 from pycline.core.services import TaskServices
 from pycline.core.streaming import Reply, StreamFailed, stream_reply
 from pycline.core.ui_log import UiLog
-from pycline.errors import ProviderError, ProviderErrorKind, TaskCancelled
+from pycline.errors import ProviderErrorKind
 from pycline.events import (
     CONTINUE,
     RETRY,
@@ -120,6 +121,7 @@ class Task:
         self._in_play: list[str] = []
         self._seen: dict[str, float | None] = {}
         self._sleep = sleep
+        self._retry = RetryPolicy(self.settings.max_retries, self.settings.retry_base_delay)
         self._mistakes = 0
         self._requests = 0
         self._context_tokens = 0
@@ -219,7 +221,7 @@ class Task:
         try:
             await self.checkpoints.at_start(self)
             outcome = await self._loop(user_content)
-        except (asyncio.CancelledError, TaskCancelled):
+        except asyncio.CancelledError:
             self.record.status = "cancelled"
             self.say(Notice("Task cancelled. Resume it later with `pycline resume`."))
             raise
@@ -313,8 +315,8 @@ class Task:
                             "that partial reply is discarded (no tool in it was run)."
                         )
                     )
-                if error.retryable and attempt < self.settings.max_retries:
-                    delay = error.retry_after or self.settings.retry_base_delay * (2**attempt)
+                delay = self._retry.delay(error, attempt)
+                if delay is not None:
                     attempt += 1
                     self.say(
                         Notice(
@@ -323,7 +325,7 @@ class Task:
                     )
                     await self._sleep(delay)
                     continue
-                self._last_error = _one_line(error)
+                self._last_error = one_line(error)
                 self.say(ErrorEvent(self._last_error))
                 answer = await self.ask(ErrorRetryQuestion(self._last_error))
                 if answer.chose(RETRY):
@@ -462,13 +464,6 @@ class Task:
             access=self.services.access,
             extra=self.services.extra,
         )
-
-
-def _one_line(error: ProviderError) -> str:
-    text = " ".join(str(error).split())
-    if error.kind is ProviderErrorKind.CUT_OFF and "cut" not in text.lower():
-        text = f"The model's reply was cut off: {text}"
-    return text
 
 
 def _mtime(path: Path) -> float | None:

@@ -3,21 +3,44 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from pycline.core import modes
 from pycline.core.modes import Mode
 from pycline.errors import ToolError
-from pycline.events import ToolFinished, ToolStarted
+from pycline.events import Event, ToolFinished, ToolStarted
 from pycline.messages import Content, TextContent
 from pycline.parsing.blocks import ToolUseBlock
 from pycline.prompts import responses
-from pycline.tools.base import ToolCall, ToolResult
+from pycline.tools.base import Tool, ToolCall, ToolContext, ToolResult
+from pycline.workspace.paths import Workspace
 
 if TYPE_CHECKING:
     from pycline.core.streaming import Reply
-    from pycline.core.task import Task
+
+
+class TurnHost(Protocol):
+    """What one turn needs from the task running it."""
+
+    running_call: str  # the tool call running now (its output and questions carry the id)
+
+    @property
+    def tools(self) -> Mapping[str, Tool]: ...
+
+    @property
+    def mode(self) -> Mode: ...
+
+    @property
+    def workspace(self) -> Workspace: ...
+
+    def say(self, event: Event) -> None: ...
+
+    def tool_context(self) -> ToolContext: ...
+
+    def note_path(self, path: str) -> None: ...
+
 
 INTERRUPTED_NOTE = (
     "\n\n[Response interrupted by a tool use result. Only one tool may be used at a time and "
@@ -46,7 +69,7 @@ def history_text(reply: Reply) -> str:
     return text or "(empty reply)"
 
 
-async def run_first_tool(task: Task, reply: Reply) -> Step:
+async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
     tool_block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
     if tool_block is None:
         return Step([TextContent(responses.NO_TOOL_USED)], mistake=True)

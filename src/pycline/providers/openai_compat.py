@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final
 
 from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.messages import Message
@@ -71,10 +71,18 @@ class OpenAIProvider:
         client = self._get_client()
         temperature: float | openai.Omit = 0.0 if self._model.supports_temperature else openai.omit
         options = self._request_options()
+        # The history goes in as plain JSON data through `extra_body`: given as `messages`, the
+        # SDK walks every message against its type annotations on each request, which at a few
+        # hundred turns costs far more than the request itself (json.dumps of the same data is
+        # cheap). The SDK still builds, sends and parses the request.
+        options["extra_body"] = {
+            **options.get("extra_body", {}),
+            "messages": to_openai(system, messages),
+        }
         try:
             response = await client.chat.completions.create(
                 model=self._model.id,
-                messages=cast("Any", to_openai(system, messages)),
+                messages=[],
                 stream=True,
                 temperature=temperature,
                 **options,

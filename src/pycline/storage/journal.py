@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from pycline.storage.task_store import TaskFolder
 
 JOURNAL = "journal.jsonl"
+INDEX_EVERY = 2.0  # seconds between history-index updates of a running task
 
 
 @dataclass(slots=True)
@@ -119,7 +121,15 @@ def _apply(
 
 
 def _line(entry: dict[str, Any]) -> bytes:
-    return (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    return (
+        json.dumps(entry, default=_encode, ensure_ascii=False, separators=(",", ":")) + "\n"
+    ).encode()
+
+
+def _encode(value: object) -> Any:
+    if isinstance(value, Message):
+        return value.to_json()
+    raise TypeError(f"cannot journal {type(value).__name__}")
 
 
 class TaskRecorder:
@@ -134,11 +144,16 @@ class TaskRecorder:
         self._path = folder.path / JOURNAL
         self._fd: int | None = None
         self._pool = ThreadPoolExecutor(1, f"recorder-{folder.id}") if background else None
+        self._batch: list[tuple[list[dict[str, Any]], Callable[[], None] | None]] = []
+        self._kicked = False
         self._last: Future[None] | None = None
         # How much of each list the journal holds, and its last item (compared by identity: a
         # list that no longer starts with what was written was replaced, e.g. by condensing).
         self._api = _Written()
         self._ui = _Written()
+        self._indexed_status = ""
+        self._indexed_at = 0.0
+        self._pending_index: tuple[TaskRecord, dict[str, Any]] | None = None
         self.bytes_written = 0
         self.seconds_writing = 0.0  # time spent writing (on whichever thread writes)
 
@@ -150,30 +165,48 @@ class TaskRecorder:
     # --- changes --------------------------------------------------------------------------------
 
     def history_changed(self, history: Sequence[Message]) -> None:
-        self._submit(self._api.lines(history, "api", lambda m: m.to_json()))
+        # Messages are immutable: they are encoded on the writer thread.
+        self._submit(self._api.entries(history, "api", lambda m: m))
 
     def ui_changed(self, ui: Sequence[UiMessage]) -> None:
-        self._submit(self._ui.lines(ui, "ui", lambda m: m.to_json()))
+        # UI messages may be edited later: snapshot them now, encode them on the writer thread.
+        self._submit(self._ui.entries(ui, "ui", lambda m: m.to_json()))
 
     def ui_edited(self, ui: Sequence[UiMessage], index: int) -> None:
         """A message already written was changed in place (a checkpoint's hash on its turn)."""
         if index < self._ui.count:
-            self._submit([_line({"k": "ui~", "i": index, "m": ui[index].to_json()})])
+            self._submit([{"k": "ui~", "i": index, "m": ui[index].to_json()}])
 
     def record_changed(self, record: TaskRecord) -> None:
-        snapshot = TaskRecord.from_json(record.to_json())
-        self._submit([], after=lambda: self._save_record(record, snapshot))
+        snapshot = record.to_json()
+        now = time.monotonic()
+        # The history index is a listing cache: it follows a running task every few seconds
+        # and on every status change, not on every save.
+        index = record.status != self._indexed_status or now - self._indexed_at > INDEX_EVERY
+        entry = {"k": "record", "r": snapshot}
+        if index:
+            self._indexed_status, self._indexed_at = record.status, now
+            self._pending_index = None
+            self._submit([entry], after=lambda: self._index(record, snapshot))
+        else:
+            self._pending_index = (record, snapshot)
+            self._submit([entry])
 
     def context_changed(self, state: Any) -> None:
-        self._submit([_line({"k": "context", "c": state})])
+        self._submit([{"k": "context", "c": state}])
 
     async def flush(self) -> None:
         """Wait until everything said so far is written (the loop keeps running meanwhile)."""
+        self._kick()
         if self._last is not None and not self._last.done():
             await asyncio.wrap_future(self._last)
 
     async def close(self) -> None:
         """Write Cline's files from the journal (for export and other readers), then stop."""
+        if self._pending_index is not None:
+            record, snapshot = self._pending_index
+            self._pending_index = None
+            self._submit([], after=lambda: self._index(record, snapshot))
         self._submit([], after=self._fold)
         await self.flush()
         if self._pool is not None:
@@ -182,20 +215,37 @@ class TaskRecorder:
 
     # --- writing --------------------------------------------------------------------------------
 
-    def _submit(self, lines: list[bytes], *, after: Callable[[], None] | None = None) -> None:
-        if not lines and after is None:
+    def _submit(
+        self, entries: list[dict[str, Any]], *, after: Callable[[], None] | None = None
+    ) -> None:
+        if not entries and after is None:
             return
         if self._pool is None:
-            self._write(lines, after)
+            self._write(entries, after)
             return
-        self._last = self._pool.submit(self._write, lines, after)
+        # Changes made in one pass of the event loop go to the thread together: each hand-over
+        # to a thread costs more than writing a line.
+        self._batch.append((entries, after))
+        if not self._kicked:
+            self._kicked = True
+            asyncio.get_running_loop().call_soon(self._kick)
 
-    def _write(self, lines: list[bytes], after: Callable[[], None] | None) -> None:
-        import time
+    def _kick(self) -> None:
+        self._kicked = False
+        if self._batch and self._pool is not None:
+            batch, self._batch = self._batch, []
+            self._last = self._pool.submit(self._write_batch, batch)
 
+    def _write_batch(
+        self, batch: list[tuple[list[dict[str, Any]], Callable[[], None] | None]]
+    ) -> None:
+        for entries, after in batch:
+            self._write(entries, after)
+
+    def _write(self, entries: list[dict[str, Any]], after: Callable[[], None] | None) -> None:
         started = time.perf_counter()
-        if lines:
-            data = b"".join(lines)
+        if entries:
+            data = b"".join(_line(e) for e in entries)
             if self._fd is None:
                 self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             os.write(self._fd, data)  # one write: a kill leaves whole lines or a torn last one
@@ -204,16 +254,11 @@ class TaskRecorder:
             after()
         self.seconds_writing += time.perf_counter() - started
 
-    def _save_record(self, record: TaskRecord, snapshot: TaskRecord) -> None:
-        snapshot.size = self.folder.disk_size()
-        data = _line({"k": "record", "r": snapshot.to_json()})
-        if self._fd is None:
-            self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        os.write(self._fd, data)
-        self.bytes_written += len(data)
-        favorite = self.folder.index_record(snapshot)
+    def _index(self, record: TaskRecord, snapshot: dict[str, Any]) -> None:
+        saved = TaskRecord.from_json(snapshot)
+        saved.size = self.folder.disk_size()
         # Starred or unstarred by another process while this task runs: the index wins.
-        record.favorite = favorite
+        record.favorite = self.folder.index_record(saved)
 
     def _fold(self) -> None:
         if self._fd is not None:
@@ -231,12 +276,14 @@ class _Written:
         self.count = len(items)
         self.last = items[-1] if items else None
 
-    def lines(self, now: Sequence[Any], kind: str, encode: Callable[[Any], Any]) -> list[bytes]:
+    def entries(
+        self, now: Sequence[Any], kind: str, snapshot: Callable[[Any], Any]
+    ) -> list[dict[str, Any]]:
         n = self.count
         appended = len(now) >= n and (n == 0 or now[n - 1] is self.last)
         if appended:
-            out = [_line({"k": kind, "i": i, "m": encode(now[i])}) for i in range(n, len(now))]
+            out = [{"k": kind, "i": i, "m": snapshot(now[i])} for i in range(n, len(now))]
         else:
-            out = [_line({"k": f"{kind}*", "all": [encode(m) for m in now]})]
+            out = [{"k": f"{kind}*", "all": [snapshot(m) for m in now]}]
         self.mark(now)
         return out

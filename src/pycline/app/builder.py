@@ -1,4 +1,5 @@
-"""Task lifecycle for every front end: build a task from settings, run it, list history."""
+"""The one place a `Task` is assembled from settings: providers, tools, services, checkpoints,
+recorder. Used by sessions and by tests."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Controller:
+class TaskBuilder:
     home: Path
     config: ModelConfig
     plan_config: ModelConfig | None = None  # Plan mode's own model; None: the same as Act
@@ -143,12 +144,6 @@ class Controller:
         folder.save_record(record)
         return task
 
-    async def run_new(
-        self, text: str, host: Host, cwd: Path, settings: TaskSettings
-    ) -> tuple[Task, TaskOutcome]:
-        task = self.new_task(text, host, cwd, settings)
-        return task, await task.start(text)
-
     def resume_task(
         self,
         task_id: str | None,
@@ -185,6 +180,3 @@ class Controller:
             return task, lambda: task.start(record.task)
         when = resumption.ago(record.ts)
         return task, lambda: task.resume(when, pending)
-
-    def history(self, *, search: str = "", limit: int = 100) -> list[TaskRecord]:
-        return self.store.index.list(search=search, limit=limit)

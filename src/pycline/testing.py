@@ -1,0 +1,123 @@
+"""Test doubles that ship with pycline: a scripted host, a gated provider, a task builder.
+
+For pycline's own tests and for anyone building on it (a front end, a plug-in) who wants to run
+the real task loop without a model: `ScriptedProvider` (providers.scripted) replies from a list,
+`RecordingHost` answers questions from a list and keeps every event, `make_task` assembles a task
+around them in a temporary home. Nothing here reaches the network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pycline.app import wiring
+from pycline.core.approval import AutoApprove
+from pycline.core.task import Task, TaskSettings
+from pycline.events import Answer, Event, Question
+from pycline.messages import Message
+from pycline.providers.base import ModelInfo, StreamChunk
+from pycline.providers.scripted import ScriptedProvider, ScriptedReply
+from pycline.storage.records import TaskRecord
+from pycline.storage.task_store import TaskStore
+from pycline.workspace.paths import Workspace
+
+Responder = Callable[[Question], Answer]
+
+
+def yes(question: Question) -> Answer:
+    """The first option: approve, accept, switch to Act, continue, retry."""
+    return Answer(question.options[0].id) if question.options else Answer()
+
+
+def no(question: Question) -> Answer:
+    """The last option: deny, stop (accept for a completion, as Enter does)."""
+    return Answer(question.options[-1].id) if question.options else Answer()
+
+
+@dataclass
+class RecordingHost:
+    """Answers questions from a queue (or a default) and records everything."""
+
+    answers: list[Answer | Responder] = field(default_factory=list)
+    default: Responder = yes
+    events: list[Event] = field(default_factory=list)
+    questions: list[Question] = field(default_factory=list)
+
+    def say(self, event: Event) -> None:
+        self.events.append(event)
+
+    async def ask(self, question: Question) -> Answer:
+        self.questions.append(question)
+        if self.answers:
+            answer = self.answers.pop(0)
+            return answer if isinstance(answer, Answer) else answer(question)
+        return self.default(question)
+
+    def of_kind(self, kind: str) -> list[Event]:
+        return [e for e in self.events if e.kind == kind]
+
+
+def make_task(
+    home: Path,
+    workspace: Path,
+    replies: Sequence[str | ScriptedReply],
+    host: RecordingHost,
+    *,
+    settings: TaskSettings | None = None,
+    task_text: str = "do it",
+) -> tuple[Task, ScriptedProvider]:
+    provider = ScriptedProvider.of(*replies, chunk_size=5)
+    tools = wiring.default_tools()
+    folder = TaskStore(home).create()
+    ws = Workspace.at(workspace)
+    record = TaskRecord(id=folder.id, ts=0.0, task=task_text, workspace=str(ws.root))
+    task = Task(
+        provider=provider,
+        tools=tools,
+        host=host,
+        folder=folder,
+        workspace=ws,
+        system_prompt=wiring.system_prompt(tools, ws.root),
+        record=record,
+        settings=settings or TaskSettings(auto_approve=AutoApprove(), max_retries=3),
+        services=wiring.task_services(ws.root),
+        sleep=_no_sleep,
+    )
+    return task, provider
+
+
+@dataclass
+class GatedProvider:
+    """A scripted provider whose first reply stops after its first chunk until `gate` opens
+    (`streaming` is set then): lets a test act while a reply is in flight."""
+
+    inner: ScriptedProvider
+    gate: asyncio.Event = field(default_factory=asyncio.Event)
+    streaming: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def model(self) -> ModelInfo:
+        return self.inner.model
+
+    async def stream(self, system: str, messages: Sequence[Message]) -> AsyncIterator[StreamChunk]:
+        first = not self.inner.requests
+        async for chunk in self.inner.stream(system, messages):
+            yield chunk
+            if first and not self.streaming.is_set():
+                self.streaming.set()
+                await self.gate.wait()
+
+
+async def _no_sleep(_: float) -> None:
+    return None
+
+
+def complete(result: str = "done") -> str:
+    return f"<attempt_completion>\n<result>{result}</result>\n</attempt_completion>"
