@@ -15,6 +15,7 @@ import signal
 import sys
 import tempfile
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,7 +24,8 @@ from pycline.app.batch.model import BatchResult, BatchTask, CheckResult, Isolati
 from pycline.storage.paths import pycline_home
 
 _TAIL = 4000
-_GRACE = 5.0  # after an interrupt, how long the agent may take to save and exit
+_GRACE = 10.0  # after an interrupt, how long the agent may take to save and exit
+_MARK = "PYCLINE_BATCH_AGENT"  # carried by the agent and everything it starts
 _SETUP_TIMEOUT = 600.0
 
 
@@ -163,10 +165,38 @@ def agent_command(task: BatchTask, workspace: Path, options: WorkerOptions) -> l
 
 
 async def run_agent(task: BatchTask, workspace: Path, options: WorkerOptions) -> AgentRun:
+    mark = uuid.uuid4().hex
+    try:
+        return await _run_agent(task, workspace, options, mark)
+    finally:
+        # Commands the agent started in their own process groups, which a hard kill of the
+        # agent would orphan, are found by the mark they inherited.
+        await asyncio.to_thread(_kill_marked, mark)
+
+
+def _kill_marked(mark: str) -> None:
+    needle = f"{_MARK}={mark}".encode()
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if needle in (entry / "environ").read_bytes().split(b"\0"):
+                os.kill(int(entry.name), signal.SIGKILL)
+        except (OSError, ProcessLookupError):
+            continue  # gone already, or not ours to read
+
+
+async def _run_agent(
+    task: BatchTask, workspace: Path, options: WorkerOptions, mark: str
+) -> AgentRun:
     run = AgentRun()
     proc = await asyncio.create_subprocess_exec(
         *agent_command(task, workspace, options),
         cwd=workspace,
+        env={**os.environ, _MARK: mark},
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
