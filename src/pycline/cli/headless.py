@@ -15,6 +15,7 @@ from pycline.events import (
     STOP,
     Answer,
     ApprovalQuestion,
+    CheckpointCreated,
     CompletionQuestion,
     CompletionResult,
     Envelope,
@@ -28,10 +29,17 @@ from pycline.events import (
     PlanQuestion,
     PlanResponse,
     Question,
+    QuestionAnswered,
+    QuestionAsked,
+    ReasoningDelta,
+    RequestStarted,
+    TaskEnded,
+    TaskStarted,
     TextDelta,
     TextDone,
     ToolFinished,
     ToolOutput,
+    ToolPartial,
     ToolStarted,
     Usage,
 )
@@ -134,8 +142,20 @@ class HeadlessHost:
                     f"  tokens {u.input_tokens} in / {u.output_tokens} out{cache}"
                     f" · ${u.cost:.4f} (task ${u.task_cost:.4f})"
                 )
+            case (
+                TaskStarted()
+                | RequestStarted()
+                | ReasoningDelta()
+                | ToolPartial()
+                | ToolFinished()
+                | CheckpointCreated()
+                | TaskEnded()
+                | QuestionAsked()
+                | QuestionAnswered()
+            ):
+                pass  # shown another way (the question's prompt) or not at all in a terminal
             case _:
-                pass
+                assert_never(event)
 
 
 def run_headless(ns: argparse.Namespace) -> int:

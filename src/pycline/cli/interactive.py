@@ -25,6 +25,7 @@ from pycline.events import (
     SWITCH_TO_ACT,
     Answer,
     ApprovalQuestion,
+    CheckpointCreated,
     CompletionQuestion,
     CompletionResult,
     Envelope,
@@ -38,11 +39,17 @@ from pycline.events import (
     PlanQuestion,
     PlanResponse,
     Question,
+    QuestionAnswered,
+    QuestionAsked,
     ReasoningDelta,
+    RequestStarted,
+    TaskEnded,
+    TaskStarted,
     TextDelta,
     TextDone,
     ToolFinished,
     ToolOutput,
+    ToolPartial,
     ToolStarted,
     Usage,
 )
@@ -128,8 +135,19 @@ class InteractiveHost:
                         "dim",
                     )
                 )
+            case (
+                TaskStarted()
+                | RequestStarted()
+                | ToolPartial()
+                | ToolFinished()
+                | CheckpointCreated()
+                | TaskEnded()
+                | QuestionAsked()
+                | QuestionAnswered()
+            ):
+                pass  # shown another way (the question's prompt) or not at all in a terminal
             case _:
-                pass
+                assert_never(event)
 
     async def _read(self, prompt: str) -> str:
         while True:

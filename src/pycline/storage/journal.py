@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 JOURNAL = "journal.jsonl"
 INDEX_EVERY = 2.0  # seconds between history-index updates of a running task
+BATCH_DELAY = 0.05  # seconds a change may wait for the writer thread when nothing flushes
 
 
 @dataclass(slots=True)
@@ -145,7 +146,7 @@ class TaskRecorder:
         self._fd: int | None = None
         self._pool = ThreadPoolExecutor(1, f"recorder-{folder.id}") if background else None
         self._batch: list[tuple[list[dict[str, Any]], Callable[[], None] | None]] = []
-        self._kicked = False
+        self._kicker: asyncio.TimerHandle | None = None
         self._last: Future[None] | None = None
         # How much of each list the journal holds, and its last item (compared by identity: a
         # list that no longer starts with what was written was replaced, e.g. by condensing).
@@ -223,15 +224,17 @@ class TaskRecorder:
         if self._pool is None:
             self._write(entries, after)
             return
-        # Changes made in one pass of the event loop go to the thread together: each hand-over
-        # to a thread costs more than writing a line.
+        # Changes go to the thread in batches: each hand-over to a thread costs more than writing
+        # a line. A batch leaves at the next flush (the points a kill must not undo) or after
+        # BATCH_DELAY at the latest.
         self._batch.append((entries, after))
-        if not self._kicked:
-            self._kicked = True
-            asyncio.get_running_loop().call_soon(self._kick)
+        if self._kicker is None:
+            self._kicker = asyncio.get_running_loop().call_later(BATCH_DELAY, self._kick)
 
     def _kick(self) -> None:
-        self._kicked = False
+        if self._kicker is not None:
+            self._kicker.cancel()
+            self._kicker = None
         if self._batch and self._pool is not None:
             batch, self._batch = self._batch, []
             self._last = self._pool.submit(self._write_batch, batch)
