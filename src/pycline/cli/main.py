@@ -25,6 +25,12 @@ COMMANDS = (
     "setup",
     "acp",  # serve the Agent Client Protocol for editors (pycline/acp/)
     "ui",  # the web UI (pycline/web/)
+    # many tasks at once (cli/worktree_cmd.py, cli/batch_cmd.py, cli/bg_cmd.py)
+    "worktree",
+    "batch",
+    "tasks",
+    "attach",
+    "stop",
 )
 
 
@@ -83,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
         "-y", "--yes", action="store_true", help="approve every action inside the workspace"
     )
     parser.add_argument("--version", action="version", version=f"pycline {_version()}")
+    from pycline.cli.worktree_flags import add_run_flags
+
+    add_run_flags(parser, interactive=True)
     parser.add_argument("task", nargs="*", help="what to do (asked for when omitted)")
     return parser
 
@@ -110,6 +119,15 @@ def build_run_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--task-file", metavar="FILE", help="read the task from FILE (`-` for standard input)"
     )
+    parser.add_argument(
+        "--bg",
+        action="store_true",
+        help="run in the background (survives closing the terminal); see `pycline tasks`, "
+        "`pycline attach ID`, `pycline stop ID`",
+    )
+    from pycline.cli.worktree_flags import add_run_flags
+
+    add_run_flags(parser)
     parser.add_argument("task", nargs="*", help="what to do; `-` reads it from standard input")
     return parser
 
@@ -177,11 +195,33 @@ def _dispatch(args: list[str]) -> int:
     if command == "run":
         from pycline.cli.headless import run_headless
 
-        return run_headless(_sandbox_flag(build_run_parser().parse_args(args[1:])))
+        ns = _sandbox_flag(build_run_parser().parse_args(args[1:]))
+        if ns.bg:
+            from pycline.cli.bg_cmd import start_background
+
+            return start_background(args[1:], ns)
+        if ns.worktree is not None:
+            from pycline.cli.worktree_cmd import run_in_worktree
+
+            return run_in_worktree(ns, run_headless)
+        return run_headless(ns)
     if command == "acp":
         from pycline.acp.main import run_acp
 
         return run_acp(args[1:])
+    if command == "worktree":
+        from pycline.cli.worktree_cmd import run_worktree_command
+
+        return run_worktree_command(args[1:])
+    if command in ("tasks", "attach", "stop"):
+        from pycline.cli.bg_cmd import run_attach, run_stop, run_tasks_board
+
+        handlers = {"tasks": run_tasks_board, "attach": run_attach, "stop": run_stop}
+        return handlers[command](args[1:])
+    if command == "batch":
+        from pycline.cli.batch_cmd import run_batch_command
+
+        return run_batch_command(args[1:])
     if command == "mcp":
         from pycline.cli.mcp_cmd import run_mcp
 
@@ -213,6 +253,10 @@ def _dispatch(args: list[str]) -> int:
     namespace = _sandbox_flag(build_parser().parse_args(args))
     from pycline.cli.interactive import run_interactive
 
+    if namespace.worktree is not None:
+        from pycline.cli.worktree_cmd import run_in_worktree
+
+        return run_in_worktree(namespace, run_interactive)
     return run_interactive(namespace)
 
 

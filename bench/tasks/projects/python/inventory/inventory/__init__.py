@@ -1,0 +1,1 @@
+"""A tiny shop back end: prices, carts, stock and text helpers."""

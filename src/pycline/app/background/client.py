@@ -1,0 +1,91 @@
+"""Talking to a background task over its control socket: status, attach, answer, stop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from pycline.app.background.paths import BackgroundError, socket_path
+from pycline.app.background.protocol import MAX_LINE, encode, read_message
+from pycline.app.background.state import FINISHED, load, process_alive
+
+CONNECT_TIMEOUT = 5.0
+
+
+class Attachment:
+    """A live connection to one background task."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._reader = reader
+        self._writer = writer
+
+    async def messages(self) -> AsyncIterator[dict[str, Any]]:
+        """The replay of what happened so far, then live messages, until the task ends."""
+        while (message := await read_message(self._reader)) is not None:
+            yield message
+
+    async def next_message(self) -> dict[str, Any] | None:
+        return await read_message(self._reader)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self._writer.write(encode(message))
+        await self._writer.drain()
+
+    async def answer(self, question_id: str, answer: dict[str, Any]) -> None:
+        await self.send({"op": "answer", "question_id": question_id, "answer": answer})
+
+    async def close(self) -> None:
+        self._writer.close()
+        with contextlib.suppress(ConnectionError):
+            await self._writer.wait_closed()
+
+
+async def connect(bg_id: str) -> Attachment:
+    path = socket_path(bg_id)
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_unix_connection(str(path), limit=MAX_LINE), CONNECT_TIMEOUT
+        )
+    except (OSError, TimeoutError) as exc:
+        raise BackgroundError(f"background task {bg_id} is not running ({exc})") from exc
+    return Attachment(reader, writer)
+
+
+@contextlib.asynccontextmanager
+async def attach(bg_id: str) -> AsyncIterator[Attachment]:
+    conn = await connect(bg_id)
+    try:
+        await conn.send({"op": "attach"})
+        yield conn
+    finally:
+        await conn.close()
+
+
+async def stop(home: Path, bg_id: str) -> str:
+    """Ask the task to stop (it is saved and can be resumed); a dead socket falls back to SIGTERM."""
+    state = load(home, bg_id)
+    if state is None:
+        raise BackgroundError(f"no background task {bg_id!r}")
+    if state.status in FINISHED:
+        return f"{bg_id} has already ended ({state.status})"
+    try:
+        conn = await connect(bg_id)
+    except BackgroundError:
+        if not process_alive(state.pid):
+            return f"{bg_id} is not running"
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(state.pid, signal.SIGTERM)
+        return f"{bg_id}: sent SIGTERM to process {state.pid}"
+    try:
+        await conn.send({"op": "stop"})
+        reply = await asyncio.wait_for(conn.next_message(), 30)
+    except (TimeoutError, ConnectionError):
+        reply = None
+    finally:
+        await conn.close()
+    return f"{bg_id} stopped" if reply is not None else f"{bg_id}: stop requested"

@@ -1,0 +1,201 @@
+"""The inside of a background task's process: the control socket in front of its TaskHandle.
+
+The handle keeps every event for late subscribers, so an attaching client gets the task so far
+and then live events; questions still open when it attaches (and new ones) are also sent as
+`question` messages to answer. The state file is rewritten on every change of status, question or
+cost, so the board lists tasks without touching their sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+from pycline.app.background import state as bg_state
+from pycline.app.background.paths import socket_path
+from pycline.app.background.protocol import MAX_LINE, encode, read_message
+from pycline.app.background.state import BgState
+from pycline.app.handle import AnswerRejected, TaskHandle
+from pycline.event_wire import WireError, answer_from_json, envelope_json
+from pycline.event_wire import encode as wire_encode
+from pycline.events import (
+    ACCEPT,
+    Answer,
+    CompletionQuestion,
+    Envelope,
+    QuestionAnswered,
+    QuestionAsked,
+    TaskStarted,
+    Usage,
+)
+
+
+class BackgroundServer:
+    def __init__(self, home: Path, state: BgState, handle: TaskHandle) -> None:
+        self.home = home
+        self.state = state
+        self.handle = handle
+        self._last_seq = 0
+        self._saving = asyncio.Lock()
+        self._jobs: set[asyncio.Task[Any]] = set()
+
+    # --- following the task -------------------------------------------------------------------
+
+    def _on_event(self, envelope: Envelope) -> None:
+        self._last_seq = envelope.seq
+        match envelope.event:
+            case Usage(task_cost=cost):
+                self._update(cost=cost)
+            case TaskStarted(task_id=task_id):
+                self._update(task_id=task_id)
+            case QuestionAsked(question_id=qid, question=CompletionQuestion()):
+                # A background task ends when the model says it is done.
+                self._spawn(self.handle.answer(qid, Answer(ACCEPT.id)))
+            case QuestionAsked():
+                self._update(status="waiting", question=self._question_message())
+            case QuestionAnswered():
+                waiting = bool(self.handle.pending_questions)
+                self._update(
+                    status="waiting" if waiting else "running", question=self._question_message()
+                )
+            case _:
+                pass
+
+    def _question_message(self) -> dict[str, Any] | None:
+        for asked in self.handle.pending_questions:
+            if not isinstance(asked.question, CompletionQuestion):
+                return _question(asked)
+        return None
+
+    def _update(self, **changes: Any) -> None:
+        self.state = self.state.updated(**changes)
+        self._spawn(self._save(self.state))
+
+    def _spawn(self, work: Any) -> None:
+        job = asyncio.get_running_loop().create_task(work)
+        self._jobs.add(job)
+        job.add_done_callback(self._jobs.discard)
+
+    async def _save(self, snapshot: BgState) -> None:
+        async with self._saving:
+            if snapshot is self.state:  # only the newest state is worth writing
+                await asyncio.to_thread(bg_state.save, self.home, snapshot)
+
+    # --- running ------------------------------------------------------------------------------
+
+    async def run(self) -> BgState:
+        """Serve the socket until the task ends; the final state (also saved)."""
+        path = socket_path(self.state.id)
+        path.unlink(missing_ok=True)
+        old = os.umask(0o177)  # the socket is created 0600: only this user may connect
+        try:
+            server = await asyncio.start_unix_server(self._serve, path=str(path), limit=MAX_LINE)
+        finally:
+            os.umask(old)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self.handle.cancel)
+        stop_listening = self.handle.listen(self._on_event)
+        self._update(status="running", pid=os.getpid())
+        reason = ""
+        try:
+            outcome = await self.handle.wait()
+            reason = "" if outcome.completed else outcome.reason
+        except Exception as exc:  # the board shows why; the process still ends cleanly
+            reason = f"{type(exc).__name__}: {exc}"
+        finally:
+            stop_listening()
+            status = self.handle.status if self.handle.status in bg_state.FINISHED else "failed"
+            self.state = self.state.updated(
+                status=status, reason=reason, question=None, ended=time.time()
+            )
+            await asyncio.to_thread(bg_state.save, self.home, self.state)
+            server.close()
+            path.unlink(missing_ok=True)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(server.wait_closed(), 5)
+        return self.state
+
+    # --- clients ------------------------------------------------------------------------------
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            request = await read_message(reader)
+            op = request.get("op") if request else None
+            if op == "status":
+                writer.write(encode({"type": "state", "state": self.state.to_json()}))
+            elif op == "stop":
+                self.handle.cancel()
+                writer.write(encode({"type": "stopping"}))
+            elif op == "answer" and request is not None:
+                writer.write(encode(await self._answer(request)))
+            elif op == "attach":
+                await self._attached(reader, writer)
+            else:
+                writer.write(encode({"type": "error", "message": f"unknown op {op!r}"}))
+            await writer.drain()
+        except ConnectionError:
+            pass  # the client went away; the task carries on
+        finally:
+            writer.close()
+            with contextlib.suppress(ConnectionError):
+                await writer.wait_closed()
+
+    async def _answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        qid = request.get("question_id")
+        if not isinstance(qid, str):
+            return {"type": "error", "message": "question_id must be a string"}
+        try:
+            await self.handle.answer(qid, answer_from_json(request.get("answer")))
+        except (WireError, AnswerRejected) as exc:
+            return {"type": "error", "message": str(exc)}
+        return {"type": "accepted", "question_id": qid}
+
+    async def _attached(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        seen = self._last_seq
+        open_now = {q.question_id for q in self.handle.pending_questions}
+        writer.write(encode({"type": "state", "state": self.state.to_json()}))
+
+        async def forward() -> None:
+            async for envelope in self.handle.subscribe(replay=True):
+                writer.write(encode({"type": "event", "event": envelope_json(envelope)}))
+                event = envelope.event
+                if (
+                    isinstance(event, QuestionAsked)
+                    and not isinstance(event.question, CompletionQuestion)
+                    and (envelope.seq > seen or event.question_id in open_now)
+                ):
+                    writer.write(encode(_question(event)))
+                await writer.drain()
+            writer.write(encode({"type": "ended", "status": self.handle.status}))
+            await writer.drain()
+
+        async def listen() -> None:
+            while (request := await read_message(reader)) is not None:
+                if request.get("op") == "answer":
+                    reply = await self._answer(request)
+                    if reply["type"] == "error":
+                        writer.write(encode(reply))
+                elif request.get("op") == "stop":
+                    self.handle.cancel()
+
+        sending, receiving = asyncio.create_task(forward()), asyncio.create_task(listen())
+        try:
+            await asyncio.wait({sending, receiving}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for job in (sending, receiving):
+                job.cancel()
+            await asyncio.gather(sending, receiving, return_exceptions=True)
+
+
+def _question(asked: QuestionAsked) -> dict[str, Any]:
+    return {
+        "type": "question",
+        "question_id": asked.question_id,
+        "question": wire_encode(asked.question),
+    }

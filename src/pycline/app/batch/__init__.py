@@ -1,0 +1,1 @@
+"""Batch runs: many headless tasks, each in an isolated copy, on local workers or a Ray cluster."""

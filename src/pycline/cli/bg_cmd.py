@@ -1,0 +1,207 @@
+"""Background tasks from the terminal: `pycline run --bg`, `pycline tasks`, `attach`, `stop`.
+
+Each background task is its own detached process with a control socket (see
+`pycline.app.background`); these commands start one, list them all, talk to one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from pycline.app.background import client
+from pycline.app.background import state as bg_state
+from pycline.app.background.board import board
+from pycline.app.background.paths import BackgroundError, runtime_dir, socket_path, state_dir
+from pycline.errors import PyclineError
+from pycline.storage.paths import pycline_home
+
+_START_TIMEOUT = 30.0
+
+
+def start_background(argv: list[str], ns: argparse.Namespace) -> int:
+    """Start `pycline run ARGV` detached; print its id and return at once."""
+    home = pycline_home()
+    cwd = Path(ns.cwd).expanduser().resolve()
+    if not cwd.is_dir():
+        print(f"pycline: --cwd {ns.cwd}: not a folder", file=sys.stderr)
+        return 2
+    if ns.worktree is not None:
+        print("pycline: --bg and --worktree cannot be combined yet", file=sys.stderr)
+        return 2
+    bg_id = "bg-" + secrets.token_hex(6)
+    try:
+        run_dir = runtime_dir()
+    except BackgroundError as exc:
+        print(f"pycline: {exc}", file=sys.stderr)
+        return 2
+    args = [a for a in argv if a != "--bg"] + ["--cwd", str(cwd)]
+    log = state_dir(home) / f"{bg_id}.log"
+    state = bg_state.BgState(
+        id=bg_id,
+        task=" ".join(ns.task),
+        workspace=str(cwd),
+        pid=0,
+        status="starting",
+        started=time.time(),
+        log=str(log),
+    )
+    bg_state.save(home, state)
+    spec = run_dir / f"{bg_id}.spec.json"
+    fd = os.open(spec, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump({"id": bg_id, "argv": args, "home": str(home)}, fh)
+    with open(log, "ab") as out:
+        os.chmod(log, 0o600)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pycline.cli.bg_worker", str(spec)],
+            # Relative paths in the arguments (--script, --cwd) mean what they mean here.
+            cwd=os.getcwd(),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=out,
+            start_new_session=True,  # no SIGHUP or Ctrl-C from this terminal
+        )
+    bg_state.save(home, state.updated(pid=proc.pid))
+    if not _wait_started(home, bg_id, proc):
+        ended = bg_state.load(home, bg_id)
+        why = ended.reason if ended is not None and ended.reason else f"see {log}"
+        print(f"pycline: background task {bg_id} did not start: {why}", file=sys.stderr)
+        return 1
+    print(bg_id)
+    print(
+        f"pycline: running in the background; `pycline attach {bg_id}` to follow and answer, "
+        f"`pycline stop {bg_id}` to stop",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _wait_started(home: Path, bg_id: str, proc: subprocess.Popen[bytes]) -> bool:
+    """Until its socket exists (or it ended already: a quick task, or a bad configuration)."""
+    deadline = time.monotonic() + _START_TIMEOUT
+    path = socket_path(bg_id)
+    while time.monotonic() < deadline:
+        current = bg_state.load(home, bg_id)
+        if path.exists() or (current is not None and current.status in bg_state.FINISHED):
+            return current is None or current.status != "failed" or current.task_id is not None
+        if proc.poll() is not None:
+            current = bg_state.load(home, bg_id)
+            return current is not None and current.status in ("completed", "cancelled")
+        time.sleep(0.05)  # polling a process we just started; nothing to wait on
+    return False
+
+
+# --- pycline tasks --------------------------------------------------------------------------
+
+
+def run_tasks_board(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="pycline tasks",
+        description="Background tasks of this user: running, waiting for an answer, finished "
+        "and failed, with their cost.",
+    )
+    parser.add_argument("--json", action="store_true")
+    ns = parser.parse_args(argv)
+    entries = board(pycline_home())
+    if ns.json:
+        print(json.dumps([asdict(e) for e in entries], indent=1))
+        return 0
+    if not entries:
+        print("No background tasks. Start one with `pycline run --bg TASK`.")
+        return 0
+    for e in entries:
+        when = dt.datetime.fromtimestamp(e.started).strftime("%m-%d %H:%M")
+        status = e.status.upper() if e.status == "waiting" else e.status
+        print(f"{e.id}  {status:<9} ${e.cost:<8.4f} {when}  {e.task[:60]}")
+        if e.question:
+            print(f"    waiting for: {e.question} (`pycline attach {e.id}`)")
+        elif e.reason and e.status != "completed":
+            print(f"    {e.reason[:200]}")
+    return 0
+
+
+# --- pycline stop ---------------------------------------------------------------------------
+
+
+def run_stop(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="pycline stop", description="Stop a background task.")
+    parser.add_argument("id")
+    ns = parser.parse_args(argv)
+    try:
+        print(asyncio.run(client.stop(pycline_home(), ns.id)))
+    except PyclineError as exc:
+        print(f"pycline: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+# --- pycline attach -------------------------------------------------------------------------
+
+
+def run_attach(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="pycline attach",
+        description="Follow a background task and answer its questions (Ctrl-C detaches; the "
+        "task keeps running).",
+    )
+    parser.add_argument("id")
+    ns = parser.parse_args(argv)
+    try:
+        return asyncio.run(_attach(ns.id))
+    except KeyboardInterrupt:
+        print(f"\npycline: detached; {ns.id} keeps running", file=sys.stderr)
+        return 0
+    except PyclineError as exc:
+        print(f"pycline: {exc}", file=sys.stderr)
+        return 2
+
+
+async def _attach(bg_id: str) -> int:
+    from pycline.cli.bg_render import prompt_answer, render_event
+
+    state = bg_state.load(pycline_home(), bg_id)
+    if state is None:
+        raise BackgroundError(f"no background task {bg_id!r} (see `pycline tasks`)")
+    if state.status in bg_state.FINISHED:
+        _state_line(state.to_json())
+        return _ended({"status": state.status, "reason": state.reason})
+    async with client.attach(bg_id) as conn:
+        async for message in conn.messages():
+            kind = message.get("type")
+            if kind == "event":
+                render_event(message.get("event") or {})
+            elif kind == "question":
+                answer = await asyncio.to_thread(prompt_answer, message.get("question") or {})
+                if answer is None:
+                    print(f"\npycline: detached; {bg_id} keeps waiting", file=sys.stderr)
+                    return 0
+                await conn.answer(str(message["question_id"]), answer)
+            elif kind == "error":
+                print(f"pycline: {message.get('message')}", file=sys.stderr)
+            elif kind == "ended":
+                return _ended(message)
+            elif kind == "state":
+                _state_line(message.get("state") or {})
+    return 0
+
+
+def _state_line(state: dict[str, Any]) -> None:
+    print(f"[{state.get('id')}] {state.get('status')} · {state.get('task', '')[:80]}")
+
+
+def _ended(message: dict[str, Any]) -> int:
+    status = message.get("status")
+    reason = f": {message['reason']}" if message.get("reason") else ""
+    print(f"[ended] {status}{reason}")
+    return 0 if status == "completed" else 1
