@@ -18,7 +18,14 @@ from typing import Any
 import acp
 from acp.schema import ToolCallLocation
 
-from pycline.acp.mapping import ToolKind, checklist, tool_kind, tool_locations, tool_title
+from pycline.acp.mapping import (
+    PlanItem,
+    ToolKind,
+    checklist,
+    tool_kind,
+    tool_locations,
+    tool_title,
+)
 from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion, Event, ToolOutput
 from pycline.tools.base import (
@@ -73,6 +80,7 @@ class CallReporter:
         self.root = root
         self.current: ActiveCall | None = None
         self._ids = itertools.count(1)
+        self._last_plan: list[PlanItem] = []
 
     def begin(self, call: ToolCall) -> ActiveCall:
         params = dict(call.params)
@@ -102,7 +110,9 @@ class CallReporter:
 
     def plan(self, markdown: str) -> None:
         items = checklist(markdown)
-        if items:
+        # The same checklist arrives with the tool call and again as the task's progress event.
+        if items and items != self._last_plan:
+            self._last_plan = items
             self.send(
                 acp.update_plan(
                     acp.plan_entry(i.content, priority="medium", status=i.status) for i in items
