@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
@@ -10,22 +9,16 @@ import pytest
 
 from pycline.app.builder import TaskBuilder
 from pycline.app.config import ModelConfig
-from pycline.checkpoints import Checkpoint, ShadowGit
-from pycline.core.checkpointing import TaskCheckpoints, label_of
+from pycline.checkpoints import ShadowGit
 from pycline.core.task import Task, TaskSettings
 from pycline.events import (
-    Answer,
-    ApprovalQuestion,
     CheckpointCreated,
-    Event,
     Notice,
-    Question,
-    Usage,
 )
 from pycline.messages import UiMessage
 from pycline.providers.scripted import ScriptedProvider
 from tests.checkpoints.helpers import git_dirs_fingerprint, make_repo, worktree_state, write
-from tests.core.harness import RecordingHost, complete, make_task
+from tests.core.harness import RecordingHost, complete
 
 WRITE_A = "<write_to_file>\n<path>a.txt</path>\n<content>\nnew a\n</content>\n</write_to_file>"
 READ_A = "<read_file>\n<path>a.txt</path>\n</read_file>"
@@ -171,72 +164,3 @@ async def test_retention_keeps_the_newest_checkpoints_after_the_task(
     assert len(made) == 5
     listed = await ShadowGit(workspace, isolated_home).list()
     assert [c.commit for c in listed] == made[-2:]
-
-
-WRITE_B = "<write_to_file>\n<path>b.txt</path>\n<content>\nnew b\n</content>\n</write_to_file>"
-
-
-class _GatedTracker:
-    """Commits at once, except the checkpoint after writing a.txt, which waits for `release`."""
-
-    def __init__(self) -> None:
-        self.release = asyncio.Event()
-        self.made: list[str] = []
-
-    async def commit(self, message: str) -> str:
-        if message.endswith("after write_to_file a.txt"):
-            await self.release.wait()
-        self.made.append(label_of(message))
-        return f"{len(self.made):040x}"
-
-    async def list(self) -> list[Checkpoint]:
-        return []
-
-    async def prune(self, keep_last: int) -> int:
-        return 0
-
-
-async def test_the_next_reply_streams_while_a_checkpoint_is_taken_and_its_tool_waits_for_it(
-    isolated_home: Path, workspace: Path
-) -> None:
-    tracker = _GatedTracker()
-    seen_at_approval: dict[str, list[str]] = {}
-
-    class Host(RecordingHost):
-        def say(self, event: Event) -> None:
-            super().say(event)
-            # The second reply has streamed in full while the checkpoint after a.txt is pending.
-            if isinstance(event, Usage) and len(self.of_kind("usage")) == 2:
-                assert tracker.made == ["task start"]
-                tracker.release.set()
-
-        async def ask(self, question: Question) -> Answer:
-            if isinstance(question, ApprovalQuestion):
-                seen_at_approval[question.path] = list(tracker.made)
-            return await super().ask(question)
-
-    host = Host()
-    task, _ = make_task(isolated_home, workspace, [WRITE_A, WRITE_B, complete()], host)
-    task.checkpoints = TaskCheckpoints(tracker)
-
-    outcome = await asyncio.wait_for(task.start("write two files"), 30)
-
-    assert outcome.completed
-    assert (workspace / "b.txt").read_text(encoding="utf-8") == "new b\n"
-    # Writing b.txt was not even proposed before the checkpoint of a.txt existed.
-    assert seen_at_approval["b.txt"] == ["task start", "after write_to_file a.txt"]
-    assert tracker.made == [
-        "task start",
-        "after write_to_file a.txt",
-        "after write_to_file b.txt",
-        "after attempt_completion",
-    ]
-    # The checkpoint after a.txt sits right after its turn, ahead of the request that streamed
-    # meanwhile, in memory and on disk alike (a task restore cuts the log right after it).
-    saved = task.folder.load_ui_messages()
-    assert [m.to_json() for m in saved] == [m.to_json() for m in task.ui.messages]
-    kinds = [m.kind for m in saved]
-    after_a = kinds.index("tool_result") + 1
-    assert kinds[after_a : after_a + 2] == ["checkpoint_created", "api_req_started"]
-    tool_a = kinds.index("tool")
-    assert saved[tool_a].extra["lastCheckpointHash"] == saved[after_a].extra["lastCheckpointHash"]

@@ -20,8 +20,11 @@ def test_headless_output_is_bounded_and_ends_with_a_summary_line(
     isolated_home: Path, workspace: Path, tmp_path: Path
 ) -> None:
     script = script_file(tmp_path, [command("seq 1 200"), READ_MISSING, COMPLETE])
+    # Without the sandbox: a login profile that writes under $HOME (pyenv's rehash) would add
+    # its complaint to the command's output inside it.
     proc = pycline(
-        "run", "--provider", "scripted", "--script", str(script), "--yes", "count",
+        "run", "--provider", "scripted", "--script", str(script), "--yes", "--sandbox", "off",
+        "count",
         home=isolated_home, cwd=workspace,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr

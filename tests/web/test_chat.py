@@ -122,6 +122,9 @@ def test_two_tasks_run_at_once_and_a_second_tab_sees_both(start_ui, new_page):
     expect(page.get_by_role("tab", name="Second task — waiting")).to_be_visible()
     page.get_by_role("tab", name="Second task — waiting").click()
     page.get_by_role("button", name="Save", exact=True).click()
+    # The first task wrote same.txt while this approval was open, so it is asked again.
+    expect(page.get_by_text("the file changed while waiting for approval").first).to_be_visible()
+    page.get_by_role("button", name="Save", exact=True).click()
     expect(page.get_by_text("Finished.").first).to_be_visible()
     assert (ui.workspace / "same.txt").read_text() == "1\n"
     assert {r["task"] for r in ui.api_history()} == {"First task", "Second task"}

@@ -10,7 +10,6 @@ without checkpoints.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Sequence
@@ -96,15 +95,14 @@ def label_of(message: str) -> str:
 class TaskCheckpoints:
     """The task's checkpoint hook; with no tracker (checkpoints disabled) every call is a no-op.
 
-    A checkpoint is taken in the background while the next request streams: nothing can change
-    the files until the model's next tool runs, and the loop calls `settle()` before that.
+    Checkpoints are taken in line: a front end may show a checkpoint only where it belongs, right
+    after its turn (taking them while the next reply streams reordered those events).
     """
 
     def __init__(self, tracker: Tracker | None = None, *, retention: int = 0) -> None:
         self._tracker = tracker
         self.retention = retention  # keep this many per workspace after a task; 0 keeps all
         self._broken = False
-        self._pending: asyncio.Task[None] | None = None
 
     @property
     def enabled(self) -> bool:
@@ -121,15 +119,8 @@ class TaskCheckpoints:
         label = f"after {block.name}" + (f" {' '.join(target.split())[:80]}" if target else "")
         await self._start(task, label, tool=True)
 
-    async def settle(self) -> None:
-        """Wait for the checkpoint being taken, if any: call before anything may change files."""
-        pending, self._pending = self._pending, None
-        if pending is not None:
-            await pending
-
     async def at_end(self, task: CheckpointedTask) -> None:
-        """Finish the last checkpoint, then apply the retention setting (not after a cancel)."""
-        await self.settle()
+        """Apply the retention setting once the task is over (not after a cancel: be quick)."""
         if self._tracker is None or self._broken or self.retention <= 0:
             return
         if task.record.status == "cancelled":
@@ -143,7 +134,6 @@ class TaskCheckpoints:
     async def _start(self, task: CheckpointedTask, label: str, *, tool: bool) -> None:
         if self._tracker is None or self._broken:
             return
-        await self.settle()  # one at a time, in order
         # Where the checkpoint belongs is fixed now; later messages must not move it.
         place = _Place(
             anchor=_tool_message(task.ui.messages) if tool else None,
@@ -151,7 +141,7 @@ class TaskCheckpoints:
             history_index=len(task.history) - 1,
             history_ts=task.history[-1].ts if task.history else None,
         )
-        self._pending = asyncio.create_task(self._checkpoint(task, label, place))
+        await self._checkpoint(task, label, place)
 
     async def _checkpoint(self, task: CheckpointedTask, label: str, place: _Place) -> None:
         assert self._tracker is not None

@@ -277,7 +277,6 @@ class Task:
                 return TaskOutcome(False, self._last_error or "The model request failed.")
             self.history.append(calls.history_message(reply, time.time()))
             await self._saved()
-            await self.checkpoints.settle()
             step = await calls.run_reply(self, reply)
             await self.checkpoints.after_turn(self, reply)
             if step.completed:
