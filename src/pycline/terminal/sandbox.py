@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,6 +139,9 @@ def _masks(policy: SandboxPolicy) -> list[Path]:
     return [p for p in (*paths, *hidden) if os.path.lexists(p)]
 
 
+_PRIVATE_DIRS = (Path("/tmp"), Path("/var/tmp"), Path("/dev/shm"))
+
+
 def wrap(argv: list[str], policy: SandboxPolicy, cwd: Path) -> list[str]:
     """`argv` run in `cwd` inside the sandbox the policy describes."""
     bwrap = bwrap_path()
@@ -157,6 +161,11 @@ def wrap(argv: list[str], policy: SandboxPolicy, cwd: Path) -> list[str]:
         "--tmpfs", "/var/tmp",
         "--tmpfs", "/dev/shm",
     ]  # fmt: skip
+    # pycline's own Python environment stays usable when it lives in a temporary folder (a
+    # checkout under /tmp): the private /tmp would otherwise hide the interpreter it offers.
+    own = Path(sys.prefix).resolve()
+    if any(own.is_relative_to(t) for t in _PRIVATE_DIRS):
+        args += ["--ro-bind", str(own), str(own)]
     if not policy.network:
         args.append("--unshare-net")
     bind = "--bind" if policy.mode == "workspace-write" else "--ro-bind"
