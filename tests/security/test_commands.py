@@ -180,3 +180,27 @@ def test_a_workspace_write_sandbox_still_builds_and_tests(
 
 def test_bwrap_is_on_path_for_ci() -> None:
     assert shutil.which("bwrap"), "install bubblewrap (.ci/run does)"
+
+
+async def test_the_agents_own_environment_under_tmp_stays_visible_and_the_rest_of_tmp_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _needs_bwrap()
+    from pycline.terminal.process import ShellProcess
+    from pycline.terminal.sandbox import SandboxPolicy
+
+    own = tmp_path / "venv"
+    own.mkdir()
+    (own / "marker").write_text("interpreter here\n", encoding="utf-8")
+    (tmp_path / "other").write_text("someone else's\n", encoding="utf-8")
+    workspace = tmp_path / "project"
+    workspace.mkdir()
+    monkeypatch.setattr(sys, "prefix", str(own))
+    policy = SandboxPolicy("workspace-write", workspace, tmp_path / "home")
+    process = await ShellProcess.start(
+        f"cat {own / 'marker'}; cat {tmp_path / 'other'} || echo hidden", workspace, sandbox=policy
+    )
+    assert await process.wait(30) == 0
+    output = process.output.text()
+    assert "interpreter here" in output
+    assert "someone else's" not in output and "hidden" in output
