@@ -39,8 +39,14 @@ EVENT_TYPES: dict[str, type[Any]] = {_kind_of(c): c for c in _members(Event)}
 QUESTION_TYPES: dict[str, type[Any]] = {_kind_of(c): c for c in _members(Question)}
 
 
+_HINTS: dict[type[Any], dict[str, Any]] = {}
+
+
 def _hints(cls: type[Any]) -> dict[str, Any]:
-    return typing.get_type_hints(cls, vars(events))
+    """Resolved once per type: decoding runs for every message that comes in on a socket."""
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls, vars(events))
+    return _HINTS[cls]
 
 
 # --- encoding --------------------------------------------------------------------------------
@@ -140,8 +146,7 @@ def _decode_dataclass(cls: type[Any], data: object, where: str) -> Any:
     if not isinstance(data, dict):
         raise WireError(f"{where}: expected an object")
     hints = _hints(cls)
-    names = {f.name for f in dataclasses.fields(cls)}
-    unknown = set(data) - names
+    unknown = set(data) - _field_names(cls)
     if unknown:
         raise WireError(f"{where}: unknown fields {sorted(unknown)}")
     values = {}
