@@ -174,9 +174,7 @@ class HeadlessHost:
                 self.shown.error(text)
                 self._line(f"error: {text}")
             case Usage() as u:
-                cache = ""
-                if u.cache_read_tokens or u.cache_write_tokens:
-                    cache = f" (cache {u.cache_read_tokens} read / {u.cache_write_tokens} write)"
+                cache = render.cache_note(u)
                 self._line(
                     f"  tokens {u.input_tokens} in / {u.output_tokens} out{cache}"
                     f" · ${u.cost:.4f} (task ${u.task_cost:.4f})"

@@ -166,9 +166,7 @@ class InteractiveHost:
             case Usage() as u:
                 if self.state is not None:
                     self.state.usage = u
-                cache = ""
-                if u.cache_read_tokens or u.cache_write_tokens:
-                    cache = f" (cache {u.cache_read_tokens} read / {u.cache_write_tokens} write)"
+                cache = render.cache_note(u)
                 self._line(
                     style(
                         f"  ↑{u.input_tokens} ↓{u.output_tokens}{cache} · ${u.cost:.4f}"

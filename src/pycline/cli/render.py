@@ -37,6 +37,13 @@ def shown_result(result: str) -> list[str]:
     return kept
 
 
+def cache_note(u: Usage) -> str:
+    """` (cache R read / W write)` when the request touched the prompt cache, else ""."""
+    if u.cache_read_tokens or u.cache_write_tokens:
+        return f" (cache {u.cache_read_tokens} read / {u.cache_write_tokens} write)"
+    return ""
+
+
 class BoundedOutput:
     """A running command's output: the first lines live, then only a count; the last lines
     once it ends. The model always gets the whole (cleaned) output; this is just the screen."""
