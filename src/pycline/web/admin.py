@@ -266,13 +266,10 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         await _refresh(session)
         return web.json_response({"ok": True})
 
-    @routes.post("/api/mcp/{name}/enabled")
-    async def enabled(request: web.Request) -> web.Response:
+    async def edit_server(
+        session: WebSession, name: str, edit: Callable[[Any], None]
+    ) -> web.Response:
         from pycline.mcp import settings as mcp_settings
-
-        session = session_of(request)
-        name = request.match_info["name"]
-        body = await _body(request)
         from pycline.mcp.trust import McpTrust
 
         trust = McpTrust(session.home)
@@ -282,34 +279,33 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             keep_trust = path == mcp_settings.workspace_settings_path(session.cwd) and (
                 trust.untrusted_file(session.cwd) is None
             )
-            mcp_settings.set_disabled(path, name, not body.get("enabled"))
+            edit(path)
         except PyclineError as exc:
             return _fail(exc)
         if keep_trust:
             trust.trust(path)
         await _refresh(session)
         return web.json_response({"ok": True})
+
+    @routes.post("/api/mcp/{name}/enabled")
+    async def enabled(request: web.Request) -> web.Response:
+        from pycline.mcp import settings as mcp_settings
+
+        session = session_of(request)
+        name = request.match_info["name"]
+        disabled = not (await _body(request)).get("enabled")
+        return await edit_server(
+            session, name, lambda path: mcp_settings.set_disabled(path, name, disabled)
+        )
 
     @routes.post("/api/mcp/{name}/delete")
     async def delete(request: web.Request) -> web.Response:
         from pycline.mcp import settings as mcp_settings
-        from pycline.mcp.trust import McpTrust
 
-        session = session_of(request)
         name = request.match_info["name"]
-        trust = McpTrust(session.home)
-        try:
-            path = _server_file(session, name)
-            keep_trust = path == mcp_settings.workspace_settings_path(session.cwd) and (
-                trust.untrusted_file(session.cwd) is None
-            )
-            mcp_settings.remove_server(path, name)
-        except PyclineError as exc:
-            return _fail(exc)
-        if keep_trust:
-            trust.trust(path)
-        await _refresh(session)
-        return web.json_response({"ok": True})
+        return await edit_server(
+            session_of(request), name, lambda path: mcp_settings.remove_server(path, name)
+        )
 
     @routes.post("/api/mcp/{name}/restart")
     async def restart(request: web.Request) -> web.Response:
