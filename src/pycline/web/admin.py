@@ -239,14 +239,13 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
 
     @routes.post("/api/mcp/trust")
     async def trust(request: web.Request) -> web.Response:
-        from pycline.mcp.trust import McpTrust
+        from pycline.app.mcp import grant, pending_trust
 
         session = session_of(request)
-        store = McpTrust(session.home)
-        file = store.untrusted_file(session.cwd)
-        if file is None:
+        pending = pending_trust(session.home, session.cwd)
+        if pending is None:
             return _fail(ConfigError("There is no untrusted project MCP file."))
-        store.trust(file)
+        grant(session.home, pending)
         await _refresh(session)
         return web.json_response({"ok": True})
 
