@@ -13,25 +13,11 @@ import aiohttp
 from aiohttp import web
 
 from pycline.errors import ConfigError, PyclineError
+from pycline.web.api import SessionOf, fail, json_body, state
 from pycline.web.tasks import WebSession
 
-SessionOf = Callable[[web.Request], WebSession]
 FEATURES = ("enableCheckpoints", "notifications")
 CHECK_TIMEOUT = 10.0
-
-
-async def _body(request: web.Request) -> dict[str, Any]:
-    try:
-        data = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        data = None
-    if not isinstance(data, dict):
-        raise web.HTTPBadRequest(text="expected a JSON object")
-    return data
-
-
-def _fail(exc: Exception, status: int = 400) -> web.Response:
-    return web.json_response({"error": str(exc)}, status=status)
 
 
 # --- settings ------------------------------------------------------------------------------------
@@ -211,26 +197,24 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         try:
             return web.json_response(read_settings(session_of(request)))
         except PyclineError as exc:
-            return _fail(exc)
+            return fail(exc)
 
     @routes.post("/api/settings")
     async def post_settings(request: web.Request) -> web.Response:
         session = session_of(request)
         try:
-            write_settings(session, await _body(request))
+            write_settings(session, await json_body(request))
             session.reload_models()
         except PyclineError as exc:
-            return _fail(exc)
-        from pycline.web.api import state
-
+            return fail(exc)
         return web.json_response(state(session))
 
     @routes.post("/api/settings/check")
     async def check(request: web.Request) -> web.Response:
         try:
-            models = await list_models(session_of(request), await _body(request))
+            models = await list_models(session_of(request), await json_body(request))
         except PyclineError as exc:
-            return _fail(exc)
+            return fail(exc)
         return web.json_response({"models": models})
 
     @routes.get("/api/mcp")
@@ -244,7 +228,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         session = session_of(request)
         pending = pending_trust(session.home, session.cwd)
         if pending is None:
-            return _fail(ConfigError("There is no untrusted project MCP file."))
+            return fail(ConfigError("There is no untrusted project MCP file."))
         grant(session.home, pending)
         await _refresh(session)
         return web.json_response({"ok": True})
@@ -254,14 +238,14 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         from pycline.mcp import settings as mcp_settings
 
         session = session_of(request)
-        body = await _body(request)
+        body = await json_body(request)
         try:
             entry = _new_entry(str(body.get("command", "")).strip())
             mcp_settings.add_server(
                 mcp_settings.global_settings_path(), str(body.get("name", "")).strip(), entry
             )
         except (PyclineError, ValueError) as exc:
-            return _fail(exc)
+            return fail(exc)
         await _refresh(session)
         return web.json_response({"ok": True})
 
@@ -280,7 +264,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             )
             edit(path)
         except PyclineError as exc:
-            return _fail(exc)
+            return fail(exc)
         if keep_trust:
             trust.trust(path)
         await _refresh(session)
@@ -292,7 +276,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
 
         session = session_of(request)
         name = request.match_info["name"]
-        disabled = not (await _body(request)).get("enabled")
+        disabled = not (await json_body(request)).get("enabled")
         return await edit_server(
             session, name, lambda path: mcp_settings.set_disabled(path, name, disabled)
         )
@@ -311,16 +295,16 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         session = session_of(request)
         hub = session.session.mcp
         if hub is None:
-            return _fail(ConfigError("No MCP servers are running."))
+            return fail(ConfigError("No MCP servers are running."))
         try:
             await hub.restart_server(request.match_info["name"])
         except PyclineError as exc:
-            return _fail(exc)
+            return fail(exc)
         return web.json_response({"ok": True})
 
     @routes.post("/api/mcp/{name}/auto-approve")
     async def auto_approve(request: web.Request) -> web.Response:
-        body = await _body(request)
+        body = await json_body(request)
         try:
             _set_tool_approval(
                 session_of(request),
@@ -329,7 +313,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
                 bool(body.get("approve")),
             )
         except PyclineError as exc:
-            return _fail(exc)
+            return fail(exc)
         return web.json_response({"ok": True})
 
     app.router.add_routes(routes)
