@@ -19,6 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.web.ui_process import ui_argv
+
 from pycline.browser.chromium import CHROMIUM_ARGS, find_chromium
 from pycline.messages import UiMessage
 from pycline.storage.records import TaskRecord
@@ -76,19 +80,7 @@ def main() -> None:
         script = Path(tmp) / "script.json"
         script.write_text("[]", encoding="utf-8")
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "pycline.cli.main",
-                "ui",
-                "--no-open",
-                "--cwd",
-                str(workspace),
-                "--provider",
-                "scripted",
-                "--script",
-                str(script),
-            ],
+            ui_argv(workspace, script),
             stdout=subprocess.PIPE,
             text=True,
             env={**os.environ, "PYCLINE_HOME": str(home)},

@@ -7,7 +7,6 @@ import os
 import selectors
 import signal
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 import pytest
 
 from pycline.browser.chromium import CHROMIUM_ARGS, ChromiumNotFound, find_chromium
+from tests.web.ui_process import ui_argv
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 START_TIMEOUT = 30.0
@@ -99,20 +99,7 @@ def launcher(
         script = tmp_path / f"script-{len(started)}.json"
         script.write_text(json.dumps(replies), encoding="utf-8")
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "pycline.cli.main",
-                "ui",
-                "--no-open",
-                "--cwd",
-                str(workspace),
-                "--provider",
-                "scripted",
-                "--script",
-                str(script),
-                *extra,
-            ],
+            ui_argv(workspace, script, *extra),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             stdin=subprocess.DEVNULL,

@@ -13,25 +13,11 @@ import aiohttp
 from aiohttp import web
 
 from pycline.errors import ConfigError, PyclineError
+from pycline.web.api import SessionOf, fail, json_body, state
 from pycline.web.tasks import WebSession
 
-SessionOf = Callable[[web.Request], WebSession]
 FEATURES = ("enableCheckpoints", "notifications")
 CHECK_TIMEOUT = 10.0
-
-
-async def _body(request: web.Request) -> dict[str, Any]:
-    try:
-        data = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        data = None
-    if not isinstance(data, dict):
-        raise web.HTTPBadRequest(text="expected a JSON object")
-    return data
-
-
-def _fail(exc: Exception, status: int = 400) -> web.Response:
-    return web.json_response({"error": str(exc)}, status=status)
 
 
 # --- settings ------------------------------------------------------------------------------------
@@ -211,26 +197,24 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         try:
             return web.json_response(read_settings(session_of(request)))
         except PyclineError as exc:
-            return _fail(exc)
+            return fail(exc)
 
     @routes.post("/api/settings")
     async def post_settings(request: web.Request) -> web.Response:
         session = session_of(request)
         try:
-            write_settings(session, await _body(request))
+            write_settings(session, await json_body(request))
             session.reload_models()
         except PyclineError as exc:
-            return _fail(exc)
-        from pycline.web.api import state
-
+            return fail(exc)
         return web.json_response(state(session))
 
     @routes.post("/api/settings/check")
     async def check(request: web.Request) -> web.Response:
         try:
-            models = await list_models(session_of(request), await _body(request))
+            models = await list_models(session_of(request), await json_body(request))
         except PyclineError as exc:
-            return _fail(exc)
+            return fail(exc)
         return web.json_response({"models": models})
 
     @routes.get("/api/mcp")
@@ -239,14 +223,13 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
 
     @routes.post("/api/mcp/trust")
     async def trust(request: web.Request) -> web.Response:
-        from pycline.mcp.trust import McpTrust
+        from pycline.app.mcp import grant, pending_trust
 
         session = session_of(request)
-        store = McpTrust(session.home)
-        file = store.untrusted_file(session.cwd)
-        if file is None:
-            return _fail(ConfigError("There is no untrusted project MCP file."))
-        store.trust(file)
+        pending = pending_trust(session.home, session.cwd)
+        if pending is None:
+            return fail(ConfigError("There is no untrusted project MCP file."))
+        grant(session.home, pending)
         await _refresh(session)
         return web.json_response({"ok": True})
 
@@ -255,24 +238,21 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         from pycline.mcp import settings as mcp_settings
 
         session = session_of(request)
-        body = await _body(request)
+        body = await json_body(request)
         try:
             entry = _new_entry(str(body.get("command", "")).strip())
             mcp_settings.add_server(
                 mcp_settings.global_settings_path(), str(body.get("name", "")).strip(), entry
             )
         except (PyclineError, ValueError) as exc:
-            return _fail(exc)
+            return fail(exc)
         await _refresh(session)
         return web.json_response({"ok": True})
 
-    @routes.post("/api/mcp/{name}/enabled")
-    async def enabled(request: web.Request) -> web.Response:
+    async def edit_server(
+        session: WebSession, name: str, edit: Callable[[Any], None]
+    ) -> web.Response:
         from pycline.mcp import settings as mcp_settings
-
-        session = session_of(request)
-        name = request.match_info["name"]
-        body = await _body(request)
         from pycline.mcp.trust import McpTrust
 
         trust = McpTrust(session.home)
@@ -282,50 +262,49 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             keep_trust = path == mcp_settings.workspace_settings_path(session.cwd) and (
                 trust.untrusted_file(session.cwd) is None
             )
-            mcp_settings.set_disabled(path, name, not body.get("enabled"))
+            edit(path)
         except PyclineError as exc:
-            return _fail(exc)
+            return fail(exc)
         if keep_trust:
             trust.trust(path)
         await _refresh(session)
         return web.json_response({"ok": True})
+
+    @routes.post("/api/mcp/{name}/enabled")
+    async def enabled(request: web.Request) -> web.Response:
+        from pycline.mcp import settings as mcp_settings
+
+        session = session_of(request)
+        name = request.match_info["name"]
+        disabled = not (await json_body(request)).get("enabled")
+        return await edit_server(
+            session, name, lambda path: mcp_settings.set_disabled(path, name, disabled)
+        )
 
     @routes.post("/api/mcp/{name}/delete")
     async def delete(request: web.Request) -> web.Response:
         from pycline.mcp import settings as mcp_settings
-        from pycline.mcp.trust import McpTrust
 
-        session = session_of(request)
         name = request.match_info["name"]
-        trust = McpTrust(session.home)
-        try:
-            path = _server_file(session, name)
-            keep_trust = path == mcp_settings.workspace_settings_path(session.cwd) and (
-                trust.untrusted_file(session.cwd) is None
-            )
-            mcp_settings.remove_server(path, name)
-        except PyclineError as exc:
-            return _fail(exc)
-        if keep_trust:
-            trust.trust(path)
-        await _refresh(session)
-        return web.json_response({"ok": True})
+        return await edit_server(
+            session_of(request), name, lambda path: mcp_settings.remove_server(path, name)
+        )
 
     @routes.post("/api/mcp/{name}/restart")
     async def restart(request: web.Request) -> web.Response:
         session = session_of(request)
         hub = session.session.mcp
         if hub is None:
-            return _fail(ConfigError("No MCP servers are running."))
+            return fail(ConfigError("No MCP servers are running."))
         try:
             await hub.restart_server(request.match_info["name"])
         except PyclineError as exc:
-            return _fail(exc)
+            return fail(exc)
         return web.json_response({"ok": True})
 
     @routes.post("/api/mcp/{name}/auto-approve")
     async def auto_approve(request: web.Request) -> web.Response:
-        body = await _body(request)
+        body = await json_body(request)
         try:
             _set_tool_approval(
                 session_of(request),
@@ -334,7 +313,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
                 bool(body.get("approve")),
             )
         except PyclineError as exc:
-            return _fail(exc)
+            return fail(exc)
         return web.json_response({"ok": True})
 
     app.router.add_routes(routes)

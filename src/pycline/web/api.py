@@ -34,11 +34,11 @@ def _ok(data: Any) -> web.Response:
     return web.json_response(data, dumps=lambda d: json.dumps(d, ensure_ascii=False))
 
 
-def _fail(exc: Exception, status: int = 400) -> web.Response:
+def fail(exc: Exception, status: int = 400) -> web.Response:
     return web.json_response({"error": str(exc)}, status=status)
 
 
-async def _body(request: web.Request) -> dict[str, Any]:
+async def json_body(request: web.Request) -> dict[str, Any]:
     try:
         data = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -71,11 +71,11 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     @routes.post("/api/history/{id}/favorite")
     async def favorite(request: web.Request) -> web.Response:
         session = session_of(request)
-        body = await _body(request)
+        body = await json_body(request)
         try:
             usecases.favorite(session.home, request.match_info["id"], bool(body.get("favorite")))
         except PyclineError as exc:
-            return _fail(exc, 404)
+            return fail(exc, 404)
         return _ok({"ok": True})
 
     @routes.post("/api/history/{id}/delete")
@@ -84,11 +84,11 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         task_id = request.match_info["id"]
         running = session.get(task_id)
         if running is not None and not running.handle.done:
-            return _fail(ValueError("the task is running; cancel it first"), 409)
+            return fail(ValueError("the task is running; cancel it first"), 409)
         try:
             await usecases.delete(session.home, task_id)
         except PyclineError as exc:
-            return _fail(exc, 404)
+            return fail(exc, 404)
         session.runs.pop(task_id, None)
         session.changed.set()
         return _ok({"ok": True})
@@ -100,7 +100,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             session = session_of(request)
             text = usecases.export(session.home, task_id, session.cwd)
         except PyclineError as exc:
-            return _fail(exc, 404)
+            return fail(exc, 404)
         return web.Response(
             text=text,
             content_type="text/markdown",
@@ -113,7 +113,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         try:
             messages = session_of(request).store.open(task_id).load_ui_messages()
         except PyclineError as exc:
-            return _fail(exc, 404)
+            return fail(exc, 404)
         events = [{**e, "seq": i} for i, e in enumerate(saved_events(task_id, messages))]
         return _ok(events)
 
@@ -125,7 +125,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
                 await usecases.checkpoints(session.home, request.match_info["id"], session.cwd)
             )
         except (PyclineError, CheckpointError) as exc:
-            return _fail(exc, 404)
+            return fail(exc, 404)
 
     @routes.get("/api/tasks/{id}/checkpoints/{commit}/compare")
     async def compare(request: web.Request) -> web.Response:
@@ -136,22 +136,22 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
                 await usecases.compare(session.home, match["id"], match["commit"], session.cwd)
             )
         except (PyclineError, CheckpointError) as exc:
-            return _fail(exc, 404)
+            return fail(exc, 404)
 
     @routes.post("/api/tasks/{id}/checkpoints/{commit}/restore")
     async def restore(request: web.Request) -> web.Response:
         session = session_of(request)
         task_id = request.match_info["id"]
-        mode = (await _body(request)).get("mode")
+        mode = (await json_body(request)).get("mode")
         if mode not in ("both", "workspace", "task"):
-            return _fail(ValueError("mode is both, workspace or task"))
+            return fail(ValueError("mode is both, workspace or task"))
         await session.stop(task_id)  # a task is rewound only while nothing runs it
         try:
             result = await usecases.restore(
                 session.home, task_id, request.match_info["commit"], mode, session.cwd
             )
         except (PyclineError, CheckpointError) as exc:
-            return _fail(exc)
+            return fail(exc)
         return _ok(result)
 
     @routes.get("/api/tasks/{id}/processes")
@@ -170,11 +170,11 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def stop_process(request: web.Request) -> web.Response:
         run = session_of(request).get(request.match_info["id"])
         if run is None or run.handle.done or not request.match_info["n"].isdigit():
-            return _fail(KeyError("no such process"), 404)
+            return fail(KeyError("no such process"), 404)
         try:
             await run.handle.stop_process(int(request.match_info["n"]))
         except KeyError:
-            return _fail(KeyError("no such process"), 404)
+            return fail(KeyError("no such process"), 404)
         return _ok({"ok": True})
 
     @routes.get("/api/files")

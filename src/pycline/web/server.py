@@ -58,7 +58,7 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
         return web.FileResponse(root / "index.html")
 
     async def login(request: web.Request) -> web.StreamResponse:
-        body = await _json_body(request)
+        body = await api.json_body(request)
         if not guard.login_ok(str(body.get("token", "")), body.get("password")):
             return web.json_response({"error": "wrong token"}, status=401)
         response = web.json_response({"ok": True, "needs_password": guard.password is not None})
@@ -72,16 +72,6 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
     api.add_routes(app, lambda request: request.app[SESSION])
     admin.add_routes(app, lambda request: request.app[SESSION])
     return app
-
-
-async def _json_body(request: web.Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise web.HTTPBadRequest(text="expected a JSON object") from None
-    if not isinstance(body, dict):
-        raise web.HTTPBadRequest(text="expected a JSON object")
-    return body
 
 
 # --- the WebSocket: every task's events out, the user's actions in -----------------------------
