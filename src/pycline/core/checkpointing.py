@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from pycline.checkpoints.types import Checkpoint, CheckpointError
@@ -134,17 +133,6 @@ class TaskCheckpoints:
     async def _start(self, task: CheckpointedTask, label: str, *, tool: bool) -> None:
         if self._tracker is None or self._broken:
             return
-        # Where the checkpoint belongs is fixed now; later messages must not move it.
-        place = _Place(
-            anchor=_tool_message(task.ui.messages) if tool else None,
-            position=len(task.ui.messages),
-            history_index=len(task.history) - 1,
-            history_ts=task.history[-1].ts if task.history else None,
-        )
-        await self._checkpoint(task, label, place)
-
-    async def _checkpoint(self, task: CheckpointedTask, label: str, place: _Place) -> None:
-        assert self._tracker is not None
         try:
             commit = await self._tracker.commit(commit_message(task.id, label))
         except (CheckpointError, OSError) as exc:
@@ -153,49 +141,32 @@ class TaskCheckpoints:
             task.say(Notice(f"Checkpoints are off for this task: {exc}"))
             return
         messages = task.ui.messages
-        if place.anchor is not None:
-            place.anchor.extra[HASH_KEY] = commit
-            at = _index_of(messages, place.anchor)
-            if at is not None:
-                task.recorder.ui_edited(messages, at)
-        position = min(place.position, len(messages))
-        messages.insert(
-            position,
+        at = _tool_message(messages) if tool else None
+        if at is not None:
+            messages[at].extra[HASH_KEY] = commit
+            task.recorder.ui_edited(messages, at)
+        messages.append(
             UiMessage(
                 ts=time.time(),
                 type="say",
                 kind=CHECKPOINT_KIND,
                 extra={
                     HASH_KEY: commit,
-                    INDEX_KEY: place.history_index,
-                    INDEX_TS_KEY: place.history_ts,
+                    INDEX_KEY: len(task.history) - 1,
+                    INDEX_TS_KEY: task.history[-1].ts if task.history else None,
                 },
-            ),
+            )
         )
-        task.recorder.ui_inserted(messages, position)
+        task.recorder.ui_changed(messages)
         task.say(CheckpointCreated(commit, label))
 
 
-@dataclass(frozen=True, slots=True)
-class _Place:
-    anchor: UiMessage | None  # the turn's tool message, which carries the checkpoint's hash
-    position: int  # where the checkpoint message goes in the UI log
-    history_index: int  # the conversation position a task restore goes back to
-    history_ts: float | None
-
-
-def _tool_message(messages: list[UiMessage]) -> UiMessage | None:
-    for m in reversed(messages):
+def _tool_message(messages: list[UiMessage]) -> int | None:
+    """The index of the turn's tool message, which carries the checkpoint's hash."""
+    for i in range(len(messages) - 1, -1, -1):
+        m = messages[i]
         if m.kind == "api_req_started":
             return None  # the start of this turn: its tool message was not found
         if m.type == "say" and m.kind in _TOOL_KINDS:
-            return m
-    return None
-
-
-def _index_of(messages: list[UiMessage], message: UiMessage) -> int | None:
-    # Searched from the end: the message belongs to a recent turn.
-    for i in range(len(messages) - 1, -1, -1):
-        if messages[i] is message:
             return i
     return None

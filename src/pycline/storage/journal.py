@@ -178,15 +178,6 @@ class TaskRecorder:
         if index < self._ui.count:
             self._submit([{"k": "ui~", "i": index, "m": ui[index].to_json()}])
 
-    def ui_inserted(self, ui: Sequence[UiMessage], index: int) -> None:
-        """A message was put at `index`, before messages already written (a checkpoint taken
-        while the next turn began): only the messages from there on are written again."""
-        if index >= self._ui.count:
-            self.ui_changed(ui)
-            return
-        self._submit([{"k": "ui", "i": i, "m": ui[i].to_json()} for i in range(index, len(ui))])
-        self._ui.mark(ui)
-
     def record_changed(self, record: TaskRecord) -> None:
         snapshot = record.to_json()
         now = time.monotonic()
