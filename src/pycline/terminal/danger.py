@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pycline.workspace.shell import Operator, ShellSyntaxError, Subshell, tokenize
+from pycline.workspace.shell import ShellSyntaxError, Subshell, split_commands, tokenize
 
 # Folders whose recursive deletion is routine (build output, caches, installed dependencies).
 BUILD_FOLDERS = frozenset(
@@ -108,45 +108,19 @@ def _parse(command: str) -> tuple[list[_Simple], list[str]]:
     """Simple commands of the top level, and the texts of nested ones (substitutions,
     subshells) for the caller to check one level down."""
     try:
-        tokens = tokenize(command)
-    except (ShellSyntaxError, RecursionError):
+        parts = split_commands(tokenize(command))
+    except ShellSyntaxError:
         return _rough_parse(command), []
     simples: list[_Simple] = []
     nested: list[str] = []
-    words: list[str] = []
-    outputs: list[str] = []
-    subs: list[str] = []
-    piped = False
-    pending_redirect: str | None = None
-
-    def close(next_piped: bool) -> None:
-        nonlocal piped
-        if words or outputs:
-            simples.append(_Simple(tuple(words), tuple(outputs), piped, tuple(subs)))
-        words.clear()
-        outputs.clear()
-        subs.clear()
-        piped = next_piped
-
-    for token in tokens:
-        if isinstance(token, Subshell):
-            close(False)
-            nested.append(token.inner)
-        elif isinstance(token, Operator):
-            if token.is_redirect:
-                pending_redirect = token.op
-            else:
-                close(token.op in ("|", "|&"))
-        else:
-            nested.extend(token.substitutions)
-            subs.extend(token.substitutions)
-            if pending_redirect is not None:
-                if ">" in pending_redirect:
-                    outputs.append(token.text)
-                pending_redirect = None
-            else:
-                words.append(token.text)
-    close(False)
+    for part in parts:
+        if isinstance(part, Subshell):
+            nested.append(part.inner)
+            continue
+        nested.extend(part.substitutions)
+        outputs = tuple(target for op, target in part.redirects if ">" in op)
+        if part.words or outputs:
+            simples.append(_Simple(part.words, outputs, part.piped, part.substitutions))
     return simples, nested
 
 

@@ -291,6 +291,7 @@ class Segment:
     words: tuple[str, ...]
     redirects: tuple[tuple[str, str], ...]  # (operator, target)
     substitutions: tuple[str, ...]
+    piped: bool = False  # a pipe (`|`, `|&`) feeds it
 
     @property
     def text(self) -> str:
@@ -306,19 +307,22 @@ def split_commands(tokens: list[Token]) -> list[Segment | Subshell]:
     words: list[str] = []
     redirects: list[tuple[str, str]] = []
     subs: list[str] = []
+    piped = False
 
-    def close() -> None:
+    def close(next_piped: bool) -> None:
+        nonlocal piped
         if words or redirects:
-            out.append(Segment(tuple(words), tuple(redirects), tuple(subs)))
+            out.append(Segment(tuple(words), tuple(redirects), tuple(subs), piped))
         words.clear()
         redirects.clear()
         subs.clear()
+        piped = next_piped
 
     i = 0
     while i < len(tokens):
         tok = tokens[i]
         if isinstance(tok, Subshell):
-            close()
+            close(False)
             out.append(tok)
         elif isinstance(tok, Operator):
             if tok.is_redirect:
@@ -331,10 +335,10 @@ def split_commands(tokens: list[Token]) -> list[Segment | Subshell]:
                     i += 1
                 redirects.append((tok.op, target))
             else:
-                close()
+                close(tok.op in ("|", "|&"))
         else:
             words.append(tok.text)
             subs.extend(tok.substitutions)
         i += 1
-    close()
+    close(False)
     return out
