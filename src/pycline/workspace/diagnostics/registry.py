@@ -21,7 +21,13 @@ from lsprotocol import types as lsp
 
 from pycline.editing.problems import Problem
 from pycline.workspace.diagnostics.connection import Connection, ServerFailed, errors_only
-from pycline.workspace.diagnostics.servers import DEFAULT_SERVERS, Launch, ServerSpec, launch_for
+from pycline.workspace.diagnostics.servers import (
+    DEFAULT_SERVERS,
+    Launch,
+    ServerSpec,
+    launch_for,
+    spec_for,
+)
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +116,11 @@ class LanguageServers:
 
     def _slot(self, path: Path) -> _Slot | None:
         """One server per language (TypeScript's serves .js too); None when there is none."""
+        spec = spec_for(path, self.servers)
+        if spec is None:
+            return None
+        if (slot := self._slots.get(spec.language)) is not None:
+            return slot  # its command was resolved on first use: no PATH search per edit
         launch = launch_for(path, self.commands, self.servers)
         if launch is None:
             return None
