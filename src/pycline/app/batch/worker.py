@@ -8,7 +8,6 @@ as it happens (to stop a task the moment it passes `max_cost`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import signal
@@ -22,6 +21,7 @@ from pathlib import Path
 from pycline.app.batch import isolation
 from pycline.app.batch.model import BatchResult, BatchTask, CheckResult, Isolation, Status
 from pycline.storage.paths import pycline_home
+from pycline.terminal.groups import signal_group
 
 _TAIL = 4000
 _GRACE = 10.0  # after an interrupt, how long the agent may take to save and exit
@@ -242,8 +242,7 @@ async def _run_agent(
 async def _interrupt(proc: asyncio.subprocess.Process) -> None:
     """Ctrl-C for the agent (it saves its task and stops its commands), then a hard kill."""
     for sig, wait in ((signal.SIGINT, _GRACE), (signal.SIGKILL, None)):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, sig)
+        signal_group(proc.pid, sig)
         try:
             await asyncio.wait_for(proc.wait(), wait)
             return
@@ -264,8 +263,7 @@ async def run_shell(command: str, cwd: Path, *, timeout: float) -> CheckResult:
     try:
         out, _ = await asyncio.wait_for(proc.communicate(), timeout)
     except (TimeoutError, asyncio.CancelledError) as exc:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
+        signal_group(proc.pid, signal.SIGKILL)
         await asyncio.shield(proc.wait())
         if isinstance(exc, asyncio.CancelledError):
             raise
