@@ -237,14 +237,8 @@ async def test_a_model_change_while_a_question_waits_applies_to_the_next_request
 async def test_a_focus_chain_progress_event_becomes_a_plan_update(
     tmp_path: Path, workspace: Path, isolated_home: Path
 ) -> None:
-    from dataclasses import dataclass
-
+    from pycline.core.focus_chain import progress_event
     from tests.acp.harness import wait_until
-
-    @dataclass(frozen=True)
-    class Progress:  # the shape of the focus chain's event: its checklist and wire kind
-        checklist: str
-        kind: str = "task_progress"
 
     script = script_file(tmp_path, COMPLETE)
     client = RecordingClient()
@@ -252,7 +246,7 @@ async def test_a_focus_chain_progress_event_becomes_a_plan_update(
         sid = await start(conn, client, workspace)
         handle = agent.sessions[sid].handle
         assert handle is not None
-        handle.say(Progress(PROGRESS))  # type: ignore[arg-type]
+        handle.say(progress_event(PROGRESS))
         await wait_until(client, lambda: bool(client.of("plan")))
     (plan,) = client.of("plan")
     assert [e.status for e in plan.entries] == ["completed", "in_progress", "pending"]

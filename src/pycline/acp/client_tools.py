@@ -21,6 +21,7 @@ from pycline.terminal.danger import is_dangerous
 from pycline.tools.base import ApprovalCategory, ToolCall, ToolContext, ToolResult, ToolSpec
 from pycline.tools.command import EXECUTE_COMMAND_SPEC, parse_requires_approval, parse_timeout
 from pycline.tools.read import (
+    IMAGE_SUFFIXES,
     READ_FILE_SPEC,
     ReadFileTool,
     format_page,
@@ -91,7 +92,7 @@ class ClientReadFileTool:
 
     async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
         target = ctx.resolve(call.require("path"))
-        if converter_for(target.path) is not None or target.path.suffix.lower() in _BINARY:
+        if converter_for(target.path) is not None or target.path.suffix.lower() in IMAGE_SUFFIXES:
             return await self.local.run(call, ctx)
         start, end = parse_range(call.get("start_line"), call.get("end_line"))
         if ctx.access.blocked(target.path):
@@ -112,9 +113,6 @@ class ClientReadFileTool:
         lines = str(reply.content).splitlines(keepends=True)
         page = take_page(lines, start, end)
         return ToolResult(format_page(page, len(lines), start, end))
-
-
-_BINARY = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".pdf", ".docx", ".ipynb"}
 
 
 def mirror_write(client: Client) -> Any:

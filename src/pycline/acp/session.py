@@ -64,6 +64,7 @@ from pycline.events import (
     Question,
     QuestionAsked,
     ReasoningDelta,
+    TaskProgress,
     TextDelta,
     Usage,
 )
@@ -391,14 +392,10 @@ class AcpSession:
                         cost=Cost(amount=usage.task_cost, currency="USD"),
                     )
                 )
+            case TaskProgress(checklist=checklist):
+                self.reporter.plan(checklist)
             case _:
-                # The focus chain's checklist event (`task_progress`, from the feature branch
-                # that adds it) is matched by its wire kind, so it maps once it exists.
-                kind: str = event.kind
-                checklist = getattr(event, "checklist", None)
-                if kind == "task_progress" and isinstance(checklist, str):
-                    self.reporter.plan(checklist)
-                # Tool calls are reported by the wrapped tools; the rest is bookkeeping.
+                pass  # tool calls are reported by the wrapped tools; the rest is bookkeeping
 
     def _on_question(self, asked: QuestionAsked) -> None:
         question = asked.question

@@ -44,7 +44,7 @@ PAGE_LINES = 1000
 PAGE_CHARS = 100_000
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
 _SAMPLE_BYTES = 64 * 1024
-_IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp"}
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp"}
 _IMAGE_SIGNATURES = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),
     (b"\xff\xd8\xff", "image/jpeg"),
@@ -72,7 +72,7 @@ class ReadFileTool:
         )
         if not approval.approved:
             return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
-        if target.path.suffix.lower() in _IMAGE_SUFFIXES:
+        if target.path.suffix.lower() in IMAGE_SUFFIXES:
             return await asyncio.to_thread(_read_image, target, ctx.supports_images)
         convert = converter_for(target.path)
         if convert is not None:
