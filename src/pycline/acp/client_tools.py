@@ -17,9 +17,8 @@ from pycline.acp.tool_calls import ActiveCall, CallReporter
 from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion
 from pycline.prompts.responses import DENIED, with_feedback
-from pycline.terminal.danger import is_dangerous
-from pycline.tools.base import ApprovalCategory, ToolCall, ToolContext, ToolResult, ToolSpec
-from pycline.tools.command import EXECUTE_COMMAND_SPEC, parse_requires_approval, parse_timeout
+from pycline.tools.base import ToolCall, ToolContext, ToolResult, ToolSpec
+from pycline.tools.command import EXECUTE_COMMAND_SPEC, approve_command
 from pycline.tools.read import (
     IMAGE_SUFFIXES,
     READ_FILE_SPEC,
@@ -150,26 +149,11 @@ class ClientCommandTool:
         return describe(self.spec.name, call.get("command"))
 
     async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
-        command = call.require("command").strip()
-        requires_approval = parse_requires_approval(call.require("requires_approval"))
-        timeout = parse_timeout(call.get("timeout"), ctx.command_timeout)
-        refusal = ctx.access.command_refusal(command)
-        if refusal:
-            raise ToolError(refusal)
-        danger = is_dangerous(command)
-        category: ApprovalCategory = (
-            "command" if requires_approval or danger is not None else "safe_command"
-        )
-        summary = self.summary(call)
-        if danger is not None:
-            summary = f"{summary} (needs approval: {danger})"
-        approval = await ctx.approve(
-            ApprovalQuestion(self.spec.name, summary, preview=command),
-            category,
-            outside_workspace=False,
-        )
-        if not approval.approved:
-            return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+        # The editor's terminal is not sandboxed: the checks of an unsandboxed local run apply.
+        asked = await approve_command(self.spec.name, self.summary(call), call, ctx, None)
+        if isinstance(asked, ToolResult):
+            return asked
+        command, timeout = asked
         return await self._execute(command, timeout, ctx)
 
     async def _execute(self, command: str, timeout: float, ctx: ToolContext) -> ToolResult:

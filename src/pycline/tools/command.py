@@ -105,37 +105,11 @@ class ExecuteCommandTool:
         return describe(self.spec.name, call.get("command"))
 
     async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
-        command = call.require("command").strip()
-        requires_approval = parse_requires_approval(call.require("requires_approval"))
-        timeout = parse_timeout(call.get("timeout"), ctx.command_timeout)
-        refusal = ctx.access.command_refusal(command)
-        if refusal:
-            raise ToolError(refusal)
-        if "\x00" in command:
-            raise ToolError("The command contains a NUL byte, which no shell can run.")
         sandbox = sandbox_in(ctx)
-        danger = is_dangerous(command)
-        reach = reach_of(command, ctx)
-        # Without a sandbox, a command that reaches past the workspace by its words needs the
-        # user; inside one, the sandbox is what keeps it in.
-        risk = None if sandbox is not None else reach.risk
-        category: ApprovalCategory = (
-            "dangerous_command"
-            if danger is not None
-            else "command"
-            if requires_approval or risk is not None
-            else "safe_command"
-        )
-        summary = self.summary(call)
-        if danger is not None or risk is not None:
-            summary = f"{summary} (needs approval: {danger or risk})"
-        approval = await ctx.approve(
-            ApprovalQuestion(self.spec.name, summary, preview=command),
-            category,
-            outside_workspace=reach.writes_outside is not None,
-        )
-        if not approval.approved:
-            return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+        asked = await approve_command(self.spec.name, self.summary(call), call, ctx, sandbox)
+        if isinstance(asked, ToolResult):
+            return asked
+        command, timeout = asked
         return await self._execute(command, timeout, ctx, sandbox)
 
     async def _execute(
@@ -174,6 +148,43 @@ class ExecuteCommandTool:
         if code is None:
             return ToolResult(_timed_out(process, timeout))
         return ToolResult(_finished(process, code))
+
+
+async def approve_command(
+    tool: str, summary: str, call: ToolCall, ctx: ToolContext, sandbox: SandboxPolicy | None
+) -> tuple[str, float] | ToolResult:
+    """The checks and the approval every way of running a command shares (locally, or in an
+    editor's terminal): the command and its timeout to run, or the refusal to return."""
+    command = call.require("command").strip()
+    requires_approval = parse_requires_approval(call.require("requires_approval"))
+    timeout = parse_timeout(call.get("timeout"), ctx.command_timeout)
+    refusal = ctx.access.command_refusal(command)
+    if refusal:
+        raise ToolError(refusal)
+    if "\x00" in command:
+        raise ToolError("The command contains a NUL byte, which no shell can run.")
+    danger = is_dangerous(command)
+    reach = reach_of(command, ctx)
+    # Without a sandbox, a command that reaches past the workspace by its words needs the
+    # user; inside one, the sandbox is what keeps it in.
+    risk = None if sandbox is not None else reach.risk
+    category: ApprovalCategory = (
+        "dangerous_command"
+        if danger is not None
+        else "command"
+        if requires_approval or risk is not None
+        else "safe_command"
+    )
+    if danger is not None or risk is not None:
+        summary = f"{summary} (needs approval: {danger or risk})"
+    approval = await ctx.approve(
+        ApprovalQuestion(tool, summary, preview=command),
+        category,
+        outside_workspace=reach.writes_outside is not None,
+    )
+    if not approval.approved:
+        return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+    return command, timeout
 
 
 def sandbox_in(ctx: ToolContext) -> SandboxPolicy | None:
