@@ -41,8 +41,8 @@ class AgentFeatures:
 
     def expand_commands(self, text: str, root: Path) -> str:
         """A slash command in the user's text (a built-in or a workflow) as instructions."""
-        if "/" not in text:
-            return text
+        if not commands.has_command_word(text):
+            return text  # e.g. a path: no need to list and open the workflow files
         return commands.expand(text, commands.workflow_files(root, self.global_workflows)).text
 
     def native_tools(self, task: Task) -> tuple[ToolDefinition, ...]:
