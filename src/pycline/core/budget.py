@@ -26,19 +26,6 @@ class BudgetLimits:
     max_task_tokens: int | None = None
     max_session_tokens: int | None = None
 
-    @property
-    def any(self) -> bool:
-        return any(
-            v is not None
-            for v in (
-                self.max_task_cost,
-                self.max_session_cost,
-                self.max_daily_cost,
-                self.max_task_tokens,
-                self.max_session_tokens,
-            )
-        )
-
 
 @dataclass(slots=True)
 class SessionSpend:

@@ -98,6 +98,11 @@ class Expanded:
     command: str | None = None  # the command applied, if any
 
 
+def has_command_word(text: str) -> bool:
+    """Whether `text` has a `/word` that could be a command (so the workflows need looking up)."""
+    return _COMMAND.search(text) is not None
+
+
 def expand(text: str, workflows: Sequence[Command]) -> Expanded:
     """`text` with its first slash command turned into explicit instructions."""
     for match in _COMMAND.finditer(text):

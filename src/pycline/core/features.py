@@ -22,6 +22,7 @@ from pycline.prompts.tool_schema import definitions
 
 if TYPE_CHECKING:
     from pycline.core.task import Task, TaskOutcome
+    from pycline.tools.base import ToolSpec
 
 
 @dataclass(slots=True)
@@ -35,18 +36,23 @@ class AgentFeatures:
     stop_reason: str | None = None  # a hook cancelled the task
     next_task: str | None = None  # the model handed over to a new task with this context
     _pending_context: str = ""  # PreToolUse's context, sent with the tool's result
+    # The last tool specs and their definitions: the same every request until the mode changes.
+    _definitions: tuple[tuple[ToolSpec, ...], tuple[ToolDefinition, ...]] = ((), ())
 
     def expand_commands(self, text: str, root: Path) -> str:
         """A slash command in the user's text (a built-in or a workflow) as instructions."""
-        if "/" not in text:
-            return text
+        if not commands.has_command_word(text):
+            return text  # e.g. a path: no need to list and open the workflow files
         return commands.expand(text, commands.workflow_files(root, self.global_workflows)).text
 
     def native_tools(self, task: Task) -> tuple[ToolDefinition, ...]:
         """The tool definitions to send, or () when this request uses XML tool calls."""
         if not self.tool_format.native(task.provider.model):
             return ()
-        return definitions([t.spec for t in task.tools.values()])
+        specs = tuple(t.spec for t in task.tools.values())
+        if specs != self._definitions[0]:
+            self._definitions = (specs, definitions(specs))
+        return self._definitions[1]
 
     async def before_request(self, task: Task) -> tuple[list[Content], str | None]:
         """Notes for the next user message, and why the task must stop now (a spending cap the

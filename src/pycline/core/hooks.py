@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from pycline.terminal.groups import signal_group
+
 HOOK_NAMES: Final = frozenset(
     {
         "TaskStart",
@@ -152,8 +154,7 @@ class Hooks:
 
 
 def _kill(proc: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
+    signal_group(proc.pid, signal.SIGKILL)
 
 
 def _parse(text: str) -> dict[str, Any] | None:

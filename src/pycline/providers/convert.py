@@ -50,7 +50,7 @@ def to_openai(
 
 
 def _openai_assistant(message: Message) -> dict[str, Any]:
-    text = "\n".join(c.text for c in message.content if isinstance(c, TextContent))
+    text = message.text
     calls = [
         {
             "id": c.id,
