@@ -26,6 +26,7 @@ sys.path.insert(0, str(REPO / "src"))
 
 from pycline.tools.base import Approval, ToolCall, ToolContext  # noqa: E402
 from pycline.tools.edit import ReplaceInFileTool  # noqa: E402
+from pycline.tools.services import ToolServices  # noqa: E402
 from pycline.workspace.diagnostics.registry import DEFAULT_BUDGET, LanguageServers  # noqa: E402
 from pycline.workspace.paths import Workspace  # noqa: E402
 
@@ -158,7 +159,7 @@ def _context(root: Path, servers: LanguageServers | None) -> ToolContext:
         say_fn=lambda event: None,
         ask_fn=ask,  # type: ignore[arg-type]
         model_family="claude",
-        extra={"language_servers": servers} if servers else {},
+        services=ToolServices(language_servers=servers),
     )
 
 

@@ -11,10 +11,11 @@ from pycline.app.builder import TaskBuilder
 from pycline.app.config import ModelConfig, settings_path
 from pycline.app.settings_model import validate
 from pycline.app.task_settings import (
+    ToolSettings,
     diagnostics_settings,
     task_settings,
-    tool_extras,
-    workspace_tool_extras,
+    tool_settings,
+    workspace_tool_settings,
 )
 from pycline.core.approval import ApprovalPolicy, AutoApprove
 from pycline.events import DENY, Answer, ApprovalQuestion, Question
@@ -104,7 +105,7 @@ async def test_yes_approves_inside_the_workspace_but_asks_outside() -> None:
     assert len(asked) == 1 and asked[0].outside_workspace  # type: ignore[attr-defined]
 
 
-def test_tool_extras_carry_mcp_lists_and_linters() -> None:
+def test_tool_settings_carry_mcp_lists_and_linters() -> None:
     settings = validate(
         {
             "mcpAutoApprove": {"github": ["list_issues", "get_issue"]},
@@ -112,16 +113,19 @@ def test_tool_extras_carry_mcp_lists_and_linters() -> None:
         },
         source="s.json",
     )
-    assert tool_extras(settings) == {
-        "mcp_auto_approve": {"github": frozenset({"list_issues", "get_issue"})},
-        "linters": {"*.py": ("ruff", "check", "{file}")},
-    }
+    assert tool_settings(settings) == ToolSettings(
+        mcp_auto_approve={"github": frozenset({"list_issues", "get_issue"})},
+        linters={"*.py": ("ruff", "check", "{file}")},
+    )
 
 
-def test_workspace_tool_extras_read_the_global_lists(isolated_home: Path, workspace: Path) -> None:
+def test_workspace_tool_settings_read_the_global_lists(
+    isolated_home: Path, workspace: Path
+) -> None:
     _write(settings_path(isolated_home), {"mcpAutoApprove": {"s": ["t"]}})
-    extras = workspace_tool_extras(isolated_home, workspace)
-    assert extras["mcp_auto_approve"] == {"s": frozenset({"t"})}
+    settings = workspace_tool_settings(isolated_home, workspace)
+    assert settings.mcp_auto_approve == {"s": frozenset({"t"})}
+    assert settings.sandbox is not None and settings.sandbox.workspace == workspace
 
 
 def test_language_servers_and_their_budget_come_from_the_global_settings(
@@ -182,9 +186,9 @@ async def test_task_services_carry_the_language_servers_and_close_them(workspace
     from pycline.workspace.diagnostics.registry import LanguageServers
 
     services = task_services(workspace, server_commands={"python": []}, diagnostics_timeout=1.5)
-    servers = services.extra["language_servers"]
+    servers = services.tools.language_servers
     assert isinstance(servers, LanguageServers) and servers.budget == 1.5
     assert not servers.handles(workspace / "a.py")  # turned off by its empty command
     await services.close()
     assert await servers.problems(workspace / "a.ts", "x") is None  # closed: no new servers
-    assert "language_servers" not in task_services(workspace).extra  # no settings, no servers
+    assert task_services(workspace).tools.language_servers is None  # no settings, no servers

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pycline.browser.session import BrowserSession
 from pycline.events import Answer, ApprovalQuestion, Event, Question
 from pycline.tools.base import Approval, ApprovalCategory, ToolContext
+from pycline.tools.services import ToolServices
 from pycline.workspace.paths import Workspace
 
 
@@ -23,7 +25,7 @@ class Approvals:
 
 
 def tool_context(
-    root: Path, approvals: Approvals, *, images: bool = True, extra: dict[str, object] | None = None
+    root: Path, approvals: Approvals, *, images: bool = True, browser: BrowserSession | None = None
 ) -> ToolContext:
     events: list[Event] = []
 
@@ -36,5 +38,5 @@ def tool_context(
         say_fn=events.append,
         ask_fn=ask,
         supports_images=images,
-        extra=extra if extra is not None else {},
+        services=ToolServices(browser=browser),
     )

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pycline.browser.session import BROWSER_KEY, BrowserSession
+from pycline.browser.session import BrowserSession
 from pycline.core.approval import AutoApprove
 from pycline.core.services import TaskServices
 from pycline.core.task import Task, TaskSettings
@@ -29,6 +29,7 @@ from pycline.tools.browser import (
     parse_coordinate,
 )
 from pycline.tools.interaction import AttemptCompletionTool
+from pycline.tools.services import ToolServices
 from pycline.workspace.paths import Workspace
 from tests.browser import pages, png
 from tests.browser.conftest import Site
@@ -52,7 +53,7 @@ async def test_launch_asks_browser_approval_and_returns_screenshot_and_log(
     session: BrowserSession, site: Site, workspace: Path
 ) -> None:
     approvals = Approvals()
-    ctx = tool_context(workspace, approvals, extra={BROWSER_KEY: session})
+    ctx = tool_context(workspace, approvals, browser=session)
     url = site.add("/", pages.APP)
     result = await TOOL.run(call("launch", url=url), ctx)
     [(question, category, outside)] = approvals.asked
@@ -71,7 +72,7 @@ async def test_launch_asks_browser_approval_and_returns_screenshot_and_log(
     assert "[log] button clicked" in clicked.text and "mouse at 200,130" in clicked.text
     assert len(approvals.asked) == 1  # later actions act on the approved page
 
-    text_only = tool_context(workspace, approvals, images=False, extra={BROWSER_KEY: session})
+    text_only = tool_context(workspace, approvals, images=False, browser=session)
     scrolled = await TOOL.run(call("scroll_down"), text_only)
     assert scrolled.images == () and "screenshot is not shown" in scrolled.text
 
@@ -82,7 +83,7 @@ async def test_launch_asks_browser_approval_and_returns_screenshot_and_log(
 
 async def test_denied_launch_starts_no_browser(session: BrowserSession, workspace: Path) -> None:
     approvals = Approvals(Approval(False, feedback="not now"))
-    ctx = tool_context(workspace, approvals, extra={BROWSER_KEY: session})
+    ctx = tool_context(workspace, approvals, browser=session)
     result = await TOOL.run(call("launch", url="http://127.0.0.1:1/"), ctx)
     assert result.denied and "not now" in result.text
     assert not session.is_open
@@ -103,7 +104,7 @@ async def test_denied_launch_starts_no_browser(session: BrowserSession, workspac
 async def test_bad_calls_are_tool_errors(
     session: BrowserSession, workspace: Path, params: dict[str, str], message: str
 ) -> None:
-    ctx = tool_context(workspace, Approvals(), extra={BROWSER_KEY: session})
+    ctx = tool_context(workspace, Approvals(), browser=session)
     with pytest.raises(ToolError, match=message):
         await TOOL.run(ToolCall("browser_action", params), ctx)
     assert not session.is_open
@@ -117,7 +118,7 @@ async def test_without_a_session_the_tool_says_the_browser_is_unavailable(worksp
 async def test_close_without_a_browser_is_not_an_error(
     session: BrowserSession, workspace: Path
 ) -> None:
-    ctx = tool_context(workspace, Approvals(), extra={BROWSER_KEY: session})
+    ctx = tool_context(workspace, Approvals(), browser=session)
     assert "not open" in (await TOOL.run(call("close"), ctx)).text
 
 
@@ -184,7 +185,7 @@ async def run_task(
     )
     # How the wiring sets it up: one session per task, closed with the task.
     session = BrowserSession(executable_path=chromium)
-    services = TaskServices(extra={BROWSER_KEY: session}, closers=[session.close])
+    services = TaskServices(tools=ToolServices(browser=session), closers=[session.close])
     host = YesHost()
     folder = TaskStore(home).create()
     ws = Workspace.at(workspace)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pycline.editing.linters import commands_for, lint, parse_linters
+from pycline.editing.linters import commands_for, lint
 from pycline.editing.problems import Problem, ProblemCheck, new_problems, render_problems
 from pycline.editing.syntax import GRAMMARS, syntax_problems
 
@@ -83,7 +83,7 @@ async def test_a_configured_linter_runs_and_its_output_is_parsed(tmp_path: Path)
 
 
 async def test_problem_check_reports_what_the_edit_added(tmp_path: Path) -> None:
-    linters = parse_linters({"*.py": _fake_linter(tmp_path), "bad": "not a list"})
+    linters = {"*.py": tuple(_fake_linter(tmp_path))}
     target = tmp_path / "a.py"
     target.write_text("x = 1  # TODO\n", encoding="utf-8")
     check = ProblemCheck(target, "a.py", tmp_path, linters)

@@ -13,6 +13,7 @@ import pytest
 from pycline.errors import ToolError
 from pycline.tools.base import Approval
 from pycline.tools.edit import ReplaceInFileTool, WriteToFileTool
+from pycline.tools.services import ToolServices
 from tests.editing.helpers import block
 from tests.editing.tooling import BlockSecrets, FakeApprover, call, make_context
 
@@ -240,7 +241,7 @@ async def test_configured_linters_report_new_findings(workspace: Path, tmp_path:
     )
     (workspace / "a.py").write_text("x = 1\n", encoding="utf-8")
     ctx = make_context(
-        workspace, extra={"linters": {"*.py": [sys.executable, str(script), "{file}"]}}
+        workspace, services=ToolServices(linters={"*.py": (sys.executable, str(script), "{file}")})
     )
     result = await REPLACE.run(
         call("replace_in_file", path="a.py", diff=block("x = 1", "x = 1\nprint(x)")), ctx

@@ -14,6 +14,7 @@ from pycline.tools.base import (
     ToolCall,
     ToolContext,
 )
+from pycline.tools.services import ToolServices
 from pycline.workspace.paths import Workspace
 
 
@@ -47,7 +48,7 @@ def make_context(
     *,
     model_family: str = "claude",
     access: AccessRules | None = None,
-    extra: dict[str, object] | None = None,
+    services: ToolServices | None = None,
 ) -> ToolContext:
     events: list[Event] = []
 
@@ -64,7 +65,7 @@ def make_context(
         ask_fn=ask,
         model_family=model_family,
         access=access or AllowAll(),
-        extra=extra or {},
+        services=services or ToolServices(),
     )
 
 

@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pycline.events import Answer, ApprovalQuestion, Event, Question
-from pycline.mcp.hub import HUB_KEY, McpHub
+from pycline.mcp.hub import McpHub
 from pycline.tools.base import Approval, ApprovalCategory, ToolContext
+from pycline.tools.services import ToolServices
 from pycline.workspace.paths import Workspace
 
 
@@ -42,5 +43,5 @@ def tool_context(
         say_fn=events.append,
         ask_fn=_no_questions,
         supports_images=supports_images,
-        extra={HUB_KEY: hub} if hub is not None else {},
+        services=ToolServices(mcp_hub=hub),
     )

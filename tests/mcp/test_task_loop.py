@@ -8,7 +8,7 @@ from pathlib import Path
 from pycline.app import wiring
 from pycline.core.approval import AutoApprove
 from pycline.core.task import Task, TaskSettings
-from pycline.mcp.hub import HUB_KEY, McpHub
+from pycline.mcp.hub import McpHub
 from pycline.mcp.prompt import mcp_prompt_section
 from pycline.providers.scripted import ScriptedProvider
 from pycline.storage.records import TaskRecord
@@ -41,7 +41,7 @@ async def test_scripted_model_uses_an_mcp_tool(
     tools = [*wiring.default_tools(), UseMcpToolTool(), AccessMcpResourceTool()]
     ws = Workspace.at(workspace)
     services = wiring.task_services(ws.root)
-    services.extra[HUB_KEY] = hub
+    services.tools.mcp_hub = hub
     folder = TaskStore(isolated_home).create()
     provider = ScriptedProvider.of(CALL, complete(), chunk_size=7)
     host = RecordingHost()

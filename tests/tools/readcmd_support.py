@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pycline.events import Answer, ApprovalQuestion, Event, Question, ToolOutput
 from pycline.tools.base import Approval, ApprovalCategory, ToolContext
+from pycline.tools.services import ToolServices
 from pycline.workspace.paths import Workspace
 
 
@@ -62,7 +63,7 @@ def make_ctx(
     supports_images: bool = False,
     access: FakeAccess | None = None,
     command_timeout: float = 30.0,
-    extra: dict[str, object] | None = None,
+    services: ToolServices | None = None,
 ) -> tuple[ToolContext, Recorder]:
     recorder = Recorder(approve=approve, feedback=feedback)
     ctx = ToolContext(
@@ -73,7 +74,7 @@ def make_ctx(
         supports_images=supports_images,
         command_timeout=command_timeout,
         access=access or FakeAccess(),
-        extra=extra or {},
+        services=services or ToolServices(),
     )
     return ctx, recorder
 

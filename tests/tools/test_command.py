@@ -15,6 +15,7 @@ from pycline.terminal.background import BackgroundProcesses
 from pycline.terminal.process import DISPLAY_LIMIT
 from pycline.tools.base import ToolCall
 from pycline.tools.command import ExecuteCommandTool
+from pycline.tools.services import ToolServices
 from tests.tools.readcmd_support import FakeAccess, live_group_members, make_ctx
 
 PY = shlex.quote(sys.executable)
@@ -122,7 +123,9 @@ async def test_cancelling_mid_run_leaves_no_process(workspace: Path) -> None:
 
 async def test_still_running_command_may_continue_in_the_background(workspace: Path) -> None:
     registry = BackgroundProcesses()
-    ctx, rec = make_ctx(workspace, extra={"background": registry, "allow_background": True})
+    ctx, rec = make_ctx(
+        workspace, services=ToolServices(background=registry, allow_background=True)
+    )
     result = await ExecuteCommandTool().run(
         call("echo $$ started; exec sleep 30", timeout="0.5"), ctx
     )
@@ -140,7 +143,7 @@ async def test_still_running_command_may_continue_in_the_background(workspace: P
 
 async def test_background_needs_the_flag(workspace: Path) -> None:
     registry = BackgroundProcesses()
-    ctx, _ = make_ctx(workspace, extra={"background": registry})
+    ctx, _ = make_ctx(workspace, services=ToolServices(background=registry))
     result = await ExecuteCommandTool().run(call("exec sleep 30", timeout="0.3"), ctx)
     assert "timed out" in result.text and len(registry) == 0
 

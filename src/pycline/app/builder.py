@@ -17,7 +17,7 @@ from pycline.app.task_settings import (
     chromium_setting,
     diagnostics_settings,
     feature_settings,
-    workspace_tool_extras,
+    workspace_tool_settings,
 )
 from pycline.context.manager import ContextManager
 from pycline.core import resumption
@@ -119,9 +119,8 @@ class TaskBuilder:
             chromium=chromium,
             server_commands=server_commands,
             diagnostics_timeout=diagnostics_timeout,
+            settings=workspace_tool_settings(self.home, root),
         )
-        # Settings the tools read from ToolContext.extra: mcpAutoApprove lists, linters.
-        services.extra.update(workspace_tool_extras(self.home, root))
         focus_settings, limits = features_on.focus, features_on.limits
         focus = FocusChain(focus_settings, folder.path / f"focus_chain_taskid_{folder.id}.md")
         focus.load()

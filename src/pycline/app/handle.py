@@ -14,7 +14,6 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
-from pycline.core.user_input import background_of
 from pycline.errors import PyclineError
 from pycline.events import (
     Answer,
@@ -182,12 +181,12 @@ class TaskHandle:
         self.task.set_provider(provider, mode=mode)
 
     def processes(self) -> list[BackgroundInfo]:
-        registry = background_of(self.task.services)
+        registry = self.task.services.tools.background
         return list(registry.list()) if registry is not None else []
 
     async def stop_process(self, number: int) -> None:
         """Stop background process `number` (see `processes()`); KeyError when there is none."""
-        registry = background_of(self.task.services)
+        registry = self.task.services.tools.background
         if registry is None:
             raise KeyError(number)
         await registry.stop(number)

@@ -1,9 +1,10 @@
-"""Task behaviour from the settings files: auto-approval, retries, limits, tool extras."""
+"""Task behaviour from the settings files: auto-approval, retries, limits, what tools use."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pycline.app.config import load
@@ -13,7 +14,6 @@ from pycline.core.focus_chain import FocusSettings
 from pycline.core.task import TaskSettings
 from pycline.terminal.sandbox import (
     SANDBOX_ENV,
-    SANDBOX_KEY,
     SANDBOX_MODES,
     SandboxMode,
     SandboxPolicy,
@@ -45,21 +45,31 @@ def task_settings(
     )
 
 
-def tool_extras(settings: Settings) -> dict[str, object]:
-    """What tools read from `ToolContext.extra`: per-MCP-tool auto-approval lists, linters."""
-    from pycline.tools.mcp_tools import MCP_AUTO_APPROVE_KEY
+@dataclass(frozen=True, slots=True)
+class ToolSettings:
+    """What the settings files say the tools use: per-MCP-tool auto-approval, linters, sandbox."""
 
-    return {
-        MCP_AUTO_APPROVE_KEY: {
+    mcp_auto_approve: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    linters: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    sandbox: SandboxPolicy | None = None
+
+
+def tool_settings(settings: Settings) -> ToolSettings:
+    return ToolSettings(
+        mcp_auto_approve={
             server: frozenset(tools) for server, tools in settings.mcp_auto_approve.items()
         },
-        "linters": {glob: tuple(command) for glob, command in settings.linters.items()},
-    }
+        linters={glob: tuple(command) for glob, command in settings.linters.items()},
+    )
 
 
-def workspace_tool_extras(home: Path, workspace: Path) -> dict[str, object]:
+def workspace_tool_settings(home: Path, workspace: Path) -> ToolSettings:
+    """`tool_settings` for `workspace`, with the sandbox its commands run in."""
     settings = load(home, workspace)
-    return {**tool_extras(settings), SANDBOX_KEY: sandbox_policy(settings, home, workspace)}
+    lists = tool_settings(settings)
+    return ToolSettings(
+        lists.mcp_auto_approve, lists.linters, sandbox_policy(settings, home, workspace)
+    )
 
 
 def sandbox_policy(settings: Settings, home: Path, workspace: Path) -> SandboxPolicy:

@@ -9,12 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pycline.app.config import ModelConfig
+from pycline.app.task_settings import ToolSettings
 from pycline.core.modes import Mode, ModeProfile, tools_for
 from pycline.core.services import TaskServices
 from pycline.errors import ConfigError
 from pycline.prompts.system import SystemInfo, build_system_prompt
 from pycline.providers.base import Provider
 from pycline.tools.base import Tool
+from pycline.tools.services import ToolServices
 
 if TYPE_CHECKING:
     from pycline.mcp.hub import McpHub
@@ -198,11 +200,13 @@ def task_services(
     chromium: str | None = None,
     server_commands: Mapping[str, Sequence[str]] | None = None,
     diagnostics_timeout: float | None = None,
+    settings: ToolSettings | None = None,
 ) -> TaskServices:
-    """The per-task services: the user's ignore rules, a registry of background processes, and,
-    given `server_commands` (the `languageServers` setting), the language servers that check
-    edits (each started on the first edit of its language)."""
-    from pycline.browser.session import BROWSER_KEY, BrowserSession
+    """The per-task services: the user's ignore rules, a registry of background processes, the
+    browser, the session's MCP hub, and, given `server_commands` (the `languageServers`
+    setting), the language servers that check edits (each started on the first edit of its
+    language); `settings` adds the auto-approval lists, linters and sandbox."""
+    from pycline.browser.session import BrowserSession
     from pycline.terminal.background import BackgroundProcesses
     from pycline.workspace.diagnostics.registry import DEFAULT_BUDGET, LanguageServers
     from pycline.workspace.ignore import IgnoreRules
@@ -216,17 +220,21 @@ def task_services(
         if server_commands is not None
         else None
     )
+    settings = settings or ToolSettings()
     return TaskServices(
         access=IgnoreRules.load(root),
-        # A command still running at its timeout keeps running in the background (dev servers);
-        # every background process is stopped when the task ends.
-        extra={
-            "background": background,
-            "allow_background": True,
-            BROWSER_KEY: browser,
-            **({"language_servers": servers} if servers is not None else {}),
-            **({"mcp_hub": hub} if hub is not None else {}),
-        },
+        tools=ToolServices(
+            mcp_hub=hub,
+            mcp_auto_approve=settings.mcp_auto_approve,
+            browser=browser,
+            # A command still running at its timeout keeps running in the background (dev
+            # servers); every background process is stopped when the task ends.
+            background=background,
+            allow_background=True,
+            language_servers=servers,
+            linters=settings.linters,
+            sandbox=settings.sandbox,
+        ),
         closers=[background.stop_all, browser.close, *([servers.close] if servers else [])],
     )
 

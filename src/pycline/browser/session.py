@@ -1,8 +1,8 @@
 """One headless Chromium per task, driven by Playwright (SPEC §2 `browser_action`).
 
 Wiring: the task's services own the session. Create one `BrowserSession` per task, put it in
-`TaskServices.extra[BROWSER_KEY]` (the tool looks it up in `ToolContext.extra`) and register
-`session.close` in `TaskServices.closers`, so the browser never outlives its task. The browser is
+`ToolServices.browser` (where the tool finds it) and register `session.close` in
+`TaskServices.closers`, so the browser never outlives its task. The browser is
 started lazily by the first `launch` and also closes itself after `idle_timeout` seconds without
 an action.
 
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-BROWSER_KEY = "browser"
 VIEWPORT = (900, 600)
 USER_DATA_PREFIX = "pycline-browser-"
 

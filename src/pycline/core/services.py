@@ -1,4 +1,5 @@
-"""Per-task services the tools use (ignore rules, background processes, browser, MCP hub).
+"""Per-task services: the ignore rules, what the tools are lent (background processes, browser,
+MCP hub, …), and how to close them.
 
 Chosen by the wiring module, handed to every tool call through `ToolContext`, and closed when the
 task ends so no browser or background process outlives it.
@@ -11,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from pycline.tools.base import AccessRules, AllowAll
+from pycline.tools.services import ToolServices
 
 log = logging.getLogger(__name__)
 
@@ -20,7 +22,7 @@ Closer = Callable[[], Awaitable[None]]
 @dataclass(slots=True)
 class TaskServices:
     access: AccessRules = field(default_factory=AllowAll)
-    extra: dict[str, object] = field(default_factory=dict)
+    tools: ToolServices = field(default_factory=ToolServices)
     closers: list[Closer] = field(default_factory=list)
 
     async def close(self) -> None:

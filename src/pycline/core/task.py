@@ -465,7 +465,7 @@ class Task:
         return environment_details(self.workspace.root, info)
 
     def _terminals(self) -> str:
-        registry = user_input.background_of(self.services)
+        registry = self.services.tools.background
         if registry is None or not len(registry):
             return ""
         return user_input.terminal_text(self.services)
@@ -503,7 +503,7 @@ class Task:
             command_timeout=self.settings.command_timeout,
             headless=self.settings.headless,
             access=self.services.access,
-            extra=self.services.extra,
+            services=self.services.tools,
         )
 
 

@@ -5,18 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from pycline.core.services import TaskServices
-from pycline.terminal.background import BackgroundProcesses
 from pycline.workspace.mentions import expand_mentions, find_mentions
-
-
-def background_of(services: TaskServices) -> BackgroundProcesses | None:
-    registry = services.extra.get("background")
-    return registry if isinstance(registry, BackgroundProcesses) else None
 
 
 def terminal_text(services: TaskServices) -> str:
     """Recent output of the task's background processes, for `@terminal`."""
-    registry = background_of(services)
+    registry = services.tools.background
     if registry is None or not len(registry):
         return "No terminal output: no command is running in the background."
     parts = []
@@ -30,11 +24,10 @@ def terminal_text(services: TaskServices) -> str:
 async def problems_text(root: Path, services: TaskServices) -> str:
     """What the task's language servers report, for `@problems`: about the files changed in the
     working tree and those the task has checked."""
-    from pycline.workspace.diagnostics.registry import LanguageServers
     from pycline.workspace.git_context import changed_files
 
-    servers = services.extra.get("language_servers")
-    if not isinstance(servers, LanguageServers):
+    servers = services.tools.language_servers
+    if servers is None:
         return ""
     await servers.check_files(await changed_files(root, ignore=services.access))
     return servers.workspace_problems()

@@ -25,19 +25,6 @@ class LintProblem:
     message: str
 
 
-def parse_linters(raw: object) -> dict[str, tuple[str, ...]]:
-    """The `linters` setting, ignoring entries of the wrong shape."""
-    if not isinstance(raw, Mapping):
-        return {}
-    out: dict[str, tuple[str, ...]] = {}
-    for glob, command in raw.items():
-        if isinstance(glob, str) and isinstance(command, Sequence) and not isinstance(command, str):
-            parts = tuple(str(part) for part in command)
-            if parts:
-                out[glob] = parts
-    return out
-
-
 def commands_for(display: str, linters: Mapping[str, Sequence[str]]) -> list[tuple[str, ...]]:
     path = PurePosixPath(display)
     return [tuple(cmd) for glob, cmd in linters.items() if path.match(glob)]

@@ -10,7 +10,7 @@
 - `call_tool` / `read_resource` check the server, the tool and the arguments (against the tool's
   input schema) and are bounded by the server's `timeout`.
 
-Tools reach the hub through `ToolContext.extra["mcp_hub"]` (see `pycline.tools.mcp_tools`).
+Tools reach the hub through `ToolServices.mcp_hub` (see `pycline.tools.mcp_tools`).
 """
 
 from __future__ import annotations
@@ -37,8 +37,6 @@ from pycline.mcp.settings import (
     load_settings,
     workspace_settings_path,
 )
-
-HUB_KEY = "mcp_hub"  # the ToolContext.extra key tools find the hub under
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,8 +30,6 @@ SandboxMode = Literal["off", "workspace-write", "read-only"]
 SANDBOX_MODES: tuple[SandboxMode, ...] = ("off", "workspace-write", "read-only")
 # The `--sandbox` flag's value, for every task this process starts; wins over the settings.
 SANDBOX_ENV = "PYCLINE_SANDBOX"
-# Where tools find the policy in `ToolContext.extra`.
-SANDBOX_KEY = "sandbox"
 
 # Files and folders in the user's home that hold credentials for other services.
 USER_KEY_FILES = (

@@ -10,6 +10,7 @@ from typing import Literal, Protocol, TypeAlias
 from pycline.errors import ToolError
 from pycline.events import Answer, ApprovalQuestion, Event, Question
 from pycline.messages import ImageContent
+from pycline.tools.services import ToolServices
 from pycline.workspace.paths import ResolvedPath, Workspace
 
 
@@ -123,7 +124,7 @@ class ToolContext:
     command_timeout: float = 600.0
     headless: bool = False
     access: AccessRules = field(default_factory=AllowAll)
-    extra: dict[str, object] = field(default_factory=dict)
+    services: ToolServices = field(default_factory=ToolServices)
 
     @property
     def cwd(self) -> Path:

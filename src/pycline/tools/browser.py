@@ -1,6 +1,6 @@
 """`browser_action`: drive the task's headless browser (SPEC §2).
 
-The browser is a `BrowserSession` the task puts in `ToolContext.extra["browser"]` (see
+The browser is the task's `BrowserSession` (`ToolServices.browser`; see
 `pycline.browser.session` for the wiring). Only `launch` asks for approval (category "browser"):
 the later actions act on the page the user already agreed to open, as in Cline.
 """
@@ -11,7 +11,7 @@ import importlib.util
 import re
 
 from pycline.browser.chromium import HOW_TO_ENABLE, ChromiumNotFound, find_chromium
-from pycline.browser.session import BROWSER_KEY, VIEWPORT, BrowserSession, BrowserState
+from pycline.browser.session import VIEWPORT, BrowserSession, BrowserState
 from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion
 from pycline.messages import ImageContent
@@ -97,8 +97,8 @@ def normalize_url(raw: str) -> str:
 
 
 def session_of(ctx: ToolContext) -> BrowserSession:
-    session = ctx.extra.get(BROWSER_KEY)
-    if not isinstance(session, BrowserSession):
+    session = ctx.services.browser
+    if session is None:
         raise ToolError(browser_available() or "No browser is available in this task.")
     return session
 

@@ -1,10 +1,8 @@
 """execute_command: run a shell command in the workspace, streaming its output to the user.
 
-Contract with the task (via `ToolContext.extra`):
-- `extra["background"]`: a `terminal.background.BackgroundProcesses` owned by the task. The task
-  calls `stop_all()` when it ends.
-- `extra["allow_background"] is True`: a command still running at its timeout is handed to that
-  registry instead of being killed, and the model is told it keeps running.
+With `ToolServices.allow_background` and a `background` registry (the task's), a command still
+running at its timeout is handed to that registry instead of being killed, and the model is told
+it keeps running; the task stops every background process when it ends.
 """
 
 from __future__ import annotations
@@ -17,15 +15,9 @@ from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion, ToolOutput
 from pycline.prompts.responses import DENIED, with_feedback
 from pycline.storage.paths import pycline_home
-from pycline.terminal.background import BackgroundProcesses
 from pycline.terminal.danger import is_dangerous
 from pycline.terminal.process import ShellProcess
-from pycline.terminal.sandbox import (
-    SANDBOX_KEY,
-    SandboxPolicy,
-    SandboxUnavailable,
-    unavailable_reason,
-)
+from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable, unavailable_reason
 from pycline.tools.base import (
     ApprovalCategory,
     ParamSpec,
@@ -36,8 +28,6 @@ from pycline.tools.base import (
     describe,
 )
 from pycline.workspace.command_reach import Reach, command_reach
-
-_NOTICE_SHOWN = "sandbox_notice_shown"
 
 EXECUTE_COMMAND_SPEC = ToolSpec(
     name="execute_command",
@@ -75,8 +65,6 @@ EXECUTE_COMMAND_SPEC = ToolSpec(
 
 # How long a command may take to stop after SIGTERM before it is killed.
 TERMINATE_GRACE = 2.0
-
-PROCEED_KEY = "proceed_while_running"  # extra: an asyncio.Event a front end sets to stop waiting
 
 
 def parse_requires_approval(raw: str) -> bool:
@@ -127,16 +115,13 @@ class ExecuteCommandTool:
         except OSError as exc:
             raise ToolError(f"Could not start the command: {exc}") from exc
         try:
-            code, proceeded = await _wait(process, timeout, ctx.extra.get(PROCEED_KEY))
+            code, proceeded = await _wait(process, timeout, ctx.services.proceed)
         except asyncio.CancelledError:
             await process.terminate(TERMINATE_GRACE)
             raise
-        registry = ctx.extra.get("background")
+        registry = ctx.services.background
         if code is None or process.is_running():
-            if (
-                isinstance(registry, BackgroundProcesses)
-                and ctx.extra.get("allow_background") is True
-            ):
+            if registry is not None and ctx.services.allow_background:
                 process.show_end()
                 process_id = registry.adopt(process)
                 if proceeded:
@@ -190,15 +175,15 @@ async def approve_command(
 def sandbox_in(ctx: ToolContext) -> SandboxPolicy | None:
     """The sandbox commands run in for this task, or None (with a one-time notice to the user
     when the sandbox was wanted by default and cannot be had here)."""
-    policy = ctx.extra.get(SANDBOX_KEY)
-    if not isinstance(policy, SandboxPolicy):
+    policy = ctx.services.sandbox
+    if policy is None:
         return None
     if policy.enabled:
         return policy
-    if not policy.explicit and not ctx.extra.get(_NOTICE_SHOWN):
+    if not policy.explicit and not ctx.services.sandbox_notice_shown:
         reason = unavailable_reason()
         if reason:
-            ctx.extra[_NOTICE_SHOWN] = True
+            ctx.services.sandbox_notice_shown = True
             ctx.say(ToolOutput(f"[pycline] {reason}\n"))
     return None
 
@@ -215,13 +200,15 @@ def reach_of(command: str, ctx: ToolContext) -> Reach:
     )
 
 
-async def _wait(process: ShellProcess, timeout: float, proceed: object) -> tuple[int | None, bool]:
+async def _wait(
+    process: ShellProcess, timeout: float, proceed: asyncio.Event | None
+) -> tuple[int | None, bool]:
     """The exit code (None at the timeout), and whether the user chose to proceed while it runs.
 
-    `proceed` is an `asyncio.Event` a front end sets ("Proceed While Running"); without one this
-    is just waiting for the process.
+    `proceed` is set by a front end ("Proceed While Running"); without one this is just waiting
+    for the process.
     """
-    if not isinstance(proceed, asyncio.Event):
+    if proceed is None:
         return await process.wait(timeout), False
     proceed.clear()  # a click meant for an earlier command does not count
     waiting = asyncio.ensure_future(process.wait(timeout))

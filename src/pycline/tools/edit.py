@@ -1,11 +1,8 @@
 """write_to_file and replace_in_file: propose a change, ask, write it, report what happened.
 
-Contract with the task (via `ToolContext.extra`):
-- `extra["linters"]`: optional mapping glob -> command list, e.g.
-  {"*.py": ["ruff", "check", "--output-format=concise", "{file}"]}; their new findings are
-  reported with the tree-sitter syntax errors the edit introduced.
-- `extra["language_servers"]`: optional `DiagnosticSource` (the session's language servers);
-  the errors it finds that the edit introduced are reported too.
+After a write, the problems the edit introduced are reported to the model: tree-sitter syntax
+errors, new findings of the linters configured for the file (`ToolServices.linters`) and new
+errors from the session's language servers (`ToolServices.language_servers`).
 """
 
 from __future__ import annotations
@@ -23,8 +20,7 @@ from pycline.editing.cleanup import (
     truncation_warning,
 )
 from pycline.editing.diffs import unified_diff
-from pycline.editing.linters import parse_linters
-from pycline.editing.problems import DiagnosticSource, ProblemCheck, render_problems
+from pycline.editing.problems import ProblemCheck, render_problems
 from pycline.editing.search_replace import SearchReplaceError, apply_search_replace
 from pycline.editing.textfile import TextFile
 from pycline.errors import ToolError
@@ -190,13 +186,12 @@ async def _propose_and_save(
     file = target.existing or TextFile("")
     # A replacement the file's encoding cannot hold is refused before anyone is asked.
     file.encode(proposed)
-    server = ctx.extra.get("language_servers")
     check = ProblemCheck(
         resolved.path,
         resolved.display,
         ctx.cwd,
-        parse_linters(ctx.extra.get("linters")),
-        server if isinstance(server, DiagnosticSource) else None,
+        ctx.services.linters,
+        ctx.services.language_servers,
     )
     # The old file's lint runs while the user looks at the proposal.
     before = asyncio.create_task(check.before(target.existing.text if target.existing else None))

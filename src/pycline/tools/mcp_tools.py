@@ -1,8 +1,8 @@
 """`use_mcp_tool` and `access_mcp_resource`: the model's way to MCP servers (SPEC §2, §13).
 
-The tools find the hub in `ToolContext.extra["mcp_hub"]` (an `McpHub`, see `pycline.mcp.hub`);
-the task's wiring puts it there. Approval category "mcp"; a tool listed in its server's
-`autoApprove` runs without asking.
+The tools find the hub in `ToolServices.mcp_hub` (an `McpHub`, see `pycline.mcp.hub`); the
+task's wiring puts it there. Approval category "mcp"; a tool listed in its server's `autoApprove`
+(or in the settings' `mcpAutoApprove`) runs without asking.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 
 from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion
-from pycline.mcp.hub import HUB_KEY, McpHub
+from pycline.mcp.hub import McpHub
 from pycline.mcp.model import BinaryPart, ImagePart, McpOutput, TextPart
 from pycline.mcp.schema import parse_arguments
 from pycline.messages import ImageContent
@@ -55,20 +55,15 @@ ACCESS_MCP_RESOURCE_SPEC = ToolSpec(
 
 NO_CONTENT = "(The MCP server returned no content.)"
 
-# {server: set of tool names} from the settings' `mcpAutoApprove`, added to each server's own
-# `autoApprove` list (the task's wiring puts it in `ToolContext.extra`).
-MCP_AUTO_APPROVE_KEY = "mcp_auto_approve"
-
 
 def auto_approved(ctx: ToolContext, hub: McpHub, server: str, tool: str) -> bool:
-    listed = ctx.extra.get(MCP_AUTO_APPROVE_KEY)
-    in_settings = isinstance(listed, dict) and tool in listed.get(server, ())
+    in_settings = tool in ctx.services.mcp_auto_approve.get(server, ())
     return in_settings or hub.is_auto_approved(server, tool)
 
 
 def hub_of(ctx: ToolContext) -> McpHub:
-    hub = ctx.extra.get(HUB_KEY)
-    if not isinstance(hub, McpHub):
+    hub = ctx.services.mcp_hub
+    if hub is None:
         raise ToolError("MCP servers are not available in this session.")
     return hub
 

@@ -23,7 +23,6 @@ from pycline.core.modes import as_mode
 from pycline.events import Envelope
 from pycline.messages import ImageContent
 from pycline.storage.task_store import TaskStore
-from pycline.tools.command import PROCEED_KEY
 from pycline.web.transcript import saved_events
 from pycline.web.wire import BadAnswer, event_json, parse_answer
 
@@ -131,7 +130,7 @@ class WebSession:
 
     def _add(self, run: Run) -> Run:
         # "Proceed While Running": the command tool stops waiting when the page sets this.
-        run.handle.task.services.extra[PROCEED_KEY] = run.proceed
+        run.handle.task.services.tools.proceed = run.proceed
         self.runs[run.handle.id] = run
         self.changed.set()
         asyncio.get_running_loop().create_task(self._ended(run))

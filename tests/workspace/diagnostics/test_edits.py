@@ -9,6 +9,7 @@ from pathlib import Path
 from pycline.core.services import TaskServices
 from pycline.core.user_input import expand
 from pycline.tools.edit import ReplaceInFileTool, WriteToFileTool
+from pycline.tools.services import ToolServices
 from pycline.workspace.diagnostics.registry import LanguageServers
 from tests.editing.helpers import block
 from tests.editing.tooling import call, make_context
@@ -27,7 +28,7 @@ PY = (
 
 
 async def _edit(servers: LanguageServers, workspace: Path, path: str, search: str, new: str) -> str:
-    ctx = make_context(workspace, extra={"language_servers": servers})
+    ctx = make_context(workspace, services=ToolServices(language_servers=servers))
     result = await REPLACE.run(call("replace_in_file", path=path, diff=block(search, new)), ctx)
     assert not result.is_error, result.text
     return result.text
@@ -110,13 +111,13 @@ async def test_typescript_type_errors_are_reported_and_a_fix_reports_nothing_new
 async def test_a_new_file_reports_its_errors_and_problems_mentions_them(workspace: Path) -> None:
     servers = LanguageServers(workspace, commands={"python": python_server()}, budget=BUDGET)
     try:
-        ctx = make_context(workspace, extra={"language_servers": servers})
+        ctx = make_context(workspace, services=ToolServices(language_servers=servers))
         result = await WriteToFileTool().run(
             call("write_to_file", path="new.py", content="count: int = 'many'\n"), ctx
         )
         assert len(_reported(result.text)) == 1, result.text
         expanded = await expand(
-            "Fix @problems", workspace, TaskServices(extra={"language_servers": servers})
+            "Fix @problems", workspace, TaskServices(tools=ToolServices(language_servers=servers))
         )
         diagnostics = expanded.split("<workspace_diagnostics>")[1]
         assert "new.py" in diagnostics and "Line 1" in diagnostics and '"int"' in diagnostics

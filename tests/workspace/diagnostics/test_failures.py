@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from pycline.tools.edit import ReplaceInFileTool
+from pycline.tools.services import ToolServices
 from pycline.workspace.diagnostics.registry import LanguageServers
 from tests.editing.helpers import block
 from tests.editing.tooling import call, make_context
@@ -18,7 +19,7 @@ BUDGET = 0.5
 
 async def _edit(servers: LanguageServers, workspace: Path, new: str = "x: int = 2") -> str:
     (workspace / "a.py").write_text(SOURCE, encoding="utf-8")
-    ctx = make_context(workspace, extra={"language_servers": servers})
+    ctx = make_context(workspace, services=ToolServices(language_servers=servers))
     result = await ReplaceInFileTool().run(
         call("replace_in_file", path="a.py", diff=block("x: int = 1", new)), ctx
     )

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pycline.core.services import TaskServices
 from pycline.core.user_input import expand
+from pycline.tools.services import ToolServices
 from pycline.workspace.diagnostics.registry import LanguageServers
 from pycline.workspace.ignore import IgnoreRules
 
@@ -43,7 +44,9 @@ async def test_problems_mention_checks_the_files_changed_in_the_working_tree(
     servers = LanguageServers(
         workspace, commands={"python": [sys.executable, str(FAKE)]}, budget=30.0, settle=1.0
     )
-    services = TaskServices(access=IgnoreRules.load(workspace), extra={"language_servers": servers})
+    services = TaskServices(
+        access=IgnoreRules.load(workspace), tools=ToolServices(language_servers=servers)
+    )
     try:
         expanded = await expand("Please fix @problems", workspace, services)
     finally:
