@@ -1,4 +1,5 @@
-"""`pycline mcp …`: manage MCP servers in `cline_mcp_settings.json` and check they work.
+"""`pycline mcp …`: manage MCP servers in `cline_mcp_settings.json` and check they work
+(the work is done by `pycline.app.mcp`; this module parses arguments and renders).
 
     pycline mcp list                          every server, connected to show its status
     pycline mcp add NAME -- COMMAND [ARGS…]   a stdio server
@@ -20,17 +21,14 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from pycline.app import mcp
+from pycline.app.mcp import NewServer
 from pycline.cli.style import style
 from pycline.errors import ConfigError, ToolError
-from pycline.mcp import settings as mcp_settings
 from pycline.mcp.model import ServerState
 from pycline.storage.paths import pycline_home
-
-if TYPE_CHECKING:
-    from pycline.mcp.hub import McpHub
-    from pycline.mcp.trust import McpTrust
 
 CONNECT_TIMEOUT = 30.0
 TAIL_LINES = 5
@@ -91,87 +89,54 @@ def _pairs(items: Sequence[str], what: str) -> dict[str, str]:
     return out
 
 
-def _new_entry(ns: argparse.Namespace, command: list[str]) -> dict[str, Any]:
-    if bool(command) == bool(ns.url):
-        raise ConfigError("give either `-- COMMAND ARGS…` (stdio) or `--url URL` (remote)")
-    entry: dict[str, Any]
-    if ns.url:
-        entry = {"type": ns.type, "url": ns.url}
-        if ns.header:
-            entry["headers"] = _pairs(ns.header, "--header")
-    else:
-        entry = {"command": command[0], "args": command[1:]}
-        if ns.env:
-            entry["env"] = _pairs(ns.env, "--env")
-        if ns.server_cwd:
-            entry["cwd"] = ns.server_cwd
-    if ns.timeout is not None:
-        entry["timeout"] = ns.timeout
-    entry["autoApprove"] = list(ns.auto_approve)
-    entry["disabled"] = False
-    return entry
+def _new_server(ns: argparse.Namespace, command: list[str]) -> NewServer:
+    return NewServer(
+        command=tuple(command),
+        url=ns.url,
+        transport=ns.type,
+        headers=_pairs(ns.header, "--header") if ns.url else {},
+        env=_pairs(ns.env, "--env") if not ns.url else {},
+        cwd=None if ns.url else ns.server_cwd,
+        timeout=ns.timeout,
+        auto_approve=tuple(ns.auto_approve),
+    )
 
 
-def _paths(ns: argparse.Namespace) -> tuple[Path, Path]:
-    workspace = Path(ns.cwd).expanduser().resolve()
-    return mcp_settings.global_settings_path(), mcp_settings.workspace_settings_path(workspace)
-
-
-def _trust() -> McpTrust:
-    from pycline.mcp.trust import McpTrust
-
-    return McpTrust(pycline_home())
+def _workspace(ns: argparse.Namespace) -> Path:
+    return Path(ns.cwd).expanduser().resolve()
 
 
 def _edit(ns: argparse.Namespace, command: list[str]) -> int:
-    global_path, local_path = _paths(ns)
-    target = local_path if ns.project else global_path
-    other = global_path if ns.project else local_path
-    # What the user writes through us stays trusted; a file they had not trusted stays untrusted.
-    keep_trust = ns.project and _trust().untrusted_file(Path(ns.cwd).expanduser().resolve()) is None
+    home, workspace = pycline_home(), _workspace(ns)
     try:
         if ns.command == "add":
-            mcp_settings.add_server(target, ns.name, _new_entry(ns, command))
-        elif ns.command == "remove":
-            mcp_settings.remove_server(target, ns.name)
+            server = _new_server(ns, command)
+            target = mcp.add_server(home, workspace, ns.name, server, project=ns.project)
         else:
-            mcp_settings.set_disabled(target, ns.name, ns.command == "disable")
-    except ConfigError as exc:
-        hint = ""
-        if ns.command != "add" and ns.name in _names_in(other):
-            flag = "without --project" if ns.project else "with --project"
-            hint = f" (it is defined in {other}; run the command {flag})"
-        print(f"pycline mcp: {exc}{hint}", file=sys.stderr)
+            target = mcp.change_server(home, workspace, ns.name, ns.command, project=ns.project)
+    except mcp.DefinedElsewhere as exc:
+        flag = "without --project" if ns.project else "with --project"
+        print(
+            f"pycline mcp: {exc} (it is defined in {exc.file}; run the command {flag})",
+            file=sys.stderr,
+        )
         return 1
-    if keep_trust:
-        _trust().trust(target)
+    except ConfigError as exc:
+        print(f"pycline mcp: {exc}", file=sys.stderr)
+        return 1
     done = {"add": "added", "remove": "removed", "enable": "enabled", "disable": "disabled"}
     print(f"{ns.name}: {done[ns.command]} in {target}")
     return 0
 
 
-def _names_in(path: Path) -> set[str]:
-    try:
-        return set(mcp_settings.read_raw(path)["mcpServers"])
-    except ConfigError:
-        return set()
-
-
 def _trust_project(ns: argparse.Namespace) -> int:
-    from pycline.mcp.trust import describe
-
-    _, local_path = _paths(ns)
     try:
-        content = local_path.read_bytes()
-    except FileNotFoundError:
-        print(f"pycline mcp: {local_path} does not exist; nothing to trust", file=sys.stderr)
+        request = mcp.trust_project(pycline_home(), _workspace(ns))
+    except ConfigError as exc:
+        print(f"pycline mcp: {exc}", file=sys.stderr)
         return 1
-    except OSError as exc:
-        print(f"pycline mcp: cannot read {local_path}: {exc.strerror}", file=sys.stderr)
-        return 1
-    _trust().trust(local_path, content)
-    print(f"Trusted {local_path} as it is now:")
-    for line in describe(local_path, content):
+    print(f"Trusted {request.file} as it is now:")
+    for line in request.description:
         print(line)
     print("Its servers start with pycline in this folder; a change to the file needs trust again.")
     return 0
@@ -201,42 +166,28 @@ def _details(state: ServerState) -> list[str]:
     return lines
 
 
-async def _with_hub(ns: argparse.Namespace, only: str | None) -> int:
-    from pycline.mcp.hub import McpHub
-
-    global_path, _ = _paths(ns)
-    workspace = Path(ns.cwd).expanduser().resolve()
-    hub = McpHub(
-        settings_path=global_path,
-        workspace=workspace,
-        watch_interval=None,
-        connect_timeout=CONNECT_TIMEOUT,
-        trusted=_trust().is_trusted,
-    )
+async def _connect(ns: argparse.Namespace, only: str | None) -> int:
+    home, workspace = pycline_home(), _workspace(ns)
+    if only is None:
+        report = await mcp.check_servers(home, workspace, timeout=CONNECT_TIMEOUT)
+        return _print_list(ns, report)
     try:
-        if only is None:
-            await hub.start()
-            return _print_list(ns, hub)
-        hub.read_settings()
-        try:
-            state = await hub.restart_server(only)
-        except ToolError as exc:
-            print(f"pycline mcp: {exc}", file=sys.stderr)
-            return 1
-        return _print_one(ns, state)
-    finally:
-        await hub.close()
+        state = await mcp.check_server(home, workspace, only, timeout=CONNECT_TIMEOUT)
+    except ToolError as exc:
+        print(f"pycline mcp: {exc}", file=sys.stderr)
+        return 1
+    return _print_one(ns, state)
 
 
-def _print_list(ns: argparse.Namespace, hub: McpHub) -> int:
-    for error in hub.settings_errors:
+def _print_list(ns: argparse.Namespace, report: mcp.ServersReport) -> int:
+    for error in report.settings_errors:
         print(style(f"settings: {error}", "red"), file=sys.stderr)
-    states = hub.servers()
+    states = report.servers
     if ns.json:
         print(json.dumps([_state_json(s) for s in states], ensure_ascii=False, indent=1))
         return 0
     if not states:
-        print(f"No MCP servers configured ({hub.settings_path}).")
+        print(f"No MCP servers configured ({report.settings_path}).")
         return 0
     for state in states:
         print(_status_line(state))
@@ -292,4 +243,4 @@ def run_mcp(argv: list[str]) -> int:
     if ns.command == "trust":
         return _trust_project(ns)
     only = None if ns.command == "list" else ns.name
-    return asyncio.run(_with_hub(ns, only))
+    return asyncio.run(_connect(ns, only))

@@ -5,9 +5,7 @@ and trusting the project's MCP file."""
 from __future__ import annotations
 
 import json
-import shlex
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 from aiohttp import web
@@ -15,6 +13,9 @@ from aiohttp import web
 from pycline.errors import ConfigError, PyclineError
 from pycline.web.api import SessionOf, fail, json_body, state
 from pycline.web.tasks import WebSession
+
+if TYPE_CHECKING:
+    from pycline.app.mcp import Change
 
 FEATURES = ("enableCheckpoints", "notifications")
 CHECK_TIMEOUT = 10.0
@@ -156,39 +157,6 @@ async def _refresh(session: WebSession) -> None:
     await session.session.reload_mcp()
 
 
-def _server_file(session: WebSession, name: str) -> Any:
-    from pycline.mcp import settings as mcp_settings
-
-    hub = session.session.mcp
-    state = hub.server(name) if hub is not None else None
-    if state is None:
-        raise ConfigError(f"No MCP server named {name!r}.")
-    if state.source == "workspace":
-        return mcp_settings.workspace_settings_path(session.cwd)
-    return mcp_settings.global_settings_path()
-
-
-def _set_tool_approval(session: WebSession, server: str, tool: str, approve: bool) -> None:
-    from pycline.app.config import load_settings, settings_path
-    from pycline.app.config import write_settings as write
-
-    data = load_settings(session.home)
-    table = data.setdefault("mcpAutoApprove", {})
-    tools = set(table.get(server, []))
-    (tools.add if approve else tools.discard)(tool)
-    table[server] = sorted(tools)
-    write(settings_path(session.home), data, home=session.home, workspace=False)
-
-
-def _new_entry(command: str) -> dict[str, Any]:
-    if command.startswith(("http://", "https://")):
-        return {"type": "streamableHttp", "url": command, "disabled": False}
-    words = shlex.split(command)
-    if not words:
-        raise ConfigError("give a command or a URL")
-    return {"command": words[0], "args": words[1:], "disabled": False}
-
-
 def add_routes(app: web.Application, session_of: SessionOf) -> None:
     routes = web.RouteTableDef()
 
@@ -235,60 +203,39 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
 
     @routes.post("/api/mcp/add")
     async def add(request: web.Request) -> web.Response:
-        from pycline.mcp import settings as mcp_settings
+        from pycline.app.mcp import NewServer, add_server
 
         session = session_of(request)
         body = await json_body(request)
         try:
-            entry = _new_entry(str(body.get("command", "")).strip())
-            mcp_settings.add_server(
-                mcp_settings.global_settings_path(), str(body.get("name", "")).strip(), entry
-            )
-        except (PyclineError, ValueError) as exc:
+            server = NewServer.parse(str(body.get("command", "")))
+            add_server(session.home, session.cwd, str(body.get("name", "")).strip(), server)
+        except PyclineError as exc:
             return fail(exc)
         await _refresh(session)
         return web.json_response({"ok": True})
 
-    async def edit_server(
-        session: WebSession, name: str, edit: Callable[[Any], None]
-    ) -> web.Response:
-        from pycline.mcp import settings as mcp_settings
-        from pycline.mcp.trust import McpTrust
+    async def edit_server(session: WebSession, name: str, change: Change) -> web.Response:
+        from pycline.app.mcp import change_server, is_project_server
 
-        trust = McpTrust(session.home)
         try:
-            path = _server_file(session, name)
-            # What the user changes here stays trusted; an untrusted file stays untrusted.
-            keep_trust = path == mcp_settings.workspace_settings_path(session.cwd) and (
-                trust.untrusted_file(session.cwd) is None
-            )
-            edit(path)
+            project = is_project_server(session.session.mcp, name)
+            change_server(session.home, session.cwd, name, change, project=project)
         except PyclineError as exc:
             return fail(exc)
-        if keep_trust:
-            trust.trust(path)
         await _refresh(session)
         return web.json_response({"ok": True})
 
     @routes.post("/api/mcp/{name}/enabled")
     async def enabled(request: web.Request) -> web.Response:
-        from pycline.mcp import settings as mcp_settings
-
         session = session_of(request)
         name = request.match_info["name"]
-        disabled = not (await json_body(request)).get("enabled")
-        return await edit_server(
-            session, name, lambda path: mcp_settings.set_disabled(path, name, disabled)
-        )
+        enable = bool((await json_body(request)).get("enabled"))
+        return await edit_server(session, name, "enable" if enable else "disable")
 
     @routes.post("/api/mcp/{name}/delete")
     async def delete(request: web.Request) -> web.Response:
-        from pycline.mcp import settings as mcp_settings
-
-        name = request.match_info["name"]
-        return await edit_server(
-            session_of(request), name, lambda path: mcp_settings.remove_server(path, name)
-        )
+        return await edit_server(session_of(request), request.match_info["name"], "remove")
 
     @routes.post("/api/mcp/{name}/restart")
     async def restart(request: web.Request) -> web.Response:
@@ -305,9 +252,11 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     @routes.post("/api/mcp/{name}/auto-approve")
     async def auto_approve(request: web.Request) -> web.Response:
         body = await json_body(request)
+        from pycline.app.mcp import set_tool_auto_approve
+
         try:
-            _set_tool_approval(
-                session_of(request),
+            set_tool_auto_approve(
+                session_of(request).home,
                 request.match_info["name"],
                 str(body.get("tool", "")),
                 bool(body.get("approve")),
