@@ -6,6 +6,7 @@ readable by tools that know Cline's format.
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -24,6 +25,19 @@ class ImageContent:
     media_type: str
     data_b64: str
     kind: Literal["image"] = "image"
+
+    @classmethod
+    def from_data_url(cls, url: str) -> ImageContent | None:
+        """`data:image/png;base64,…` as an image; None when it is not a base64 image URL."""
+        head, sep, data = url.partition(",")
+        media = head.removeprefix("data:").removesuffix(";base64")
+        if not (sep and head.startswith("data:image/") and head.endswith(";base64")):
+            return None
+        try:
+            base64.b64decode(data, validate=True)
+        except ValueError:  # binascii.Error: not base64
+            return None
+        return cls(media, data)
 
 
 @dataclass(frozen=True, slots=True)

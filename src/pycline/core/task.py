@@ -135,6 +135,7 @@ class Task:
         self._last_error: str | None = None
         self._auto_condensed = False  # never condense twice in a row
         self.running_call = ""  # the tool call running now: its output and questions carry its id
+        self._answer_images: list[ImageContent] = []  # for the next user message
         self.approver = ApprovalPolicy(
             self.settings.auto_approve,
             self.ask,
@@ -204,6 +205,12 @@ class Task:
             answer = dataclasses.replace(answer, text=expanded)
         self.ui.record_answer(answer)
         self.recorder.ui_changed(self.ui.messages)
+        # Pictures sent with an answer go to the model in the next user message, after the
+        # result they came with (as the first message carries the task's own images).
+        for url in answer.images:
+            image = ImageContent.from_data_url(url)
+            if image is not None:
+                self._answer_images.append(image)
         return answer
 
     def _save(self) -> None:
@@ -269,7 +276,8 @@ class Task:
                 return TaskOutcome(False, over_budget, over_budget=True)
             env = self._environment(first_request)
             first_request = False
-            content = (*user_content, *notes, TextContent(env))
+            images, self._answer_images = self._answer_images, []
+            content = (*user_content, *images, *notes, TextContent(env))
             self.history.append(Message("user", content, time.time()))
             await self._saved()
             reply = await self._request()
@@ -292,7 +300,7 @@ class Task:
             user_content = step.content
             if self._mistakes >= self.settings.max_mistakes:
                 answer = await self.ask(MistakeLimitQuestion(self._mistakes))
-                if not answer.chose(CONTINUE) and not answer.text.strip():
+                if not answer.chose(CONTINUE) and not answer.text.strip() and not answer.images:
                     return TaskOutcome(
                         False,
                         f"The model made {self._mistakes} mistakes in a row; stopped.",

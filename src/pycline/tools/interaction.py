@@ -85,7 +85,7 @@ class AttemptCompletionTool:
         result = call.require("result")
         ctx.say(CompletionResult(result, call.get("command")))
         answer = await ctx.ask(CompletionQuestion(result))
-        if answer.chose(ACCEPT) or not answer.text.strip():
+        if answer.chose(ACCEPT) or not (answer.text.strip() or answer.images):
             return ToolResult("The user accepted the result.", completed=True)
         return ToolResult(
             "The user has provided feedback on the results. Consider their input to continue the "

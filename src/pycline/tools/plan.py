@@ -52,6 +52,6 @@ class PlanModeRespondTool:
                 f"\n<user_message>\n{answer.text.strip()}\n</user_message>" if answer.text else ""
             )
             return ToolResult(SWITCHED_TO_ACT + extra, next_mode="act")
-        if answer.chose(STOP) or not answer.text.strip():
+        if answer.chose(STOP) or not (answer.text.strip() or answer.images):
             return ToolResult("The user accepted the plan and ended the task here.", completed=True)
         return ToolResult(f"<user_message>\n{answer.text.strip()}\n</user_message>")
