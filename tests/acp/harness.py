@@ -32,8 +32,8 @@ from acp.schema import (
     WriteTextFileResponse,
 )
 
-from pycline.acp.agent import Flags, PyclineAgent
-from pycline.app.config import ModelConfig
+from pycline.acp.agent import PyclineAgent
+from pycline.app.session import ConfigOverrides
 
 COMPLETE = "<attempt_completion>\n<result>All done.</result>\n</attempt_completion>"
 
@@ -234,7 +234,7 @@ async def in_process(
     client: RecordingClient, home: Path, script: Path
 ) -> AsyncIterator[tuple[ClientSideConnection, PyclineAgent]]:
     """pycline's agent (scripted) and the client, connected in this process."""
-    agent = PyclineAgent(Flags(ModelConfig(provider="scripted", script=str(script))), home)
+    agent = PyclineAgent(ConfigOverrides(provider="scripted", script=str(script)), home)
     async with connect(client, agent) as pair:
         yield pair
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from pycline.acp.agent import Flags, PyclineAgent
-from pycline.app.config import ModelConfig
+from pycline.acp.agent import PyclineAgent
+from pycline.app.session import ConfigOverrides
 from pycline.storage.task_store import TaskStore
 from tests.acp.harness import RecordingClient, connect, start, text, wait_until
 from tests.fakes.openai_server import FakeOpenAI, OpenAIReply
@@ -19,11 +19,11 @@ async def test_cancel_while_the_model_is_streaming_returns_cancelled_at_once(
     (workspace / "a.txt").write_text("a\n", encoding="utf-8")
     first = OpenAIReply(text="Reading first.\n<read_file>\n<path>a.txt</path>\n</read_file>")
     with FakeOpenAI([first, Stall()]) as server:
-        config = ModelConfig(
+        flags = ConfigOverrides(
             provider="openai", model="gpt-4o", base_url=server.base_url, api_key="sk-fake"
         )
         client = RecordingClient()
-        async with connect(client, PyclineAgent(Flags(config), isolated_home)) as (conn, _):
+        async with connect(client, PyclineAgent(flags, isolated_home)) as (conn, _):
             sid = await start(conn, client, workspace)
             turn = asyncio.create_task(conn.prompt(session_id=sid, prompt=text("read a")))
             # The read is done: the next thing is the second request, which never answers.

@@ -10,6 +10,7 @@ import acp
 import pytest
 from acp import RequestError
 
+from pycline.storage.task_store import TaskStore
 from tests.acp.harness import (
     COMPLETE,
     RecordingClient,
@@ -104,11 +105,10 @@ async def test_images_resources_and_links_reach_the_model(
         ),
         acp.resource_link_block("linked.txt", f"file://{workspace}/linked.txt"),
     ]
-    async with in_process(client, isolated_home, script) as (conn, agent):
+    async with in_process(client, isolated_home, script) as (conn, _):
         sid = await start(conn, client, workspace)
-        session = agent.sessions[sid]
         await conn.prompt(session_id=sid, prompt=blocks)
-        first = session.builder.store.open(sid).load_api_history()[0]
+        first = TaskStore(isolated_home).open(sid).load_api_history()[0]
     sent = first.text
     assert "Look at these." in sent
     assert "print('unsaved')" in sent and 'path="buffer.py"' in sent
@@ -130,7 +130,7 @@ async def test_commands_are_announced_and_slash_plan_switches_mode(
         assert response.stop_reason == "end_turn"
         assert agent.sessions[sid].settings.mode == "plan"
         await conn.prompt(session_id=sid, prompt=text("/release quickly"))
-        first = agent.sessions[sid].builder.store.open(sid).load_api_history()[0]
+        first = TaskStore(isolated_home).open(sid).load_api_history()[0]
     (announced,) = client.of("available_commands_update")
     names = {c.name for c in announced.available_commands}
     assert {"plan", "act", "compact", "release"} <= names
@@ -156,10 +156,10 @@ async def test_auto_approve_preset_and_unknown_options_are_checked(
 async def test_without_a_configured_model_sessions_need_authentication(
     workspace: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pycline.acp.agent import Flags, PyclineAgent
-    from pycline.app.config import ModelConfig
+    from pycline.acp.agent import PyclineAgent
+    from pycline.app.session import ConfigOverrides
 
-    agent = PyclineAgent(Flags(ModelConfig()), isolated_home)
+    agent = PyclineAgent(ConfigOverrides(), isolated_home)
     init = await agent.initialize(protocol_version=1)
     assert any(m.id == "pycline-config" for m in init.auth_methods)
     with pytest.raises(RequestError) as needed:
@@ -170,7 +170,7 @@ async def test_without_a_configured_model_sessions_need_authentication(
     monkeypatch.chdir(workspace)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-used")
     await agent.authenticate(method_id="anthropic-api-key")
-    assert agent.flags.model.provider == "anthropic"
+    assert agent.flags.provider == "anthropic"
 
 
 async def test_choosing_a_model_keeps_the_session_and_applies_from_the_next_prompt(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +51,8 @@ from pycline.acp.options import (
 )
 from pycline.acp.replay import replay
 from pycline.acp.session import AcpSession, Busy, ClientOffers
-from pycline.app.builder import TaskBuilder
 from pycline.app.config import KEY_ENV, ModelConfig, resolve, resolve_plan
+from pycline.app.session import ConfigOverrides, Session
 from pycline.app.task_settings import task_settings
 from pycline.errors import PyclineError, StorageError
 from pycline.storage.task_store import TaskStore
@@ -71,17 +71,9 @@ HOW_TO_SET_A_KEY = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Flags:
-    """What the command line chose (`pycline acp --provider … --model …`)."""
-
-    model: ModelConfig
-    profile: str | None = None
-
-
 class PyclineAgent:
-    def __init__(self, flags: Flags, home: Path) -> None:
-        self.flags = flags
+    def __init__(self, flags: ConfigOverrides, home: Path) -> None:
+        self.flags = flags  # what the command line chose (`pycline acp --provider … --model …`)
         self.home = home
         self.conn: Any = None
         self.offers = ClientOffers()
@@ -150,7 +142,7 @@ class PyclineAgent:
                 raise RequestError.auth_required(
                     {"message": f"{KEY_ENV[provider]} is not set in the agent's environment."}
                 )
-            self.flags = replace(self.flags, model=replace(self.flags.model, provider=provider))
+            self.flags = replace(self.flags, provider=provider)
         elif method_id != CONFIG_METHOD:
             raise RequestError.invalid_params({"message": f"Unknown auth method {method_id!r}."})
         self._config(Path.cwd())
@@ -159,12 +151,9 @@ class PyclineAgent:
     def _config(self, workspace: Path) -> tuple[ModelConfig, ModelConfig | None]:
         """The session's models; `auth_required` when none is usable."""
         try:
-            config = resolve(
-                self.flags.model, self.home, workspace=workspace, profile=self.flags.profile
-            )
-            plan = resolve_plan(
-                self.flags.model, self.home, config, workspace=workspace, profile=self.flags.profile
-            )
+            flags, profile = self.flags.flags(), self.flags.profile
+            config = resolve(flags, self.home, workspace=workspace, profile=profile)
+            plan = resolve_plan(flags, self.home, config, workspace=workspace, profile=profile)
         except PyclineError as exc:
             raise RequestError.auth_required({"message": f"{exc} {HOW_TO_SET_A_KEY}"}) from exc
         if config.provider is None:
@@ -194,23 +183,27 @@ class PyclineAgent:
         if not workspace.is_absolute() or not workspace.is_dir():
             raise RequestError.invalid_params({"message": f"cwd {cwd!r}: not an absolute folder"})
         workspace = workspace.resolve()
-        config, plan = self._config(workspace)
-        builder = TaskBuilder(self.home, config, plan)
+        self._config(workspace)  # no usable model: the editor is asked to authenticate
         try:
             settings = task_settings(self.home, headless=False, workspace=workspace)
         except PyclineError as exc:
             raise RequestError.invalid_params({"message": str(exc)}) from exc
-        await builder.start_mcp(workspace, extra=client_servers(mcp_servers or []))
-        session = AcpSession(
+        tasks = await Session.open(
+            workspace,
+            home=self.home,
+            overrides=self.flags,
+            mcp_servers=client_servers(mcp_servers or []),
+        )
+        config, plan = tasks.config, tasks.plan_config
+        return AcpSession(
             session_id=session_id,
             workspace=workspace,
-            builder=builder,
+            session=tasks,
             settings=settings,
             conn=self.conn,
             offers=self.offers,
             models=ModelChoices.gather(self.home, workspace, config, *([plan] if plan else [])),
         )
-        return session
 
     def _announce(self, session: AcpSession) -> None:
         self.sessions[session.id] = session

@@ -43,18 +43,16 @@ def run_acp(argv: Sequence[str]) -> int:
         handlers=[handler],
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
-    from pycline.acp.agent import Flags, PyclineAgent
-    from pycline.app.config import ModelConfig
+    from pycline.acp.agent import PyclineAgent
+    from pycline.app.session import ConfigOverrides
     from pycline.storage.paths import pycline_home
 
-    flags = Flags(
-        ModelConfig(
-            provider=ns.provider,
-            model=ns.model,
-            base_url=ns.base_url,
-            api_key=ns.api_key,
-            script=ns.script,
-        ),
+    flags = ConfigOverrides(
+        provider=ns.provider,
+        model=ns.model,
+        base_url=ns.base_url,
+        api_key=ns.api_key,
+        script=ns.script,
         profile=ns.profile,
     )
     agent = PyclineAgent(flags, pycline_home())

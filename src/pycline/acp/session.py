@@ -35,8 +35,8 @@ from pycline.acp.outbox import Outbox, UpdateSink
 from pycline.acp.permissions import Remembered, choices
 from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
 from pycline.app import wiring
-from pycline.app.builder import TaskBuilder
 from pycline.app.handle import AnswerRejected, TaskHandle
+from pycline.app.session import Session, TaskOptions
 from pycline.app.task_settings import chromium_setting
 from pycline.core.approval import AutoApprove
 from pycline.core.task import Task, TaskSettings
@@ -96,7 +96,7 @@ class AcpSession:
         *,
         session_id: str,
         workspace: Path,
-        builder: TaskBuilder,
+        session: Session,
         settings: TaskSettings,
         conn: Any,
         offers: ClientOffers,
@@ -104,7 +104,7 @@ class AcpSession:
     ) -> None:
         self.id = session_id
         self.workspace = workspace
-        self.builder = builder
+        self.session = session  # the app layer's: model choice, MCP hub, the tasks it runs
         self.settings = settings
         self.conn = conn
         self.offers = offers
@@ -136,18 +136,19 @@ class AcpSession:
 
     def create_task(self) -> None:
         """A new, empty task whose id is the session id (set before the first prompt)."""
-        handle = TaskHandle()
-        task = self.builder.new_task("", handle, self.workspace, self.settings, tools=self.tools())
-        self._follow(handle, task)
-        self.id = task.id
+        handle = self.session.prepare_task(options=self._options())
+        self._follow(handle)
+        self.id = handle.id
         self.outbox.session_id = self.id
         self.fresh = True
 
-    def _follow(self, handle: TaskHandle, task: Task) -> None:
-        handle.attach(task)
+    def _options(self) -> TaskOptions:
+        return TaskOptions(settings=self.settings, tools=self.tools())
+
+    def _follow(self, handle: TaskHandle) -> None:
         if self._stop_listening is not None:
             self._stop_listening()
-        self._stop_listening = handle.listen(self._on_event, replay=False)
+        self._stop_listening = handle.listen(self._on_event)
         self.handle = handle
 
     async def close(self) -> None:
@@ -167,15 +168,12 @@ class AcpSession:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.outbox.drain(), CLOSE_WAIT)
         await self.outbox.close()
-        await self.builder.close()
-        if self.fresh and handle is not None:
-            with contextlib.suppress(PyclineError, OSError):
-                self.builder.store.delete(handle.id)  # never prompted: nothing to keep
+        await self.session.close()  # a task never prompted leaves nothing behind
 
     def tools(self) -> list[Tool]:
-        chromium = chromium_setting(self.builder.home, self.workspace)
+        chromium = chromium_setting(self.session.home, self.workspace)
         tools = wiring.default_tools(chromium=chromium)
-        if self.builder.mcp is not None:
+        if self.session.mcp is not None:
             tools += wiring.mcp_tools()
         client = Client(_Ordered(self.conn, self.outbox), self)
         wrapped: list[Tool] = []
@@ -233,8 +231,6 @@ class AcpSession:
             handle = self.handle
             if handle is not None and self.fresh:
                 self.fresh = False
-                task = handle.task
-                task.record.task = given.text
                 self.outbox.send(
                     acp.schema.SessionInfoUpdate(
                         session_update="session_info_update",
@@ -242,20 +238,12 @@ class AcpSession:
                         updated_at=_now_iso(),
                     )
                 )
-                handle.run(lambda: task.start(given.text, given.images))
+                self.session.start_task(handle, given.text, images=given.images)
             else:
-                handle = TaskHandle()
-                task, go = self.builder.resume_task(
-                    self.id,
-                    handle,
-                    self.workspace,
-                    self.settings,
-                    tools=self.tools(),
-                    message=given.text,
-                    images=given.images,
+                handle = await self.session.resume_task(
+                    self.id, options=self._options(), message=given.text, images=given.images
                 )
-                self._follow(handle, task)
-                handle.run(go)
+                self._follow(handle)
             await handle.wait()
             if handle.status == "cancelled" and not self._quiet:
                 self._cancelled = True
@@ -303,8 +291,8 @@ class AcpSession:
     # --- settings the client changes ------------------------------------------------------
 
     def option_values(self) -> OptionValues:
-        act = model_label(self.builder.config)
-        plan = self.builder.plan_config
+        act = model_label(self.session.config)
+        plan = self.session.plan_config
         return OptionValues(
             mode=self.settings.mode,
             act_model=act,
@@ -324,13 +312,10 @@ class AcpSession:
             self._send_options()
 
     async def set_model(self, which: Literal["model", "plan_model"], value: str) -> None:
-        config = self.models.pick(value, self.builder.config)
+        config = self.models.pick(value, self.session.config)
         mode: Literal["act", "plan"] = "act" if which == "model" else "plan"
         provider = wiring.build_provider(config)  # fails here, before anything changes
-        if which == "model":
-            self.builder.config = config
-        else:
-            self.builder.plan_config = config
+        self.session.use_model(config, mode=mode)
         if self.handle is not None:
             await self.handle.set_model(provider, mode=mode)
 

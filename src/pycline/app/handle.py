@@ -170,6 +170,10 @@ class TaskHandle:
     def done(self) -> bool:
         return self._runner is not None and self._runner.done()
 
+    @property
+    def started(self) -> bool:
+        return self._runner is not None
+
     async def compact(self) -> bool:
         return await self.task.compact()
 

@@ -22,6 +22,7 @@ from pycline.app.config import ModelConfig, resolve, resolve_plan
 from pycline.app.handle import AnswerRejected, Status, TaskHandle
 from pycline.core.modes import Mode
 from pycline.core.task import TaskOutcome, TaskSettings
+from pycline.errors import PyclineError
 from pycline.messages import ImageContent
 from pycline.storage.paths import pycline_home
 
@@ -125,6 +126,13 @@ class Session:
         else:
             await self._builder.mcp.reload()
 
+    def use_model(self, config: ModelConfig, *, mode: Mode = "act") -> None:
+        """New and resumed tasks talk to `config` in `mode` (a running one: `TaskHandle.set_model`)."""
+        if mode == "act":
+            self._builder.config = config
+        else:
+            self._builder.plan_config = config
+
     def reconfigure(self, overrides: ConfigOverrides) -> None:
         """Resolve the model choice again after the settings changed; new tasks use it."""
         flags = overrides.flags()
@@ -148,6 +156,16 @@ class Session:
         options: TaskOptions | None = None,
     ) -> TaskHandle:
         """Create a task and start running it; its events flow through the returned handle."""
+        handle = self.prepare_task(text, mode=mode, options=options)
+        self.start_task(handle, text, images=images)
+        return handle
+
+    def prepare_task(
+        self, text: str = "", *, mode: Mode | None = None, options: TaskOptions | None = None
+    ) -> TaskHandle:
+        """Create a task without starting it, so that its id is known before its first prompt
+        (an editor names its session after it); `start_task` runs it. A task never started
+        leaves nothing behind when the session closes."""
         options = options or TaskOptions()
         handle = TaskHandle()
         task = self._builder.new_task(
@@ -160,8 +178,15 @@ class Session:
         )
         handle.attach(task)
         self._handles[handle.id] = handle
-        handle.run(lambda: task.start(text, tuple(images)))
         return handle
+
+    def start_task(
+        self, handle: TaskHandle, text: str, *, images: Sequence[ImageContent] = ()
+    ) -> None:
+        """Run a task made by `prepare_task`, with `text` (and `images`) as its first message."""
+        task = handle.task
+        task.record.task = text  # the first prompt names the task
+        handle.run(lambda: task.start(text, tuple(images)))
 
     async def resume_task(
         self,
@@ -170,9 +195,10 @@ class Session:
         mode: Mode | None = None,
         options: TaskOptions | None = None,
         message: str = "",
+        images: Sequence[ImageContent] = (),
     ) -> TaskHandle:
         """Continue a saved task (the latest in this workspace without an id), with the user's
-        `message` when they typed one."""
+        `message` (and `images`) when they gave one."""
         options = options or TaskOptions()
         if task_id is not None and (running := self._handles.get(task_id)) and not running.done:
             return running
@@ -183,7 +209,9 @@ class Session:
             self.workspace,
             self._settings(options, mode),
             provider=options.provider,
+            tools=list(options.tools) if options.tools is not None else None,
             message=message,
+            images=images,
         )
         handle.attach(task)
         self._handles[handle.id] = handle
@@ -208,11 +236,12 @@ class Session:
         return self._handles.get(task_id)
 
     async def close(self) -> None:
-        """Cancel the running tasks (each saves itself), then close the MCP servers."""
+        """Cancel the running tasks (each saves itself), close the MCP servers, and remove the
+        tasks prepared but never started."""
         if self._closed:
             return
         self._closed = True
-        running = [h for h in self._handles.values() if not h.done]
+        running = [h for h in self._handles.values() if h.started and not h.done]
         for handle in running:
             handle.cancel()
         for handle in running:
@@ -220,6 +249,10 @@ class Session:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await handle.wait()
         await self._builder.close()
+        for handle in self._handles.values():
+            if not handle.started:
+                with contextlib.suppress(PyclineError, OSError):
+                    self._builder.store.delete(handle.id)
 
     async def __aenter__(self) -> Session:
         return self
