@@ -26,6 +26,10 @@ class ImageContent:
     data_b64: str
     kind: Literal["image"] = "image"
 
+    @property
+    def data_url(self) -> str:
+        return f"data:{self.media_type};base64,{self.data_b64}"
+
     @classmethod
     def from_data_url(cls, url: str) -> ImageContent | None:
         """`data:image/png;base64,…` as an image; None when it is not a base64 image URL."""

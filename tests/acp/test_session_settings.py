@@ -10,6 +10,7 @@ import acp
 import pytest
 from acp import RequestError
 
+from pycline.messages import ImageContent
 from pycline.storage.task_store import TaskStore
 from tests.acp.harness import (
     COMPLETE,
@@ -68,6 +69,24 @@ async def test_a_followup_question_ends_the_turn_and_the_next_prompt_answers_it(
         assert task is not None
         answers = [m.text for m in task.history if m.role == "user" and "9090 please" in m.text]
         assert answers and "<answer>" in answers[0]
+
+
+async def test_a_picture_in_the_prompt_that_answers_a_question_reaches_the_model(
+    tmp_path: Path, workspace: Path, isolated_home: Path
+) -> None:
+    script = script_file(tmp_path, ASK, COMPLETE)
+    client = RecordingClient()
+    pixel = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"1" * 16).decode()
+    async with in_process(client, isolated_home, script) as (conn, _):
+        sid = await start(conn, client, workspace)
+        await conn.prompt(session_id=sid, prompt=text("change the port"))
+        reply = [acp.text_block("like this"), acp.image_block(pixel, "image/png")]
+        await conn.prompt(session_id=sid, prompt=reply)
+        history = TaskStore(isolated_home).open(sid).load_api_history()
+    answer = next(m for m in history if m.role == "user" and "like this" in m.text)
+    assert [(c.media_type, c.data_b64) for c in answer.content if isinstance(c, ImageContent)] == [
+        ("image/png", pixel)
+    ]
 
 
 async def test_the_progress_checklist_becomes_a_plan_update(

@@ -207,7 +207,7 @@ class AcpSession:
             self._turn_usage = [0, 0, 0, 0]
             waiting, self._waiting = self._waiting, None
             if waiting is not None and self.handle is not None:
-                await self.handle.answer(waiting[1], _reply(waiting[0], given.text))
+                await self.handle.answer(waiting[1], _reply(waiting[0], given))
             else:
                 self._runner = asyncio.create_task(self._run(given), name=f"acp:{self.id}")
             await self._turn_over.wait()
@@ -469,11 +469,12 @@ async def _now(answer: Answer) -> Answer:
     return answer
 
 
-def _reply(question: Question, text: str) -> Answer:
-    """The next prompt as the answer to the question the task waits on."""
+def _reply(question: Question, given: UserInput) -> Answer:
+    """The next prompt (its text and images) as the answer to the question the task waits on."""
+    images = tuple(image.data_url for image in given.images)
     if isinstance(question, MistakeLimitQuestion):
-        return Answer(CONTINUE.id, text)
-    return Answer(text=text)  # feedback on a result, a reply to a plan or a question
+        return Answer(CONTINUE.id, given.text, images)
+    return Answer(text=given.text, images=images)  # on a result, a plan or a question
 
 
 def _now_iso() -> str:

@@ -78,8 +78,7 @@ def _plain_text(content: Sequence[Content]) -> str:
 
 def _openai_part(content: Content) -> dict[str, Any]:
     if isinstance(content, ImageContent):
-        url = f"data:{content.media_type};base64,{content.data_b64}"
-        return {"type": "image_url", "image_url": {"url": url}}
+        return {"type": "image_url", "image_url": {"url": content.data_url}}
     return {"type": "text", "text": content.text}
 
 
