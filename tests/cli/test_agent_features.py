@@ -17,14 +17,15 @@ DONE = {"tool_calls": [{"name": "attempt_completion", "arguments": {"result": "d
 
 
 def _run(home: Path, cwd: Path, replies: list[Any], text: str, *, fmt: str = "xml",
-         settings: dict[str, Any] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+         settings: dict[str, Any] | None = None,
+         yes: bool = True) -> subprocess.CompletedProcess[str]:  # fmt: skip
     (home / "settings").mkdir(parents=True, exist_ok=True)
     all_settings = {"toolCallFormat": fmt, **(settings or {})}
     (home / "settings" / "settings.json").write_text(json.dumps(all_settings), encoding="utf-8")
     script = home / "script.json"
     script.write_text(json.dumps(replies), encoding="utf-8")
     return run_cli(
-        ["run", "--provider", "scripted", "--script", str(script), "--yes", text],
+        ["run", "--provider", "scripted", "--script", str(script), *(["--yes"] * yes), text],
         home=home,
         cwd=cwd,
     )

@@ -35,6 +35,7 @@ HOOK_NAMES: Final = frozenset(
         "PostToolUse",
         "UserPromptSubmit",
         "PreCompact",
+        "Notification",
     }
 )
 TIMEOUT: Final = 30.0
