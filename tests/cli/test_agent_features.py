@@ -240,7 +240,7 @@ def test_subagents_research_in_parallel_and_their_cost_counts_for_the_parent(
     record = json.loads((task / "task_metadata.json").read_text(encoding="utf-8"))["record"]
     children = [
         json.loads((task / "subagents" / n / "task_metadata.json").read_text("utf-8"))["record"]
-        for n in ("1", "2")
+        for n in (f"{task.name}-sub1", f"{task.name}-sub2")
     ]
     spent_by_children = sum(c["tokens_in"] for c in children)
     assert all(c["tokens_in"] > 0 for c in children)

@@ -16,7 +16,7 @@ from pycline.core import turn
 from pycline.core.handoffs import HANDOFF_TOOLS, HandoffResult, as_content, run_handoff
 from pycline.core.loops import LOOP_WARNING
 from pycline.core.streaming import Reply
-from pycline.core.subagents import run_subagents
+from pycline.core.subagents import Assignment, prompts_of, run_subagents
 from pycline.errors import ToolError
 from pycline.events import ToolFinished, ToolStarted
 from pycline.messages import Content, Message, TextContent, ToolUseContent
@@ -118,7 +118,7 @@ async def _subagents(task: Task, params: dict[str, str], call_id: str) -> turn.S
     summary = "use_subagents"
     task.say(ToolStarted(summary, summary, call_id))
     try:
-        result = await run_subagents(task, params)
+        result = await run_subagents(task, Assignment(tuple(prompts_of(params))))
     except ToolError as exc:
         result = ToolResult(responses.tool_error(summary, str(exc)), is_error=True)
     ok = not (result.is_error or result.denied)

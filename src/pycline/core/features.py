@@ -34,6 +34,7 @@ from pycline.parsing.native import ToolDefinition
 from pycline.prompts.tool_schema import definitions
 
 if TYPE_CHECKING:
+    from pycline.core.subagents import SubagentSpawner
     from pycline.core.task import Task, TaskOutcome
     from pycline.tools.base import ToolSpec
 
@@ -46,6 +47,7 @@ class AgentFeatures:
     budget: CostGovernor = field(default_factory=CostGovernor)
     global_workflows: Path | None = None  # the user's own workflows folder
     hooks: Hooks | None = None
+    spawner: SubagentSpawner | None = None  # runs sub-agents; None: inline, without a session
     stop_reason: str | None = None  # a hook cancelled the task
     next_task: str | None = None  # the model handed over to a new task with this context
     _pending_context: str = ""  # PreToolUse's context, sent with the tool's result
