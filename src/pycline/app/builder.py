@@ -111,7 +111,7 @@ class TaskBuilder:
                 tools += wiring.mcp_tools()
             tools += wiring.skill_tools(root, skill_dirs)
             if features_on.subagents_enabled:
-                tools += wiring.subagent_tools()
+                tools += wiring.subagent_tools(self.home)
         profiles = wiring.mode_profiles(act, plan, tools, root)
         current = profiles[as_mode(settings.mode)]
         server_commands, diagnostics_timeout = diagnostics_settings(self.home, root)
@@ -142,7 +142,11 @@ class TaskBuilder:
             budget=budget,
             global_workflows=self.home / "workflows",
             hooks=hooks,
-            spawner=SessionSpawner(host, self._provider_for),
+            spawner=SessionSpawner(
+                host,
+                self._provider_for,
+                lambda tools, native: wiring.system_prompt(tools, root, native=native),
+            ),
         )
         return Task(
             provider=current.provider,

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from pycline.core.task import Task, TaskOutcome, TaskSettings
     from pycline.providers.base import Provider
     from pycline.tools.base import Tool
+    from pycline.workspace.agents import CustomAgent
     from pycline.workspace.paths import Workspace
 
 MAX_SUBAGENTS: Final = 5
@@ -67,6 +68,10 @@ READ_ONLY_TOOLS: Final = frozenset(
     }
 )
 NO_USER: Final = "No one can answer: decide from what you found, and say what you assumed."
+REPORT_NOTE: Final = (
+    "You work for another agent and can only read: nothing you do changes anything. When done, "
+    "call attempt_completion; its result is your report to that agent."
+)
 RESEARCH_BRIEF: Final = """# Sub-agent
 You are a read-only research sub-agent working for another agent. Investigate only what the prompt asks, with the tools you have (they cannot change anything). Then call attempt_completion: its result is your report. Be concrete and brief, and end with "Relevant file paths:" listing the files that matter."""
 
@@ -83,7 +88,8 @@ class SubagentSpec:
     task_id: str
     folder: Path
     prompt: str
-    system_prompt: str
+    brief: str  # follows the system prompt: the research brief or the agent's instructions
+    parent_prompt: str  # the parent's system prompt, for a spawner that cannot write one
     provider: Provider
     tools: tuple[Tool, ...]
     workspace: Workspace
@@ -115,6 +121,20 @@ class Assignment:
     instructions: str = ""  # replaces the research brief
     tools: frozenset[str] | None = None  # further limits READ_ONLY_TOOLS
     model_id: str | None = None
+
+
+def agent_assignment(agent: CustomAgent, prompt: str) -> Assignment:
+    """A custom agent's run: its instructions instead of the research brief, its tools (read-only
+    ones only, whatever it lists), its model; the skills it names are offered through use_skill."""
+    instructions = f"# Agent: {agent.name}\n{agent.instructions or RESEARCH_BRIEF}"
+    instructions += "\n\n" + REPORT_NOTE
+    tools = agent.tools
+    if agent.skills:
+        names = ", ".join(f'"{s}"' for s in agent.skills)
+        instructions += f"\n\nSkills you may load with use_skill: {names}."
+        tools = (tools if tools is not None else READ_ONLY_TOOLS) | {"use_skill"}
+    prompts = (prompt.strip(),) if prompt.strip() else ()
+    return Assignment(prompts, agent.name, instructions, tools, agent.model_id)
 
 
 def prompts_of(params: dict[str, str]) -> list[str]:
@@ -261,7 +281,8 @@ def _spec(parent: Task, assignment: Assignment, child: _Child, relay: _Relay) ->
         task_id=child.task_id,
         folder=parent.folder.path / "subagents" / child.task_id,  # its name is the task's id
         prompt=child.prompt,
-        system_prompt=f"{parent.system_prompt}\n\n{brief}\n",
+        brief=brief,
+        parent_prompt=parent.system_prompt,
         provider=parent.provider,
         tools=tools,
         workspace=parent.workspace,
@@ -273,8 +294,12 @@ def _spec(parent: Task, assignment: Assignment, child: _Child, relay: _Relay) ->
     )
 
 
-def child_task(spec: SubagentSpec, host: Host, provider: Provider) -> Task:
-    """The child `Task` a spec describes, speaking to `host`."""
+def child_task(
+    spec: SubagentSpec, host: Host, provider: Provider, system: str, native_system: str = ""
+) -> Task:
+    """The child `Task` a spec describes, speaking to `host`; `system` (and `native_system`,
+    for native tool calls) is the system prompt for its tools, the brief added here."""
+    from pycline.core.modes import ModeProfile
     from pycline.core.task import Task
 
     spec.folder.mkdir(parents=True, exist_ok=True)
@@ -293,10 +318,18 @@ def child_task(spec: SubagentSpec, host: Host, provider: Provider) -> Task:
         host=host,
         folder=folder,
         workspace=spec.workspace,
-        system_prompt=spec.system_prompt,
+        system_prompt=f"{system}\n\n{spec.brief}\n",
         record=record,
         settings=spec.settings,
         services=spec.services,
+        profiles={
+            "act": ModeProfile(
+                provider,
+                spec.tools,
+                f"{system}\n\n{spec.brief}\n",
+                f"{native_system}\n\n{spec.brief}\n" if native_system else "",
+            )
+        },
     )
 
 
@@ -332,11 +365,11 @@ class _InlineRun:
 
 
 class InlineSpawner:
-    """Children run here, on the parent's model (`model_id` needs the session's configuration
-    and is ignored), for tasks built without a session."""
+    """Children run here, for tasks built without a session: on the parent's model (`model_id`
+    needs the session's configuration and is ignored) and the parent's system prompt."""
 
     def spawn(self, spec: SubagentSpec) -> SubagentRun:
-        task = child_task(spec, _SpecHost(spec), spec.provider)
+        task = child_task(spec, _SpecHost(spec), spec.provider, spec.parent_prompt)
         return _InlineRun(asyncio.create_task(task.start(spec.prompt)))
 
 
