@@ -120,3 +120,19 @@ def test_notification_hook_runs_on_questions_and_on_completion(
     ]
     assert events[0]["message"] == "Which?" and events[1]["message"] == "done"
     assert all(e["eventVersion"] == "1" and e["severity"] == "info" for e in events)
+
+
+def test_pre_compact_runs_before_an_overflow_trim(isolated_home: Path, workspace: Path) -> None:
+    _hook(isolated_home / "hooks", "PreCompact", CAPTURE)
+    for name in "abcdef":
+        (workspace / f"{name}.txt").write_text(name * 10, encoding="utf-8")
+    reads = [
+        {"tool_calls": [{"name": "read_file", "arguments": {"path": f"{name}.txt"}}]}
+        for name in "abcdef"
+    ]
+    overflow = {"error": {"kind": "context_overflow", "message": "too long", "status": 400}}
+    proc = _run(isolated_home, workspace, [*reads, overflow, DONE], "read them all")
+    assert proc.returncode == 0, proc.stderr
+    assert "older history was trimmed" in proc.stdout
+    (payload,) = _payloads(workspace, "PreCompact")
+    assert payload["preCompact"]["compactionStrategy"] == "standard-truncation-lastquarter"

@@ -347,8 +347,12 @@ class Task:
                     go_on, _ = await self.features.pre_compact(
                         self, "standard-truncation-lastquarter", self._context_tokens
                     )
-                    trimmed = self.context.aggressive(self.history, system=self._system())
-                    if go_on and trimmed.action != "none":
+                    trimmed = (
+                        self.context.aggressive(self.history, system=self._system())
+                        if go_on
+                        else None
+                    )
+                    if trimmed is not None and trimmed.action != "none":
                         self._context_changed(trimmed)
                         messages = trimmed.messages
                         self.say(
