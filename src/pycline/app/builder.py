@@ -172,7 +172,9 @@ class TaskBuilder:
         """The configured provider with another model (a custom agent's `modelId`)."""
         if self.config.provider == "scripted":
             return None  # one script answers every request, whatever the model
-        return wiring.build_provider(dataclasses.replace(self.config, model=model_id))
+        # The settings' modelInfo describes the configured model, not this one: the catalogue's.
+        config = dataclasses.replace(self.config, model=model_id, model_info=None)
+        return wiring.build_provider(config)
 
     def _spend(self, task_id: str) -> SessionSpend:
         """The session's spending ledger; the day's earlier spend is read once, from history."""
