@@ -115,3 +115,31 @@ def test_the_terminal_shows_one_line_per_subagent_step() -> None:
     assert subagent_line(step) == (
         "sub-agent Scout 2/3 running · read_file a.txt (1,230 tokens, $0.0042)"
     )
+
+
+def test_a_custom_agent_loads_only_the_skills_it_names(
+    isolated_home: Path, workspace: Path
+) -> None:
+    _agent(isolated_home, "---\nname: writer\ndescription: Writes notes\nskills: [notes]\n---\n")
+    for name in ("notes", "secret"):
+        folder = workspace / ".claude" / "skills" / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: the {name} skill\n---\nBody of {name}.",
+            encoding="utf-8",
+        )
+    call = {"tool_calls": [{"name": "use_subagent_writer", "arguments": {"prompt": "Write"}}]}
+    replies = [
+        call,
+        {"tool_calls": [{"name": "use_skill", "arguments": {"skill_name": "secret"}}]},
+        {"tool_calls": [{"name": "use_skill", "arguments": {"skill_name": "notes"}}]},
+        {"tool_calls": [{"name": "attempt_completion", "arguments": {"result": "written"}}]},
+        DONE,
+    ]
+    proc = _run(isolated_home, workspace, replies, "notes", settings={"subagentsEnabled": True})
+    assert proc.returncode == 0, proc.stderr
+    (task,) = (isolated_home / "tasks").iterdir()
+    child = task / "subagents" / f"{task.name}-sub1" / "api_conversation_history.json"
+    results = [_texts(m) for m in json.loads(child.read_text("utf-8")) if m["role"] == "user"]
+    assert "Unknown skill 'secret'. Available skills: notes." in results[1]
+    assert "Body of secret" not in "".join(results) and "Body of notes." in results[2]

@@ -45,6 +45,7 @@ from pycline.prompts import responses
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder
 from pycline.tools.base import ToolResult
+from pycline.tools.skills import UseSkillTool
 
 if TYPE_CHECKING:
     from pycline.core.services import TaskServices
@@ -121,6 +122,7 @@ class Assignment:
     instructions: str = ""  # replaces the research brief
     tools: frozenset[str] | None = None  # further limits READ_ONLY_TOOLS
     model_id: str | None = None
+    skills: tuple[str, ...] = ()  # the only skills use_skill may load (none listed: any)
 
 
 def agent_assignment(agent: CustomAgent, prompt: str) -> Assignment:
@@ -134,7 +136,7 @@ def agent_assignment(agent: CustomAgent, prompt: str) -> Assignment:
         instructions += f"\n\nSkills you may load with use_skill: {names}."
         tools = (tools if tools is not None else READ_ONLY_TOOLS) | {"use_skill"}
     prompts = (prompt.strip(),) if prompt.strip() else ()
-    return Assignment(prompts, agent.name, instructions, tools, agent.model_id)
+    return Assignment(prompts, agent.name, instructions, tools, agent.model_id, agent.skills)
 
 
 def prompts_of(params: dict[str, str]) -> list[str]:
@@ -268,7 +270,11 @@ def _spec(parent: Task, assignment: Assignment, child: _Child, relay: _Relay) ->
 
     wanted = assignment.tools if assignment.tools is not None else READ_ONLY_TOOLS
     allowed = (READ_ONLY_TOOLS & wanted) | {"attempt_completion"}  # the report: always needed
-    tools = tuple(t for t in parent.tools.values() if t.spec.name in allowed)
+    tools = tuple(
+        t.limited_to(assignment.skills) if isinstance(t, UseSkillTool) and assignment.skills else t
+        for t in parent.tools.values()
+        if t.spec.name in allowed
+    )
     brief = assignment.instructions or RESEARCH_BRIEF
     settings = TaskSettings(
         auto_approve=AutoApprove(read_files=True),
