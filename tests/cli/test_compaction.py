@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.cli.test_agent_features import DONE, _history, _hook, _run, _texts
+from tests.cli.test_headless import run_cli
 
 BIG = {"input_tokens": 160_000, "output_tokens": 10}  # past 0.75 of the scripted 200k window
 SUMMARY = (
@@ -109,8 +110,15 @@ def test_the_model_may_finish_instead_of_summarizing(isolated_home: Path, worksp
 def test_notification_hook_runs_on_questions_and_on_completion(
     isolated_home: Path, workspace: Path
 ) -> None:
-    _hook(isolated_home / "hooks", "Notification", CAPTURE + "print('not json, ignored')")
+    # A project's hook: it runs once the user trusts it.
+    _hook(workspace / ".clinerules" / "hooks", "Notification", CAPTURE + "print('not json')")
     ask = {"tool_calls": [{"name": "ask_followup_question", "arguments": {"question": "Which?"}}]}
+    proc = _run(isolated_home, workspace, [ask, DONE], "x")
+    assert proc.returncode == 0, proc.stderr
+    assert "hooks (Notification) were not run" in proc.stdout
+    assert _payloads(workspace, "Notification") == []
+    trust = run_cli(["hooks", "trust"], home=isolated_home, cwd=workspace)
+    assert trust.returncode == 0, trust.stderr
     proc = _run(isolated_home, workspace, [ask, DONE], "x")
     assert proc.returncode == 0, proc.stderr
     # The hooks run beside the questions, so they may finish in either order.

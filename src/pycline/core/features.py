@@ -182,7 +182,7 @@ class AgentFeatures:
         submit = await self.hook(
             task, "UserPromptSubmit", {"userPromptSubmit": {"prompt": prompt, "attachments": []}}
         )
-        if self.hooks is not None and self.hooks.untrusted:
+        if self.hooks is not None and self.hooks.review():
             names = ", ".join(p.name for p in self.hooks.untrusted)
             task.say(
                 Notice(
