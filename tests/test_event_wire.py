@@ -84,7 +84,9 @@ EVENTS: list[Event] = [
     TaskEnded("17", True, "completed"),
     TaskProgress("- [x] a\n- [ ] b", 1, 2, "b"),
     BudgetStatus("day", "usd", 0.5, 5.0),
-    SubagentProgress(1, 2, "what is in a.txt?", "running", "read_file a.txt", 10, 2, 0.01),
+    SubagentProgress(
+        1, 2, "what is in a.txt?", "running", "read_file a.txt", 10, 2, 0.01, "17-sub1", "scout", 1
+    ),
     *(QuestionAsked(f"17-q{i}", q) for i, q in enumerate(QUESTIONS)),
     QuestionAnswered("17-q0", Answer(APPROVE.id, "ok", ("data:image/png;base64,AA==",), "new")),
     QuestionAnswered("17-q1", Answer(text="8080")),

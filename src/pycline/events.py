@@ -186,7 +186,9 @@ class BudgetStatus:
 
 @dataclass(frozen=True, slots=True)
 class SubagentProgress:
-    """One sub-agent of `use_subagents`: its state, its latest tool, what it has cost so far."""
+    """One sub-agent (`use_subagents`, a custom agent): its state, its latest tool, what it has
+    cost so far. Said by the parent task when the child starts, uses a tool, is charged for a
+    request and ends; `child_task_id` is the child's own task (a session keeps its handle)."""
 
     index: int
     total: int
@@ -196,6 +198,9 @@ class SubagentProgress:
     tokens_in: int = 0
     tokens_out: int = 0
     cost: float = 0.0
+    child_task_id: str = ""
+    agent: str = ""  # the custom agent's name; "" for use_subagents
+    tool_calls: int = 0
     kind: Literal["subagent"] = "subagent"
 
 

@@ -17,14 +17,15 @@ DONE = {"tool_calls": [{"name": "attempt_completion", "arguments": {"result": "d
 
 
 def _run(home: Path, cwd: Path, replies: list[Any], text: str, *, fmt: str = "xml",
-         settings: dict[str, Any] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+         settings: dict[str, Any] | None = None,
+         yes: bool = True) -> subprocess.CompletedProcess[str]:  # fmt: skip
     (home / "settings").mkdir(parents=True, exist_ok=True)
     all_settings = {"toolCallFormat": fmt, **(settings or {})}
     (home / "settings" / "settings.json").write_text(json.dumps(all_settings), encoding="utf-8")
     script = home / "script.json"
     script.write_text(json.dumps(replies), encoding="utf-8")
     return run_cli(
-        ["run", "--provider", "scripted", "--script", str(script), "--yes", text],
+        ["run", "--provider", "scripted", "--script", str(script), *(["--yes"] * yes), text],
         home=home,
         cwd=cwd,
     )
@@ -239,7 +240,7 @@ def test_subagents_research_in_parallel_and_their_cost_counts_for_the_parent(
     record = json.loads((task / "task_metadata.json").read_text(encoding="utf-8"))["record"]
     children = [
         json.loads((task / "subagents" / n / "task_metadata.json").read_text("utf-8"))["record"]
-        for n in ("1", "2")
+        for n in (f"{task.name}-sub1", f"{task.name}-sub2")
     ]
     spent_by_children = sum(c["tokens_in"] for c in children)
     assert all(c["tokens_in"] > 0 for c in children)

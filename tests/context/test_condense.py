@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pycline.context.condense import (
     CONDENSE_REQUEST,
-    FILES_TAG,
+    REQUIRED_FILES,
     REREAD_INTRO,
     SUMMARY_INTRO,
     files_to_reread,
@@ -12,17 +12,18 @@ from pycline.context.condense import (
 from pycline.context.dedupe import find_duplicate_reads
 from pycline.messages import ImageContent, Message, TextContent
 
-SUMMARY = f"""1. Primary request and intent:
+SUMMARY = f"""1. Primary Request and Intent:
    Add a --verbose flag.
-3. Files and code sections:
-   - src/app.py: entry point
-   <{FILES_TAG}>
-   - `src/app.py`
-   * tests/test_app.py
-   src/app.py
-   2. "docs/usage.md"
-   </{FILES_TAG}>
-6. Current work: wiring the flag."""
+3. Files and Code Sections:
+   - src/old.py: looked at, not needed
+7. Current Work: wiring the flag.
+{REQUIRED_FILES}:
+- `src/app.py`
+* tests/test_app.py
+not a bullet.py
+- src/app.py
++ "docs/usage.md"
+- src/app.py"""
 
 
 def first_message() -> Message:
@@ -39,16 +40,18 @@ def first_message() -> Message:
 
 def test_request_names_every_section_and_the_files_tag() -> None:
     for section in (
-        "Primary request and intent",
-        "Key technical concepts",
-        "Files and code sections",
-        "Problems solved",
-        "Pending tasks",
-        "Current work",
-        "Next step",
+        "1. Primary Request and Intent",
+        "2. Key Technical Concepts",
+        "3. Files and Code Sections",
+        "4. Problem Solving",
+        "5. Pending Tasks",
+        "6. Task Evolution",
+        "7. Current Work",
+        "8. Next Step",
+        "9. Required Files",
     ):
         assert section in CONDENSE_REQUEST
-    assert f"<{FILES_TAG}>" in CONDENSE_REQUEST and f"</{FILES_TAG}>" in CONDENSE_REQUEST
+    assert "attempt_completion" in CONDENSE_REQUEST and "<task_progress>" in CONDENSE_REQUEST
 
 
 def test_summary_is_taken_from_the_tool_parameter() -> None:
@@ -61,9 +64,14 @@ def test_summary_falls_back_to_a_summary_tag_then_the_whole_reply() -> None:
     assert parse_summary("  just text  ") == "just text"
 
 
-def test_files_to_reread_are_parsed_in_order_without_repeats() -> None:
+def test_required_files_are_parsed_in_order_without_repeats() -> None:
     assert files_to_reread(SUMMARY) == ["src/app.py", "tests/test_app.py", "docs/usage.md"]
-    assert files_to_reread("no list here") == []
+    assert files_to_reread("no list here\n- a.py") == []
+
+
+def test_required_files_end_at_the_next_numbered_section() -> None:
+    summary = f"{REQUIRED_FILES}:\n- a.py\n10. Extra notes:\n- b.py"
+    assert files_to_reread(summary) == ["a.py"]
 
 
 def test_new_history_keeps_the_task_and_ends_with_the_summary() -> None:

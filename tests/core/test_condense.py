@@ -22,11 +22,12 @@ READ = "<read_file>\n<path>src/app.py</path>\n</read_file>"
 
 
 def summary_reply(files: str = "src/app.py\nsecret.env\n../outside.txt\nmissing.py") -> str:
+    listed = "\n".join(f"- {f}" for f in files.splitlines())
     return (
-        "<summarize_task>\n<context>\n1. Primary request and intent: fix the app.\n"
-        "3. Files and code sections:\n   - src/app.py: entry point\n"
-        f"   <files_to_reread>\n{files}\n   </files_to_reread>\n"
-        "6. Current work: reading src/app.py.\n</context>\n</summarize_task>"
+        "<summarize_task>\n<context>\n1. Primary Request and Intent: fix the app.\n"
+        "3. Files and Code Sections:\n   - src/app.py: entry point\n"
+        "7. Current Work: reading src/app.py.\n"
+        f"9. Required Files:\n{listed}\n</context>\n</summarize_task>"
     )
 
 

@@ -138,3 +138,24 @@ def test_feeding_costs_time_proportional_to_the_new_text() -> None:
 
     small, large = cost(10_000), cost(80_000)
     assert large < 24 * small, (small, large)
+
+
+def test_a_custom_agent_tool_parses_in_any_chunking_and_bad_names_stay_text() -> None:
+    reply = (
+        "Asking.\n<use_subagent_doc_writer_2>\n<prompt>Find the docs</prompt>\n"
+        "</use_subagent_doc_writer_2>"
+    )
+    expected = [
+        TextBlock("Asking.", partial=False),
+        ToolUseBlock("use_subagent_doc_writer_2", {"prompt": "Find the docs"}, partial=False),
+    ]
+    assert parse_assistant_message(reply) == expected
+    assert _feed(*reply).blocks == expected  # one character at a time
+    for bad in (
+        "use_subagent_",
+        "use_subagent_Caps",
+        "use_subagent_a-b",
+        "use_subagent_" + "x" * 41,
+    ):
+        text = f"<{bad}>\n<prompt>p</prompt>\n</{bad}>"
+        assert all(isinstance(b, TextBlock) for b in parse_assistant_message(text)), bad

@@ -64,6 +64,7 @@ from pycline.events import (
     Question,
     QuestionAsked,
     ReasoningDelta,
+    SubagentProgress,
     TaskProgress,
     TextDelta,
     Usage,
@@ -379,6 +380,10 @@ class AcpSession:
                 )
             case TaskProgress(checklist=checklist):
                 self.reporter.plan(checklist)
+            case SubagentProgress(index=i, total=n, status=status, latest_tool=latest):
+                if not self._quiet:
+                    tool = f" · {latest}" if latest else ""
+                    send(acp.update_agent_thought_text(f"\nsub-agent {i}/{n} {status}{tool}\n"))
             case _:
                 pass  # tool calls are reported by the wrapped tools; the rest is bookkeeping
 

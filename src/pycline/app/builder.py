@@ -3,6 +3,7 @@ recorder. Used by sessions and by tests."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pycline.app import wiring
 from pycline.app.config import ModelConfig
 from pycline.app.hook_trust import HookTrust
+from pycline.app.subagents import SessionSpawner
 from pycline.app.task_settings import (
     checkpoint_settings,
     chromium_setting,
@@ -109,7 +111,7 @@ class TaskBuilder:
                 tools += wiring.mcp_tools()
             tools += wiring.skill_tools(root, skill_dirs)
             if features_on.subagents_enabled:
-                tools += wiring.subagent_tools()
+                tools += wiring.subagent_tools(self.home)
         profiles = wiring.mode_profiles(act, plan, tools, root)
         current = profiles[as_mode(settings.mode)]
         server_commands, diagnostics_timeout = diagnostics_settings(self.home, root)
@@ -139,6 +141,11 @@ class TaskBuilder:
             budget=budget,
             global_workflows=self.home / "workflows",
             hooks=hooks,
+            spawner=SessionSpawner(
+                host,
+                self._provider_for,
+                lambda tools, native: wiring.system_prompt(tools, root, native=native),
+            ),
         )
         return Task(
             provider=current.provider,
@@ -159,6 +166,14 @@ class TaskBuilder:
             features=features,
             recorder=TaskRecorder(folder, background=True),
         )
+
+    def _provider_for(self, model_id: str) -> Provider | None:
+        """The configured provider with another model (a custom agent's `modelId`)."""
+        if self.config.provider == "scripted":
+            return None  # one script answers every request, whatever the model
+        # The settings' modelInfo describes the configured model, not this one: the catalogue's.
+        config = dataclasses.replace(self.config, model=model_id, model_info=None)
+        return wiring.build_provider(config)
 
     def _spend(self, task_id: str) -> SessionSpend:
         """The session's spending ledger; the day's earlier spend is read once, from history."""

@@ -39,9 +39,17 @@ class AnswerRejected(PyclineError):
     """No open question has that id, or the answer names an option the question does not offer."""
 
 
+Answerer: TypeAlias = Callable[[Question], Answer]
+
+
 class TaskHandle:
-    def __init__(self) -> None:
+    """`answerer`, when given, answers every question at once (a sub-agent's, which no one is
+    asked): the question and its answer still go through the event stream."""
+
+    def __init__(self, *, answerer: Answerer | None = None) -> None:
         self.id = ""  # the task's id, known once the task is attached
+        self.children: list[TaskHandle] = []  # the sub-agents this task started
+        self._answerer = answerer
         self._seq = 0
         self._log: list[Envelope] = []  # the replay for late subscribers
         self._partial_at: dict[str, int] = {}  # a streaming call's newest ToolPartial in the log
@@ -70,6 +78,11 @@ class TaskHandle:
     async def ask(self, question: Question) -> Answer:
         question_id = f"{self.id}-q{next(self._question_ids)}"
         asked = QuestionAsked(question_id, question)
+        if self._answerer is not None:
+            answer = self._answerer(question)
+            self.say(asked)
+            self.say(QuestionAnswered(question_id, answer))
+            return answer
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._pending[question_id] = (asked, future)
         self._status = "waiting"

@@ -233,7 +233,14 @@ class Session:
         return list(self._handles.values())
 
     def get(self, task_id: str) -> TaskHandle | None:
-        return self._handles.get(task_id)
+        """A task of this session, or a sub-agent one of them started."""
+        found = self._handles.get(task_id)
+        pending = list(self._handles.values())
+        while found is None and pending:
+            handle = pending.pop()
+            found = next((c for c in handle.children if c.id == task_id), None)
+            pending.extend(handle.children)
+        return found
 
     async def close(self) -> None:
         """Cancel the running tasks (each saves itself), close the MCP servers, and remove the

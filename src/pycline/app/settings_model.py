@@ -137,6 +137,7 @@ class Settings(Profile):
     checkpoint_retention: int | None = Field(None, ge=1)  # newest checkpoints kept; None: all
     browser_executable_path: str | None = None
     auto_condense_threshold: float | None = Field(None, gt=0, le=1)  # fraction of the window
+    use_auto_condense: bool = False  # Cline's switch: condense at the threshold (default 0.75)
     notifications: bool = False
     linters: dict[str, list[str]] = Field(default_factory=dict)
     # Commands run in an OS sandbox (terminal.sandbox); None: on wherever it is available.

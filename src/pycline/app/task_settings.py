@@ -40,9 +40,17 @@ def task_settings(
         retry_base_delay=settings.retry_base_delay,
         command_timeout=settings.command_timeout,
         mode=mode,
-        auto_condense=settings.auto_condense_threshold,
+        auto_condense=_auto_condense(settings),
         tool_call_format=settings.tool_call_format,
     )
+
+
+def _auto_condense(settings: Settings) -> float | None:
+    """The share of the window at which to condense: the threshold when one is set (it alone
+    turns condensing on), else Cline's 0.75 when `useAutoCondense` is on."""
+    if settings.auto_condense_threshold is not None:
+        return settings.auto_condense_threshold
+    return 0.75 if settings.use_auto_condense else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,9 +160,19 @@ def skill_tools(root: Path, dirs: Sequence[Path]) -> list[Tool]:
     return [UseSkillTool(dirs)] if discover_skills(root, dirs) else []
 
 
-def subagent_tools() -> list[Tool]:
-    from pycline.tools.handoff import SUBAGENTS_SPEC, HandoffSpecTool
+def agent_dirs(home: Path) -> list[Path]:
+    """The custom agents folder (Cline's `~/Documents/Cline/Agents/`)."""
+    return [home / "agents"]
 
+
+def subagent_tools(home: Path) -> list[Tool]:
+    """`use_subagents`, or a `use_subagent_<name>` per custom agent when there are any."""
+    from pycline.tools.handoff import SUBAGENTS_SPEC, CustomAgentTool, HandoffSpecTool
+    from pycline.workspace.agents import discover_agents
+
+    agents = discover_agents(agent_dirs(home))
+    if agents:
+        return [CustomAgentTool(a) for a in agents]
     return [HandoffSpecTool(SUBAGENTS_SPEC)]
 
 

@@ -37,6 +37,7 @@ _ALLOWED: dict[str, frozenset[str]] = {
             "enable_checkpoints",
             "checkpoint_retention",
             "auto_condense_threshold",
+            "use_auto_condense",
             "notifications",
             "sandbox",
             "sandbox_network",

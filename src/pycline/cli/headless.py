@@ -74,8 +74,12 @@ def budget_line(b: BudgetStatus | BudgetQuestion) -> str:
 
 
 def subagent_line(s: SubagentProgress) -> str:
+    """One line per step of a sub-agent: which, its state, its latest tool, its spend."""
+    agent = f" {s.agent}" if s.agent else ""
     latest = f" · {s.latest_tool}" if s.latest_tool else ""
-    return f"sub-agent {s.index}/{s.total} {s.status}{latest} (${s.cost:.4f})"
+    tokens = s.tokens_in + s.tokens_out
+    spent = f"{tokens:,} tokens, ${s.cost:.4f}" if tokens else f"${s.cost:.4f}"
+    return f"sub-agent{agent} {s.index}/{s.total} {s.status}{latest} ({spent})"
 
 
 def headless_answer(question: Question) -> Answer:

@@ -7,33 +7,37 @@ from collections.abc import Mapping
 
 from pycline.messages import Content, ImageContent, Message, TextContent
 
-FILES_TAG = "files_to_reread"
+REQUIRED_FILES = "9. Required Files"
 
-CONDENSE_REQUEST = f"""[CONTEXT LIMIT] The conversation is close to the model's context window. Before doing anything else, write a summary of the task so far; it will replace the conversation, so anything left out is lost. Do not call any other tool in this reply.
+CONDENSE_REQUEST = f"""[CONTEXT LIMIT] The conversation is close to the model's context window. Before doing anything else, write a summary of the task so far; it will replace the conversation, so anything left out is lost. Do not call any other tool in this reply, with one exception: if the task is already complete, call attempt_completion instead of summarising.
 
-Answer with the summarize_task tool, the summary in its <context> parameter, using exactly these sections:
+Answer with the summarize_task tool: the summary in its <context> parameter, and, when you keep a task_progress checklist, the checklist in its <task_progress> parameter. Use exactly these sections:
 
-1. Primary request and intent: what the user asked for, in full, including every explicit requirement and any later change of direction.
-2. Key technical concepts: languages, frameworks, libraries, conventions and commands that matter for the work.
-3. Files and code sections: every file looked at, created or changed, why it matters, and the important code (signatures, snippets you will need). Then list the files whose current content you need to continue, one workspace-relative path per line, inside <{FILES_TAG}>…</{FILES_TAG}>; their fresh content will be attached to the summary. Keep this list short (the files you are actively working on).
-4. Problems solved: errors met and how they were fixed, approaches that failed and why.
-5. Pending tasks: what the user asked for that is not done yet.
-6. Current work: precisely what was being done right before this request, with file names and code.
-7. Next step (optional): the next action, only if it follows directly from the user's latest request; quote the relevant words of that request.
+1. Primary Request and Intent: what the user asked for, in full, including every explicit requirement and any later change of direction.
+2. Key Technical Concepts: languages, frameworks, libraries, conventions and commands that matter for the work.
+3. Files and Code Sections: every file looked at, created or changed, why it matters, and the important code (signatures, snippets you will need).
+4. Problem Solving: errors met and how they were fixed, approaches that failed and why.
+5. Pending Tasks: what the user asked for that is not done yet.
+6. Task Evolution: how the request changed along the way, in the user's words where it matters.
+7. Current Work: precisely what was being done right before this request, with file names and code.
+8. Next Step (optional): the next action, only if it follows directly from the user's latest request; quote the relevant words of that request.
+{REQUIRED_FILES}: the files whose current content you need to continue, one `- path` line each (workspace-relative). Their fresh content will be attached to the summary; keep the list short (the files you are actively working on).
 
 Example:
 <summarize_task>
 <context>
-1. Primary request and intent:
+1. Primary Request and Intent:
    …
-3. Files and code sections:
-   - src/app.py: entry point; `main()` parses arguments …
-   <{FILES_TAG}>
-   src/app.py
-   tests/test_app.py
-   </{FILES_TAG}>
-…
+7. Current Work:
+   …
+{REQUIRED_FILES}:
+- src/app.py
+- tests/test_app.py
 </context>
+<task_progress>
+- [x] Read the entry point
+- [ ] Add the flag
+</task_progress>
 </summarize_task>"""
 
 SUMMARY_INTRO = (
@@ -45,7 +49,8 @@ REREAD_INTRO = "[Current content of the files named in the summary]"
 _TAGGED = {
     name: re.compile(rf"<{name}>(.*?)</{name}>", re.DOTALL) for name in ("context", "summary")
 }
-_FILES = re.compile(rf"<{FILES_TAG}>(.*?)</{FILES_TAG}>", re.DOTALL)
+# The Required Files section runs to the next numbered section or the end of the summary.
+_FILES = re.compile(r"^\s*9\.\s*Required Files:?[^\n]*\n(.*?)(?=^\s*\d+\.\s|\Z)", re.M | re.S)
 _BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 
 
@@ -59,10 +64,12 @@ def parse_summary(reply: str) -> str:
 
 
 def files_to_reread(summary: str) -> list[str]:
-    """Paths listed in the summary's `<files_to_reread>` blocks, in order, without repeats."""
+    """Paths listed under the summary's "9. Required Files", in order, without repeats."""
     paths: list[str] = []
     for block in _FILES.findall(summary):
         for line in block.splitlines():
+            if not _BULLET.match(line.strip()):
+                continue
             path = _BULLET.sub("", line.strip()).strip().strip("`'\"").strip()
             if path and path not in paths:
                 paths.append(path)

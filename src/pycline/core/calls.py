@@ -16,13 +16,14 @@ from pycline.core import turn
 from pycline.core.handoffs import HANDOFF_TOOLS, HandoffResult, as_content, run_handoff
 from pycline.core.loops import LOOP_WARNING
 from pycline.core.streaming import Reply
-from pycline.core.subagents import run_subagents
+from pycline.core.subagents import Assignment, agent_assignment, prompts_of, run_subagents
 from pycline.errors import ToolError
 from pycline.events import ToolFinished, ToolStarted
 from pycline.messages import Content, Message, TextContent, ToolUseContent
 from pycline.parsing.blocks import ToolUseBlock
 from pycline.prompts import responses
 from pycline.tools.base import ToolResult
+from pycline.tools.handoff import CustomAgentTool
 
 if TYPE_CHECKING:
     from pycline.core.task import Task
@@ -98,8 +99,8 @@ async def _run_with_hooks(task: Task, reply: Reply, name: str, params: dict[str,
         text = f"{responses.tool_header(name)}\n{responses.tool_error(name, refused)}"
         return turn.Step([TextContent(text)], mistake=True)
     started = time.monotonic()
-    if name == "use_subagents":
-        step = await _subagents(task, params, reply.tool_call_id)
+    if name == "use_subagents" or isinstance(task.tools.get(name), CustomAgentTool):
+        step = await _subagents(task, name, params, reply.tool_call_id)
     else:
         step = await turn.run_first_tool(task, reply)
     first = step.content[0] if step.content else None
@@ -114,11 +115,16 @@ async def _run_with_hooks(task: Task, reply: Reply, name: str, params: dict[str,
     return dataclasses.replace(step, content=[noted, *rest])
 
 
-async def _subagents(task: Task, params: dict[str, str], call_id: str) -> turn.Step:
-    summary = "use_subagents"
+async def _subagents(task: Task, name: str, params: dict[str, str], call_id: str) -> turn.Step:
+    summary = name
     task.say(ToolStarted(summary, summary, call_id))
+    tool = task.tools.get(name)
+    if isinstance(tool, CustomAgentTool):
+        assignment = agent_assignment(tool.agent, params.get("prompt", ""))
+    else:
+        assignment = Assignment(tuple(prompts_of(params)))
     try:
-        result = await run_subagents(task, params)
+        result = await run_subagents(task, assignment)
     except ToolError as exc:
         result = ToolResult(responses.tool_error(summary, str(exc)), is_error=True)
     ok = not (result.is_error or result.denied)

@@ -1,9 +1,11 @@
 """Condensing (SPEC §8): the model summarises the task so far and history restarts from it.
 
 Triggered by the task loop when the context manager answers "condense" (the `autoCondenseThreshold`
-setting), or by the user (`/compact`). The summary request is one more model call; the new history
-is the original task (with the files the summary names, read fresh through the workspace with the
-user's ignore rules), then the summary, then whatever user turn was waiting to be sent.
+setting, or `useAutoCondense`), or by the user (`/compact`). The summary request is one more model
+call, answered with `summarize_task` as Cline's (or with attempt_completion when the work is done).
+The new history is the original task (with the files the summary's "Required Files" names, read
+fresh through the workspace with the user's ignore rules when reads need no approval), then the
+summary, then whatever user turn was waiting to be sent.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from pycline.workspace.paths import Workspace
 
 # Bounds on what a summary may pull back in: it must stay far smaller than what it replaces.
 MAX_REREAD_FILES: Final = 8
-MAX_REREAD_CHARS: Final = 40_000
+MAX_REREAD_CHARS: Final = 100_000  # all files together
 
 
 class CondenseFailed(Exception):
@@ -44,6 +46,8 @@ class Condensed:
     reply: str  # the model's whole reply
     summary: str
     reread: tuple[str, ...]  # files attached with their current content
+    progress: str = ""  # the summary's task_progress checklist
+    completion: Reply | None = None  # the model finished the task instead of summarising
 
 
 async def condense(
@@ -54,8 +58,13 @@ async def condense(
     context: ContextManager,
     workspace: Workspace,
     access: AccessRules,
+    reads_allowed: bool = True,
+    extra: str = "",
 ) -> Condensed:
     """Ask for a summary of `history` (as the context manager sends it) and build the new history.
+
+    `reads_allowed`: the user lets reads run without asking, so the files the summary names are
+    attached. `extra` (a PreCompact hook's context) follows the summary.
 
     Raises `StreamFailed` when the request fails and `CondenseFailed` when the reply is empty.
     """
@@ -75,22 +84,29 @@ async def condense(
     else:
         request = [*sent, Message.user(CONDENSE_REQUEST)]
     reply = await stream_reply(provider, system, request, _quiet)
-    summary = _summary(reply)
+    tool = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
+    if tool is not None and tool.name == "attempt_completion":
+        return Condensed(list(history), reply.usage, reply.text, "", (), completion=reply)
+    summary = _summary(tool, reply.text)
     if not summary:
         raise CondenseFailed("The model returned an empty summary.")
-    reread = read_files(files_to_reread(summary), workspace, access)
-    fresh = history_from_summary(history[0], summary, reread)
+    paths = files_to_reread(summary) if reads_allowed else []
+    reread = read_files(paths, workspace, access)
+    kept = f"{summary}\n\n{extra}" if extra else summary
+    fresh = history_from_summary(history[0], kept, reread)
     if pending is not None:
         fresh.append(pending)
-    return Condensed(fresh, reply.usage, reply.text, summary, tuple(reread))
+    progress = tool.params.get("task_progress", "") if tool is not None else ""
+    return Condensed(fresh, reply.usage, reply.text, summary, tuple(reread), progress)
 
 
 def read_files(paths: Sequence[str], workspace: Workspace, access: AccessRules) -> dict[str, str]:
     """The current text of the named files; anything outside the workspace, hidden by
     `.clineignore`, missing, binary or unreadable is left out."""
     out: dict[str, str] = {}
+    budget = MAX_REREAD_CHARS
     for raw in paths:
-        if len(out) >= MAX_REREAD_FILES:
+        if len(out) >= MAX_REREAD_FILES or budget <= 0:
             break
         try:
             target = workspace.resolve(raw)
@@ -105,19 +121,19 @@ def read_files(paths: Sequence[str], workspace: Workspace, access: AccessRules) 
         if b"\x00" in data[:8_192]:
             continue  # binary: nothing a summary can use
         text = data.decode("utf-8", errors="replace")
-        if len(text) > MAX_REREAD_CHARS:
-            text = text[:MAX_REREAD_CHARS] + "\n[… truncated: read the file for the rest]"
+        if len(text) > budget:
+            text = text[:budget] + "\n[… truncated: read the file for the rest]"
+        budget -= len(text)
         out[target.display] = text
     return out
 
 
-def _summary(reply: Reply) -> str:
-    tool = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
+def _summary(tool: ToolUseBlock | None, text: str) -> str:
     if tool is not None and tool.name == "summarize_task":
         context = tool.params.get("context", "").strip()
         if context:
             return context
-    return parse_summary(reply.text)
+    return parse_summary(text)
 
 
 def _quiet(event: Event) -> None:

@@ -4,10 +4,12 @@ cost governor. The task calls these at a few hook points; each feature keeps its
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from pycline.core import commands
 from pycline.core.budget import CostGovernor
@@ -15,12 +17,24 @@ from pycline.core.focus_chain import FocusChain
 from pycline.core.hooks import HookResult, Hooks, context_block, context_type
 from pycline.core.loops import LoopDetector, loop_stop_reason
 from pycline.core.tool_format import ToolFormat
-from pycline.events import CONTINUE, MistakeLimitQuestion, Notice
+from pycline.events import (
+    CONTINUE,
+    ApprovalQuestion,
+    BudgetQuestion,
+    CompletionQuestion,
+    ErrorRetryQuestion,
+    FollowupQuestion,
+    MistakeLimitQuestion,
+    Notice,
+    PlanQuestion,
+    Question,
+)
 from pycline.messages import Content, TextContent
 from pycline.parsing.native import ToolDefinition
 from pycline.prompts.tool_schema import definitions
 
 if TYPE_CHECKING:
+    from pycline.core.subagents import SubagentSpawner
     from pycline.core.task import Task, TaskOutcome
     from pycline.tools.base import ToolSpec
 
@@ -33,9 +47,12 @@ class AgentFeatures:
     budget: CostGovernor = field(default_factory=CostGovernor)
     global_workflows: Path | None = None  # the user's own workflows folder
     hooks: Hooks | None = None
+    spawner: SubagentSpawner | None = None  # runs sub-agents; None: inline, without a session
     stop_reason: str | None = None  # a hook cancelled the task
     next_task: str | None = None  # the model handed over to a new task with this context
     _pending_context: str = ""  # PreToolUse's context, sent with the tool's result
+    _notifications: set[asyncio.Task[HookResult]] = field(default_factory=set)
+    _notification_ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     # The last tool specs and their definitions: the same every request until the mode changes.
     _definitions: tuple[tuple[ToolSpec, ...], tuple[ToolDefinition, ...]] = ((), ())
 
@@ -91,7 +108,9 @@ class AgentFeatures:
 
     # --- hooks ----------------------------------------------------------------------------------
 
-    async def hook(self, task: Task, name: str, data: dict[str, Any]) -> HookResult:
+    async def hook(
+        self, task: Task, name: str, data: dict[str, Any], *, stops_task: bool = True
+    ) -> HookResult:
         if self.hooks is None:
             return HookResult()
         common = {
@@ -104,9 +123,47 @@ class AgentFeatures:
         result = await self.hooks.run(name, data)
         for error in result.errors:
             task.say(Notice(f"Hook {name}: {error}"))
-        if result.cancel:
+        if result.cancel and stops_task:
             self.stop_reason = f"The {name} hook cancelled the task."
         return result
+
+    async def pre_compact(self, task: Task, strategy: str, context_size: int) -> tuple[bool, str]:
+        """PreCompact before history is condensed or trimmed: whether to go on (a hook may
+        abort the compaction, not the task), and the hooks' context for the model."""
+        r = task.record
+        data = {"preCompact": {
+            "taskId": task.id, "ulid": task.id, "contextSize": context_size,
+            "compactionStrategy": strategy, "previousApiReqIndex": max(len(task.history) - 1, 0),
+            "tokensIn": r.tokens_in, "tokensOut": r.tokens_out, "tokensInCache": r.cache_reads,
+            "tokensOutCache": r.cache_writes, "deletedRangeStart": 0,
+            "deletedRangeEnd": max(len(task.history) - 1, 0),
+            "contextJsonPath": str(task.folder.path / "api_conversation_history.json"),
+            "contextRawPath": str(task.folder.path / "ui_messages.json")}}  # fmt: skip
+        result = await self.hook(task, "PreCompact", data, stops_task=False)
+        if result.cancel:
+            task.say(Notice("The PreCompact hook stopped this compaction; history is unchanged."))
+        return not result.cancel, context_block("PreCompact", result.context)
+
+    def notify(self, task: Task, question: Question) -> None:
+        """Notification for a question waiting on the user. Its output is ignored and it must
+        not hold the question back, so it runs beside it; `settle` waits for the stragglers."""
+        if self.hooks is None or not self.hooks.scripts("Notification"):
+            return
+        event, message = _attention(question)
+        data = {"notification": {
+            "event": event, "source": question.kind, "message": message[:8000],
+            "waitingForUserInput": True, "eventVersion": "1",
+            "eventId": f"{task.id}-n{next(self._notification_ids)}",
+            "messageTruncated": len(message) > 8000, "sourceType": "ask",
+            "sourceId": question.kind, "requiresUserAction": True, "severity": "info"}}  # fmt: skip
+        running = asyncio.create_task(self.hook(task, "Notification", data, stops_task=False))
+        self._notifications.add(running)
+        running.add_done_callback(self._notifications.discard)
+
+    async def settle(self) -> None:
+        """Let the Notification hooks still running finish (each has its timeout)."""
+        if self._notifications:
+            await asyncio.gather(*self._notifications, return_exceptions=True)
 
     async def on_run(self, task: Task, content: Sequence[Content]) -> list[Content]:
         """TaskStart (or TaskResume) and UserPromptSubmit before the first request of a run;
@@ -125,7 +182,7 @@ class AgentFeatures:
         submit = await self.hook(
             task, "UserPromptSubmit", {"userPromptSubmit": {"prompt": prompt, "attachments": []}}
         )
-        if self.hooks is not None and self.hooks.untrusted:
+        if self.hooks is not None and self.hooks.review():
             names = ", ".join(p.name for p in self.hooks.untrusted)
             task.say(
                 Notice(
@@ -170,3 +227,24 @@ class AgentFeatures:
             context_block("PostToolUse", post.context, kind=context_type(post.context)),
         ]
         return "\n\n".join(b for b in blocks if b)
+
+
+def _attention(question: Question) -> tuple[str, str]:
+    """The Notification event and message for a question."""
+    match question:
+        case CompletionQuestion(result=result):
+            return "task_complete", result
+        case ApprovalQuestion(summary=summary, preview=preview):
+            return "user_attention", f"{summary}\n{preview}".strip()
+        case FollowupQuestion(question=text):
+            return "user_attention", text
+        case PlanQuestion(response=response):
+            return "user_attention", response
+        case MistakeLimitQuestion(count=count):
+            return "user_attention", f"The model made {count} mistakes in a row."
+        case ErrorRetryQuestion(error=error):
+            return "user_attention", error
+        case BudgetQuestion(scope=scope, unit=unit, spent=spent, cap=cap):
+            return "user_attention", f"The {scope} cap was reached: {spent:g} / {cap:g} {unit}."
+        case _:
+            assert_never(question)

@@ -35,6 +35,7 @@ HOOK_NAMES: Final = frozenset(
         "PostToolUse",
         "UserPromptSubmit",
         "PreCompact",
+        "Notification",
     }
 )
 TIMEOUT: Final = 30.0
@@ -89,6 +90,13 @@ class Hooks:
                 continue
             found.append(HookScript(path, scope, self.root))
         return found
+
+    def review(self) -> list[Path]:
+        """Every workspace hook left out for want of trust, whichever event it is for (so the
+        user hears of it at the start, not only once its event comes)."""
+        for name in sorted(HOOK_NAMES):
+            self.scripts(name)
+        return self.untrusted
 
     async def run(self, name: str, data: Mapping[str, Any]) -> HookResult:
         scripts = self.scripts(name)

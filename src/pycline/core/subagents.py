@@ -1,12 +1,16 @@
-"""`use_subagents`: up to five read-only child tasks researching in parallel.
+"""Sub-agents: read-only child tasks researching for the task that started them.
 
-Each child is a `Task` of its own (its own history, so its own context window) with the parent's
-model, its system prompt plus a research brief, and only tools that read: files, listings,
-searches, code definitions, web pages. Its calls need no approval (nothing it can do changes
-anything); its completion result is its report. The children run inside the parent's tool call,
-so cancelling the parent cancels them. Their tokens and cost go to the parent's record and its
-spending caps, and each child's progress is shown as it goes. The parent gets one result: the
-totals, then each child's report cut to 1,200 characters.
+`use_subagents` runs up to five in parallel; a custom agent (`use_subagent_<name>`) runs one with
+its own instructions. Each child is a `Task` of its own (its own history, so its own context
+window) with only tools that read: files, listings, searches, code definitions, web pages. Its
+calls need no approval (nothing it can do changes anything); its completion result is its report.
+
+Children are started through a `SubagentSpawner`: the session layer's runs each behind a task
+handle of its own (front ends may follow it); without one, `InlineSpawner` runs them here. Either
+way the children run inside the parent's tool call: cancelling the parent cancels them. Their
+tokens and cost go to the parent's record and its spending caps, each child's progress is shown
+in the parent's event stream, and the parent gets one result: the totals, then each child's
+report cut to 1,200 characters.
 """
 
 from __future__ import annotations
@@ -14,12 +18,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from pathlib import Path
+from typing import TYPE_CHECKING, Final, Protocol
 
 from pycline.core.approval import AutoApprove
-from pycline.errors import ToolError
+from pycline.errors import PyclineError, ToolError
 from pycline.events import (
     ACCEPT,
     DENY,
@@ -30,6 +35,7 @@ from pycline.events import (
     CompletionResult,
     Event,
     FollowupQuestion,
+    Host,
     Question,
     SubagentProgress,
     ToolStarted,
@@ -39,10 +45,15 @@ from pycline.prompts import responses
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder
 from pycline.tools.base import ToolResult
+from pycline.tools.skills import UseSkillTool
 
 if TYPE_CHECKING:
-    from pycline.core.task import Task
+    from pycline.core.services import TaskServices
+    from pycline.core.task import Task, TaskOutcome, TaskSettings
+    from pycline.providers.base import Provider
     from pycline.tools.base import Tool
+    from pycline.workspace.agents import CustomAgent
+    from pycline.workspace.paths import Workspace
 
 MAX_SUBAGENTS: Final = 5
 RESULT_CHARS: Final = 1_200
@@ -53,12 +64,79 @@ READ_ONLY_TOOLS: Final = frozenset(
         "search_files",
         "list_code_definition_names",
         "web_fetch",
+        "use_skill",
         "attempt_completion",
     }
 )
 NO_USER: Final = "No one can answer: decide from what you found, and say what you assumed."
+REPORT_NOTE: Final = (
+    "You work for another agent and can only read: nothing you do changes anything. When done, "
+    "call attempt_completion; its result is your report to that agent."
+)
 RESEARCH_BRIEF: Final = """# Sub-agent
 You are a read-only research sub-agent working for another agent. Investigate only what the prompt asks, with the tools you have (they cannot change anything). Then call attempt_completion: its result is your report. Be concrete and brief, and end with "Relevant file paths:" listing the files that matter."""
+
+
+@dataclass(frozen=True, slots=True)
+class SubagentSpec:
+    """One child task, fully described: what a spawner needs to build and start it.
+
+    `model_id` asks for another model of the parent's provider (a custom agent's `modelId`);
+    None runs on `provider`. `observe` receives every event the child says; `answer` answers
+    its questions at once (no one is asked).
+    """
+
+    task_id: str
+    folder: Path
+    prompt: str
+    brief: str  # follows the system prompt: the research brief or the agent's instructions
+    parent_prompt: str  # the parent's system prompt, for a spawner that cannot write one
+    provider: Provider
+    tools: tuple[Tool, ...]
+    workspace: Workspace
+    settings: TaskSettings
+    services: TaskServices
+    observe: Callable[[Event], None]
+    answer: Callable[[Question], Answer]
+    model_id: str | None = None
+
+
+class SubagentRun(Protocol):
+    """A started child (a `TaskHandle` in the session layer)."""
+
+    async def wait(self) -> TaskOutcome: ...
+
+    def cancel(self) -> None: ...
+
+
+class SubagentSpawner(Protocol):
+    def spawn(self, spec: SubagentSpec) -> SubagentRun: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """What to run: the prompts, and for a custom agent its name, instructions, tools, model."""
+
+    prompts: tuple[str, ...]
+    agent: str = ""
+    instructions: str = ""  # replaces the research brief
+    tools: frozenset[str] | None = None  # further limits READ_ONLY_TOOLS
+    model_id: str | None = None
+    skills: tuple[str, ...] = ()  # the only skills use_skill may load (none listed: any)
+
+
+def agent_assignment(agent: CustomAgent, prompt: str) -> Assignment:
+    """A custom agent's run: its instructions instead of the research brief, its tools (read-only
+    ones only, whatever it lists), its model; the skills it names are offered through use_skill."""
+    instructions = f"# Agent: {agent.name}\n{agent.instructions or RESEARCH_BRIEF}"
+    instructions += "\n\n" + REPORT_NOTE
+    tools = agent.tools
+    if agent.skills:
+        names = ", ".join(f'"{s}"' for s in agent.skills)
+        instructions += f"\n\nSkills you may load with use_skill: {names}."
+        tools = (tools if tools is not None else READ_ONLY_TOOLS) | {"use_skill"}
+    prompts = (prompt.strip(),) if prompt.strip() else ()
+    return Assignment(prompts, agent.name, instructions, tools, agent.model_id, agent.skills)
 
 
 def prompts_of(params: dict[str, str]) -> list[str]:
@@ -73,6 +151,7 @@ def prompts_of(params: dict[str, str]) -> list[str]:
 class _Child:
     index: int
     prompt: str
+    task_id: str
     status: str = "running"
     report: str = ""
     tool_calls: int = 0
@@ -82,23 +161,35 @@ class _Child:
     peak_context: int = 0
 
 
-class _ChildHost:
-    """What a child shows goes to the parent as progress; its questions answer themselves."""
+class _Relay:
+    """A child's events become the parent's progress events and charges; its questions
+    answer themselves."""
 
-    def __init__(self, parent: Task, child: _Child, total: int) -> None:
+    def __init__(self, parent: Task, child: _Child, total: int, agent: str) -> None:
         self._parent = parent
         self._child = child
         self._total = total
+        self._agent = agent
 
     def progress(self, latest: str = "") -> None:
         c = self._child
         self._parent.say(
             SubagentProgress(
-                c.index, self._total, c.prompt, c.status, latest, c.tokens_in, c.tokens_out, c.cost
+                index=c.index,
+                total=self._total,
+                prompt=c.prompt,
+                status=c.status,
+                latest_tool=latest,
+                tokens_in=c.tokens_in,
+                tokens_out=c.tokens_out,
+                cost=c.cost,
+                child_task_id=c.task_id,
+                agent=self._agent,
+                tool_calls=c.tool_calls,
             )
         )
 
-    def say(self, event: Event) -> None:
+    def observe(self, event: Event) -> None:
         c = self._child
         match event:
             case ToolStarted(summary=summary):
@@ -109,18 +200,19 @@ class _ChildHost:
                 c.tokens_out += u.output_tokens
                 c.cost += u.cost
                 c.peak_context = max(c.peak_context, u.context_tokens)
-                self._parent.features.charged(
-                    self._parent, u.cost, u.input_tokens + u.output_tokens
-                )
-                self._parent.record.total_cost += u.cost
-                self._parent.record.tokens_in += u.input_tokens
-                self._parent.record.tokens_out += u.output_tokens
+                parent = self._parent
+                parent.features.charged(parent, u.cost, u.input_tokens + u.output_tokens)
+                parent.record.total_cost += u.cost
+                parent.record.tokens_in += u.input_tokens
+                parent.record.tokens_out += u.output_tokens
+                self.progress()
             case CompletionResult(result=result):
                 c.report = result
             case _:
                 pass
 
-    async def ask(self, question: Question) -> Answer:
+    @staticmethod
+    def answer(question: Question) -> Answer:
         match question:
             case ApprovalQuestion():
                 return Answer(DENY.id, "Sub-agents may only read.")
@@ -132,36 +224,58 @@ class _ChildHost:
                 return Answer(STOP.id)
 
 
-async def run_subagents(task: Task, params: dict[str, str]) -> ToolResult:
-    prompts = prompts_of(params)
+async def run_subagents(task: Task, assignment: Assignment) -> ToolResult:
+    prompts = assignment.prompts
     if not prompts:
-        raise ToolError("Missing value for required parameter 'prompt_1'.")
-    question = ApprovalQuestion(
-        "use_subagents", f"run {len(prompts)} read-only sub-agents", preview="\n\n".join(prompts)
-    )
+        missing = "prompt" if assignment.agent else "prompt_1"
+        raise ToolError(f"Missing value for required parameter '{missing}'.")
+    who = f"the {assignment.agent} agent" if assignment.agent else f"{len(prompts)} sub-agents"
+    question = ApprovalQuestion("use_subagents", f"run {who} (read-only)", "\n\n".join(prompts))
     approval = await task.approver(question, "read", outside_workspace=False)
     if not approval.approved:
         return ToolResult(responses.with_feedback(responses.DENIED, approval.feedback), denied=True)
-    children = [_Child(i + 1, p) for i, p in enumerate(prompts)]
-    await asyncio.gather(*(_run_child(task, c, len(children)) for c in children))
+    folder = task.folder.path / "subagents"
+    earlier = sum(1 for _ in folder.iterdir()) if folder.is_dir() else 0  # an earlier call's
+    children = [_Child(i + 1, p, f"{task.id}-sub{earlier + i + 1}") for i, p in enumerate(prompts)]
+    spawner = task.features.spawner or InlineSpawner()
+    relays = [_Relay(task, c, len(children), assignment.agent) for c in children]
+    runs: list[SubagentRun] = []
+    try:
+        for child, relay in zip(children, relays, strict=True):
+            relay.progress()
+            runs.append(spawner.spawn(_spec(task, assignment, child, relay)))
+        outcomes = await asyncio.gather(*(r.wait() for r in runs))
+    except PyclineError as exc:  # a child could not be built (its model, say)
+        await _stop(runs)
+        raise ToolError(f"The sub-agent could not start: {exc}") from exc
+    except BaseException:  # cancelled with the parent: the children go too
+        await _stop(runs)
+        raise
+    for child, relay, outcome in zip(children, relays, outcomes, strict=True):
+        child.status = "completed" if outcome.completed and child.report else "failed"
+        if child.status == "failed" and not child.report:
+            child.report = outcome.reason
+        relay.progress()
     return ToolResult(_report(children), is_error=all(c.status == "failed" for c in children))
 
 
-async def _run_child(parent: Task, child: _Child, total: int) -> None:
-    from pycline.core.task import Task, TaskSettings
+async def _stop(runs: Sequence[SubagentRun]) -> None:
+    for run in runs:
+        run.cancel()
+    await asyncio.gather(*(r.wait() for r in runs), return_exceptions=True)
 
-    host = _ChildHost(parent, child, total)
-    host.progress()
-    path = parent.folder.path / "subagents" / f"{child.index}"
-    path.mkdir(parents=True, exist_ok=True)
-    folder = TaskFolder(path)
-    record = TaskRecord(
-        id=f"{parent.id}-sub{child.index}",
-        ts=time.time(),
-        task=child.prompt,
-        workspace=str(parent.workspace.root),
+
+def _spec(parent: Task, assignment: Assignment, child: _Child, relay: _Relay) -> SubagentSpec:
+    from pycline.core.task import TaskSettings
+
+    wanted = assignment.tools if assignment.tools is not None else READ_ONLY_TOOLS
+    allowed = (READ_ONLY_TOOLS & wanted) | {"attempt_completion"}  # the report: always needed
+    tools = tuple(
+        t.limited_to(assignment.skills) if isinstance(t, UseSkillTool) and assignment.skills else t
+        for t in parent.tools.values()
+        if t.spec.name in allowed
     )
-    tools: list[Tool] = [t for t in parent.tools.values() if t.spec.name in READ_ONLY_TOOLS]
+    brief = assignment.instructions or RESEARCH_BRIEF
     settings = TaskSettings(
         auto_approve=AutoApprove(read_files=True),
         headless=True,
@@ -169,22 +283,100 @@ async def _run_child(parent: Task, child: _Child, total: int) -> None:
         mode="act",
         tool_call_format=parent.settings.tool_call_format,
     )
-    sub = Task(
+    return SubagentSpec(
+        task_id=child.task_id,
+        folder=parent.folder.path / "subagents" / child.task_id,  # its name is the task's id
+        prompt=child.prompt,
+        brief=brief,
+        parent_prompt=parent.system_prompt,
         provider=parent.provider,
         tools=tools,
-        host=host,
-        folder=folder,
         workspace=parent.workspace,
-        system_prompt=f"{parent.system_prompt}\n\n{RESEARCH_BRIEF}\n",
-        record=record,
         settings=settings,
         services=dataclasses.replace(parent.services, closers=[]),
+        observe=relay.observe,
+        answer=relay.answer,
+        model_id=assignment.model_id,
     )
-    outcome = await sub.start(child.prompt)
-    child.status = "completed" if outcome.completed and child.report else "failed"
-    if child.status == "failed" and not child.report:
-        child.report = outcome.reason
-    host.progress()
+
+
+def child_task(
+    spec: SubagentSpec, host: Host, provider: Provider, system: str, native_system: str = ""
+) -> Task:
+    """The child `Task` a spec describes, speaking to `host`; `system` (and `native_system`,
+    for native tool calls) is the system prompt for its tools, the brief added here."""
+    from pycline.core.modes import ModeProfile
+    from pycline.core.task import Task
+
+    spec.folder.mkdir(parents=True, exist_ok=True)
+    folder = TaskFolder(spec.folder)
+    record = TaskRecord(
+        id=spec.task_id,
+        ts=time.time(),
+        task=spec.prompt,
+        workspace=str(spec.workspace.root),
+        provider=provider.name,
+        model=provider.model.id,
+    )
+    return Task(
+        provider=provider,
+        tools=spec.tools,
+        host=host,
+        folder=folder,
+        workspace=spec.workspace,
+        system_prompt=f"{system}\n\n{spec.brief}\n",
+        record=record,
+        settings=spec.settings,
+        services=spec.services,
+        profiles={
+            "act": ModeProfile(
+                provider,
+                spec.tools,
+                f"{system}\n\n{spec.brief}\n",
+                f"{native_system}\n\n{spec.brief}\n" if native_system else "",
+            )
+        },
+    )
+
+
+class _SpecHost:
+    """A child's host when no session runs it: events to `observe`, questions to `answer`."""
+
+    def __init__(self, spec: SubagentSpec) -> None:
+        self._spec = spec
+
+    def say(self, event: Event) -> None:
+        self._spec.observe(event)
+
+    async def ask(self, question: Question) -> Answer:
+        return self._spec.answer(question)
+
+
+class _InlineRun:
+    def __init__(self, work: asyncio.Task[TaskOutcome]) -> None:
+        self._work = work
+
+    async def wait(self) -> TaskOutcome:
+        from pycline.core.task import TaskOutcome
+
+        try:
+            return await asyncio.shield(self._work)
+        except asyncio.CancelledError:
+            if self._work.cancelled():
+                return TaskOutcome(False, "The task was cancelled.")
+            raise
+
+    def cancel(self) -> None:
+        self._work.cancel()
+
+
+class InlineSpawner:
+    """Children run here, for tasks built without a session: on the parent's model (`model_id`
+    needs the session's configuration and is ignored) and the parent's system prompt."""
+
+    def spawn(self, spec: SubagentSpec) -> SubagentRun:
+        task = child_task(spec, _SpecHost(spec), spec.provider, spec.parent_prompt)
+        return _InlineRun(asyncio.create_task(task.start(spec.prompt)))
 
 
 def _report(children: Sequence[_Child]) -> str:

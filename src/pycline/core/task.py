@@ -196,6 +196,7 @@ class Task:
         self.ui.record_question(question)
         self.recorder.ui_changed(self.ui.messages)
         await self.recorder.flush()  # saved before it is shown: a kill while waiting keeps it
+        self.features.notify(self, question)
         answer = await self.host.ask(question)
         if answer.text:
             commanded = self.features.expand_commands(answer.text, self.workspace.root)
@@ -261,6 +262,7 @@ class Task:
             if self.record.status == "running":
                 self.record.status = "completed" if outcome.completed else "failed"
             self._save()
+            await self.features.settle()
             await self.services.close()
             await self.checkpoints.at_end(self)
             self.say(TaskEnded(self.id, outcome.completed, outcome.reason))
@@ -322,8 +324,12 @@ class Task:
             auto_condense=self.settings.auto_condense,
             system=self._system(),
         )
-        wants = prepared.action == "condense" and not self._auto_condensed
-        self._auto_condensed = wants and await self.compact()
+        condensed: bool | Reply = False
+        if prepared.action == "condense" and not self._auto_condensed:
+            condensed = await self._condense("auto-condense")
+            if isinstance(condensed, Reply):
+                return condensed  # the model finished the task instead of summarising it
+        self._auto_condensed = condensed is True
         if self._auto_condensed:
             window = self.provider.model.context_window
             prepared = self.context.prepare(
@@ -346,8 +352,15 @@ class Task:
                     continue
                 if error.kind is ProviderErrorKind.CONTEXT_OVERFLOW and not overflow_retried:
                     overflow_retried = True
-                    trimmed = self.context.aggressive(self.history, system=self._system())
-                    if trimmed.action != "none":
+                    go_on, _ = await self.features.pre_compact(
+                        self, "standard-truncation-lastquarter", self._context_tokens
+                    )
+                    trimmed = (
+                        self.context.aggressive(self.history, system=self._system())
+                        if go_on
+                        else None
+                    )
+                    if trimmed is not None and trimmed.action != "none":
                         self._context_changed(trimmed)
                         messages = trimmed.messages
                         self.say(
@@ -386,14 +399,25 @@ class Task:
     # --- condensing (core/condensing.py) ------------------------------------------------------
 
     async def compact(self) -> bool:
-        """Replace the history by a summary the model writes (`/compact`, auto-condense).
+        """Replace the history by a summary the model writes (`/compact`).
 
-        False when it could not be done (the request failed, the summary was empty); the history
-        is then unchanged.
+        False when it could not be done (the request failed, the summary was empty, a PreCompact
+        hook refused); the history is then unchanged.
         """
+        return await self._condense("manual") is True
+
+    async def _condense(self, strategy: str) -> bool | Reply:
+        """Condense (core/condensing.py): True when done, or the model's completion reply when
+        it finished the task instead of summarising it."""
         from pycline.core import condensing
 
+        go_on, hooked = await self.features.pre_compact(self, strategy, self._context_tokens)
+        if not go_on:
+            return False
         self.say(Notice("Condensing the conversation into a summary…"))
+        reads = self.approver.approve_all_inside or self.approver.settings.allows(
+            "read", outside_workspace=False
+        )
         try:
             done = await condensing.condense(
                 provider=self.provider,
@@ -402,15 +426,21 @@ class Task:
                 context=self.context,
                 workspace=self.workspace,
                 access=self.services.access,
+                reads_allowed=reads,
+                extra=hooked,
             )
         except (StreamFailed, condensing.CondenseFailed) as exc:
             self.say(Notice(f"The conversation was not condensed: {exc}"))
             return False
         self._account(done.usage, done.reply, self.history)
+        if done.completion is not None:
+            return done.completion if strategy == "auto-condense" else False
         self.history[:] = done.history
         self.context.reset()
         self._context_tokens = estimate_text(self._system()) + estimate_messages(self.history)
         self.recorder.context_changed(self.context.to_json())
+        if (progress := self.features.focus.update(done.progress or None)) is not None:
+            self.say(progress)
         self._save()
         files = f"; re-read: {', '.join(done.reread)}" if done.reread else ""
         size = len(done.summary)

@@ -123,7 +123,9 @@ class UiLog:
             case SubagentProgress() as sub:
                 detail = {"index": sub.index, "total": sub.total, "prompt": sub.prompt,
                           "status": sub.status, "tokensIn": sub.tokens_in,
-                          "tokensOut": sub.tokens_out, "cost": sub.cost}  # fmt: skip
+                          "tokensOut": sub.tokens_out, "cost": sub.cost,
+                          "taskId": sub.child_task_id, "agent": sub.agent,
+                          "toolCalls": sub.tool_calls}  # fmt: skip
                 self._add("say", "subagent", json.dumps(detail))
             case ReasoningDelta() | ToolOutput():
                 raise AssertionError("buffered above")

@@ -20,14 +20,22 @@ costs time proportional to the new text plus a look-back of one tag length.
 from __future__ import annotations
 
 from pycline.parsing.blocks import AssistantBlock, TextBlock, ToolUseBlock
-from pycline.parsing.vocab import JS_WHITESPACE, PARAM_NAMES, TOOL_NAMES
+from pycline.parsing.vocab import (
+    AGENT_TOOL_PREFIX,
+    JS_WHITESPACE,
+    MAX_AGENT_NAME,
+    PARAM_NAMES,
+    TOOL_NAMES,
+    is_tool_name,
+)
 
 __all__ = ["StreamingParser", "parse_assistant_message"]
 
 _CONTENT_OPEN = "<content>"
 _CONTENT_CLOSE = "</content>"
 # A tag's name is never longer than this; a `<` further back than this from a `>` opens no tag.
-_LOOKBACK = max(len(n) for n in TOOL_NAMES | PARAM_NAMES) + 2
+_LONGEST = max(len(n) for n in TOOL_NAMES | PARAM_NAMES)
+_LOOKBACK = max(_LONGEST, len(AGENT_TOOL_PREFIX) + MAX_AGENT_NAME) + 2
 
 
 def parse_assistant_message(text: str) -> list[AssistantBlock]:
@@ -124,7 +132,7 @@ class StreamingParser:
                 continue
             name = buf[lt + 1 : gt]
             if tool is None:
-                if name in TOOL_NAMES:
+                if is_tool_name(name):
                     self._open_tool(name, lt, gt)
             elif name in PARAM_NAMES:
                 self._param = name

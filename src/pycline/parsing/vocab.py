@@ -40,6 +40,22 @@ TOOL_NAMES: frozenset[str] = frozenset(
     }
 )
 
+# A custom agent's tool: `use_subagent_<name>`, the name lowercase letters, digits and `_`.
+AGENT_TOOL_PREFIX = "use_subagent_"
+MAX_AGENT_NAME = 40
+
+
+def is_tool_name(name: str) -> bool:
+    if name in TOOL_NAMES:
+        return True
+    agent = name.removeprefix(AGENT_TOOL_PREFIX)
+    return (
+        agent != name
+        and 0 < len(agent) <= MAX_AGENT_NAME
+        and all(c.isascii() and (c.islower() or c.isdigit() or c == "_") for c in agent)
+    )
+
+
 PARAM_NAMES: frozenset[str] = frozenset(
     {
         "command",

@@ -10,6 +10,7 @@ from pathlib import PurePosixPath
 from pycline.errors import ToolError
 from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
 from pycline.tools.edit import WriteToFileTool
+from pycline.workspace.agents import CustomAgent
 
 NEW_RULE_SPEC = ToolSpec(
     name="new_rule",
@@ -103,3 +104,20 @@ class HandoffSpecTool:
 
     async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
         raise ToolError(f"{self._spec.name} cannot be used here.")
+
+
+class CustomAgentTool(HandoffSpecTool):
+    """`use_subagent_<name>`: one of the user's custom agents, run by the loop as a sub-agent."""
+
+    def __init__(self, agent: CustomAgent) -> None:
+        super().__init__(
+            ToolSpec(
+                name=agent.tool_name,
+                description=(
+                    f"{agent.description} (The {agent.name} agent: a read-only sub-agent with "
+                    "its own context window; give it a self-contained task, it reports back.)"
+                ),
+                params=(ParamSpec("prompt", f"What the {agent.name} agent should do."),),
+            )
+        )
+        self.agent = agent

@@ -21,8 +21,16 @@ USE_SKILL_SPEC = ToolSpec(
 
 
 class UseSkillTool:
-    def __init__(self, global_dirs: Sequence[Path] = ()) -> None:
+    """`only`, when given, limits the skills it loads to those names (a custom agent's)."""
+
+    def __init__(
+        self, global_dirs: Sequence[Path] = (), *, only: frozenset[str] | None = None
+    ) -> None:
         self._global_dirs = tuple(global_dirs)
+        self._only = only
+
+    def limited_to(self, names: Sequence[str]) -> UseSkillTool:
+        return UseSkillTool(self._global_dirs, only=frozenset(names))
 
     @property
     def spec(self) -> ToolSpec:
@@ -34,6 +42,8 @@ class UseSkillTool:
     async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
         name = call.require("skill_name").strip()
         skills = discover_skills(ctx.workspace.root, self._global_dirs)
+        if self._only is not None:
+            skills = [s for s in skills if s.name in self._only]
         if not skills:
             raise ToolError("No skills are available.")
         skill = next((s for s in skills if s.name == name), None)

@@ -153,6 +153,8 @@ export class Transcript {
         return this.push({ type: "notice", text: `Switched to ${e.mode === "plan" ? "Plan" : "Act"} mode (${e.model}).` });
       case "checkpoint_created":
         return this.push({ type: "checkpoint", commit: e.commit, label: e.label });
+      case "subagent":
+        return this.subagent(e);
       case "question_asked":
         this.streaming = false;
         this.status = "waiting";
@@ -170,6 +172,23 @@ export class Transcript {
       default:
         return null;
     }
+  }
+
+  // One row per sub-agent, updated in place as it starts, uses tools, spends and ends.
+  subagent(e) {
+    const who = e.agent ? ` ${e.agent}` : "";
+    const tool = e.latest_tool ? ` · ${e.latest_tool}` : "";
+    const text = `Sub-agent${who} ${e.index}/${e.total} ${e.status}${tool} ($${e.cost.toFixed(4)})`;
+    this.subagents ??= new Map();
+    const key = e.child_task_id || `${e.index}/${e.total}`;
+    const row = this.subagents.get(key);
+    if (row) {
+      row.text = text;
+      return this.touch(row);
+    }
+    const at = this.push({ type: "notice", text });
+    this.subagents.set(key, this.rows[at]);
+    return at;
   }
 
   closeReasoning() {
