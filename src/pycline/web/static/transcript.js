@@ -109,8 +109,9 @@ export class Transcript {
         return this.push({ type: "text", text: e.text, streaming: true });
       }
       case "text_done": {
-        const row = this.last();
-        if (row && row.type === "text" && row.streaming) {
+        // Native tool calls stream before the prose is closed: look past this turn's tool rows.
+        const row = this.streamingText();
+        if (row) {
           row.text = e.text;
           row.streaming = false;
           return this.touch(row);
@@ -216,6 +217,25 @@ export class Transcript {
     }
   }
 
+  streamingText() {
+    for (let i = this.rows.length - 1; i >= Math.max(0, this.rows.length - 20); i--) {
+      const r = this.rows[i];
+      if (r.turn !== this.turn) break;
+      if (r.type === "text" && r.streaming) return r;
+    }
+    return null;
+  }
+
+  // The row a tool call is drawn in, found by its id (another row may have come in between).
+  callRow(callId) {
+    if (!callId) return null;
+    for (let i = this.rows.length - 1; i >= Math.max(0, this.rows.length - 20); i--) {
+      const r = this.rows[i];
+      if (r.type === "tool" && r.callId === callId) return r;
+    }
+    return null;
+  }
+
   lastTool() {
     for (let i = this.rows.length - 1; i >= Math.max(0, this.rows.length - 20); i--) {
       const r = this.rows[i];
@@ -229,8 +249,8 @@ export class Transcript {
     if (SILENT.has(e.tool) || GROUPED.has(e.tool)) return null;
     const p = e.params || {};
     const summary = p.path || p.command || p.url || p.server_name || "";
-    const row = this.last();
-    if (row && row.type === "tool" && row.callId === e.tool_call_id) {
+    const row = this.callRow(e.tool_call_id);
+    if (row) {
       row.summary = summary;
       row.streamed = p.content || p.diff || "";
       return this.touch(row);
@@ -241,12 +261,12 @@ export class Transcript {
 
   toolStarted(e) {
     if (SILENT.has(e.tool)) return null;
-    const last = this.last();
-    if (last && last.type === "tool" && last.partial && last.callId === e.tool_call_id) {
-      last.partial = false;
-      last.streamed = "";
-      last.summary = e.summary;
-      return this.touch(last);
+    const streamed = this.callRow(e.tool_call_id);
+    if (streamed && streamed.partial) {
+      streamed.partial = false;
+      streamed.streamed = "";
+      streamed.summary = e.summary;
+      return this.touch(streamed);
     }
     const item = { tool: e.tool, summary: e.summary, output: "", done: false };
     if (GROUPED.has(e.tool)) {
