@@ -226,10 +226,12 @@ class _InLine(TaskCheckpoints):
 
 
 class _Waits:
-    """Time the task loop spends inside the checkpoint hook (waiting for commits or not)."""
+    """Time the task loop spends inside the checkpoint hook (waiting for commits or not); a call
+    made from inside another (`settle` from `after_turn`) counts once, for the outer one."""
 
     def __init__(self, hook: TaskCheckpoints) -> None:
         self.seconds = dict.fromkeys(("at_start", "after_turn", "settle", "at_end"), 0.0)
+        self._depth = 0
         for name in self.seconds:
             setattr(hook, name, self._timed(name, getattr(hook, name)))
 
@@ -238,10 +240,13 @@ class _Waits:
     ) -> Callable[..., Awaitable[None]]:
         async def timed(*args: object) -> None:
             start = time.perf_counter()
+            self._depth += 1
             try:
                 await call(*args)
             finally:
-                self.seconds[name] += time.perf_counter() - start
+                self._depth -= 1
+                if self._depth == 0:
+                    self.seconds[name] += time.perf_counter() - start
 
         return timed
 

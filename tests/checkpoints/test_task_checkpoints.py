@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Sequence
+import shutil
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ from pycline.messages import Message, UiMessage
 from pycline.parsing.native import ToolDefinition
 from pycline.providers.base import StreamChunk
 from pycline.providers.scripted import ScriptedProvider, ScriptedReply
+from pycline.storage.task_store import TaskStore
+from pycline.web.transcript import saved_events
 from tests.checkpoints.helpers import git_dirs_fingerprint, make_repo, worktree_state, write
 from tests.core.harness import RecordingHost, complete
 
@@ -174,13 +177,16 @@ async def test_retention_keeps_the_newest_checkpoints_after_the_task(
 class _SignallingProvider(ScriptedProvider):
     """A scripted model that says when each request reaches it (request n sets `sent[n]`)."""
 
-    def __init__(self, *replies: str) -> None:
+    def __init__(self, *replies: str, on_send: Callable[[int], None] | None = None) -> None:
         super().__init__([ScriptedReply(text=r) for r in replies])
         self.sent = [asyncio.Event() for _ in range(len(replies) + 1)]
+        self.on_send = on_send
 
     async def stream(
         self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
     ) -> AsyncIterator[StreamChunk]:
+        if self.on_send is not None:
+            self.on_send(len(self.requests) + 1)
         self.sent[len(self.requests) + 1].set()
         async for chunk in super().stream(system, messages, tools=tools):
             yield chunk
@@ -294,3 +300,37 @@ async def test_a_cancelled_task_finishes_the_checkpoint_it_was_taking(
         m.extra.get("lastCheckpointHash") for m in _checkpoints(task.folder.load_ui_messages())
     ]
     assert hashes == tracker.made
+
+
+async def test_a_kill_while_a_checkpoint_is_taken_leaves_a_task_that_reads_and_resumes(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    killed = tmp_path / "killed-home"
+    task: Task | None = None
+
+    def snapshot(request: int) -> None:
+        # What a kill -9 leaves while the write's commit is still being made: the task's files
+        # as the recorder wrote them (it flushes before each request).
+        if request == 2 and task is not None:
+            shutil.copytree(task.folder.path, killed / "tasks" / task.id)
+
+    provider = _SignallingProvider(WRITE_A, READ_A, complete(), on_send=snapshot)
+    task, _ = _held_task(isolated_home, workspace, provider, _HeldTracker(provider.sent[2]))
+    assert (await task.start("x")).completed
+
+    left = TaskStore(killed).open(task.id).load_ui_messages()
+    slot = _checkpoints(left)[-1]
+    assert "lastCheckpointHash" not in slot.extra and slot.extra["toolCallId"]
+    assert all(
+        e["kind"] != "checkpoint_created" or e["commit"] for e in saved_events(task.id, left)
+    )
+    builder = TaskBuilder(killed, ModelConfig(provider="scripted"))
+    resumed, run = builder.resume_task(
+        task.id,
+        RecordingHost(),
+        workspace,
+        TaskSettings(),
+        provider=ScriptedProvider.of(complete()),
+    )
+    assert (await run()).completed
+    assert "lastCheckpointHash" in _checkpoints(resumed.folder.load_ui_messages())[-1].extra
