@@ -200,10 +200,13 @@ class _HeldTracker:
         self.gate = gate
         self.inner = inner
         self.made: list[str] = []
+        self.held = False  # a commit waits at the gate
 
     async def commit(self, message: str) -> str:
         if "after write_to_file" in message:
+            self.held = True
             await asyncio.wait_for(self.gate.wait(), 10)
+            self.held = False
         commit = await self.inner.commit(message) if self.inner else f"{len(self.made):040x}"
         self.made.append(commit)
         return commit
@@ -334,3 +337,43 @@ async def test_a_kill_while_a_checkpoint_is_taken_leaves_a_task_that_reads_and_r
     )
     assert (await run()).completed
     assert "lastCheckpointHash" in _checkpoints(resumed.folder.load_ui_messages())[-1].extra
+
+
+class _Watched(TaskCheckpoints):
+    """The hook, saying each time the task starts waiting for a held commit."""
+
+    def __init__(self, tracker: _HeldTracker) -> None:
+        super().__init__(tracker)
+        self.tracker = tracker
+        self.waits: asyncio.Queue[None] = asyncio.Queue()
+
+    async def settle(self) -> None:
+        if self.pending and self.tracker.held:
+            self.waits.put_nowait(None)
+        await super().settle()
+
+
+async def test_a_task_cancelled_while_it_waits_for_a_checkpoint_still_records_it(
+    isolated_home: Path, workspace: Path
+) -> None:
+    gate = asyncio.Event()
+    provider = _SignallingProvider(WRITE_A, READ_A, complete())
+    tracker = _HeldTracker(gate)
+    task, host = _held_task(isolated_home, workspace, provider, tracker)
+    task.checkpoints = hook = _Watched(tracker)
+    running = asyncio.create_task(task.start("x"))
+    await hook.waits.get()  # the read waits for the write's checkpoint
+    running.cancel()
+    again = asyncio.ensure_future(hook.waits.get())
+    done, _ = await asyncio.wait({running, again}, return_when=asyncio.FIRST_COMPLETED)
+    assert again in done, "the cancelled task ended without waiting for its checkpoint"
+    gate.set()
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    kinds = [e.kind for e in host.events]
+    assert kinds.count("checkpoint_created") == 2
+    assert kinds.index("task_ended") > len(kinds) - 1 - kinds[::-1].index("checkpoint_created")
+    hashes = [
+        m.extra.get("lastCheckpointHash") for m in _checkpoints(task.folder.load_ui_messages())
+    ]
+    assert hashes == tracker.made

@@ -138,11 +138,17 @@ class TaskCheckpoints:
     async def settle(self) -> None:
         """Wait for the checkpoint being taken, if any: call before anything may change files.
 
-        Shielded: a task cancelled while it waits must not cut a commit (and its record) short.
+        Shielded: a task cancelled while it waits must not cut a commit (and its record) short;
+        the commit stays pending, so the end of the task still waits for it.
         """
-        pending, self._pending = self._pending, None
-        if pending is not None:
+        pending = self._pending
+        if pending is None:
+            return
+        try:
             await asyncio.shield(pending)
+        finally:
+            if pending.done() and self._pending is pending:
+                self._pending = None
 
     async def at_end(self, task: CheckpointedTask) -> None:
         """Finish the last checkpoint, then apply the retention setting (not after a cancel)."""
