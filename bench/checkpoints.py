@@ -1,9 +1,14 @@
 """Checkpoint speed and disk use on a synthetic 50,000-file repository, against Cline's approach.
 
-Run: .venv/bin/python bench/checkpoints.py [--files N]
+Run: .venv/bin/python bench/checkpoints.py [--files N] [--turns N --latency S]
 The workspace has a user `.git`, nested repositories with history, large binaries (over the 5 MiB
 limit) and a `node_modules`. "Cline's approach" is a fresh shadow repo filled by `git add .` over
 the whole tree (loose objects), with and without our exclude list.
+
+The last part runs a scripted task through the real loop on the same tree (each turn edits a file;
+the model takes `--latency` seconds per reply) twice: with checkpoints made while the next reply
+streams, and made in line (the loop waits for each commit before its next request). It reports the
+wall time per turn and the time the loop spent waiting for checkpoints.
 """
 
 from __future__ import annotations
@@ -16,12 +21,18 @@ import statistics
 import subprocess
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
 from pycline.checkpoints import ShadowGit
 from pycline.checkpoints.excludes import DEFAULT_EXCLUDES
+from pycline.core.checkpointing import TaskCheckpoints
+from pycline.events import Answer, Event, Question
+from pycline.messages import Message
+from pycline.parsing.native import ToolDefinition
+from pycline.providers.base import StreamChunk, UsageChunk
+from pycline.providers.scripted import ScriptedProvider, ScriptedReply
 
 T = TypeVar("T")
 MiB = 1024 * 1024
@@ -185,7 +196,107 @@ def baseline(ws: Path, shadow: Path, *, excludes: bool) -> tuple[float, int, flo
     return first, used, time.perf_counter() - start
 
 
-async def main(files: int, rounds: int) -> None:
+class _SlowModel(ScriptedProvider):
+    """A scripted model that takes `latency` seconds before each reply (a model's think time)."""
+
+    latency = 0.0
+
+    async def stream(
+        self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
+    ) -> AsyncIterator[StreamChunk]:
+        await asyncio.sleep(self.latency)
+        async for chunk in super().stream(system, messages, tools=tools):
+            yield chunk
+
+
+class _Host:
+    def say(self, event: Event) -> None:
+        pass
+
+    async def ask(self, question: Question) -> Answer:
+        return Answer(question.options[0].id)
+
+
+class _InLine(TaskCheckpoints):
+    """Checkpoints as they were made before: the loop waits for each commit where it starts."""
+
+    async def _start(self, *args: object, **kwargs: object) -> None:
+        await super()._start(*args, **kwargs)  # type: ignore[arg-type]
+        await self.settle()
+
+
+class _Waits:
+    """Time the task loop spends inside the checkpoint hook (waiting for commits or not); a call
+    made from inside another (`settle` from `after_turn`) counts once, for the outer one."""
+
+    def __init__(self, hook: TaskCheckpoints) -> None:
+        self.seconds = dict.fromkeys(("at_start", "after_turn", "settle", "at_end"), 0.0)
+        self._depth = 0
+        for name in self.seconds:
+            setattr(hook, name, self._timed(name, getattr(hook, name)))
+
+    def _timed(
+        self, name: str, call: Callable[..., Awaitable[None]]
+    ) -> Callable[..., Awaitable[None]]:
+        async def timed(*args: object) -> None:
+            start = time.perf_counter()
+            self._depth += 1
+            try:
+                await call(*args)
+            finally:
+                self._depth -= 1
+                if self._depth == 0:
+                    self.seconds[name] += time.perf_counter() - start
+
+        return timed
+
+
+async def loop_rounds(
+    ws: Path, home: Path, turns: int, latency: float, *, in_line: bool
+) -> tuple[float, float, float]:
+    """For a scripted task: wall s per turn, s per turn the loop waited for checkpoints before
+    its end, s it waited for the last one at its end (which no next request can hide)."""
+    from pycline.app import wiring
+    from pycline.core.approval import AutoApprove
+    from pycline.core.task import Task, TaskSettings
+    from pycline.storage.journal import TaskRecorder
+    from pycline.storage.records import TaskRecord
+    from pycline.storage.task_store import TaskStore
+    from pycline.workspace.paths import Workspace
+
+    usage = UsageChunk(input_tokens=1_000, output_tokens=100)
+    texts = [
+        f"<write_to_file>\n<path>{_CHANGED[i % 3]}</path>\n<content>\nturn {i} {in_line}\n"
+        "</content>\n</write_to_file>"
+        for i in range(turns)
+    ] + ["<attempt_completion>\n<result>done</result>\n</attempt_completion>"]
+    model = _SlowModel([ScriptedReply(t, usage=usage) for t in texts], chunk_size=64)
+    model.latency = latency
+    hook = (_InLine if in_line else TaskCheckpoints)(ShadowGit(ws, home))
+    waits = _Waits(hook)
+    tools = wiring.default_tools(browser=False)
+    folder = TaskStore(home).create()
+    task = Task(
+        provider=model,
+        tools=tools,
+        host=_Host(),
+        folder=folder,
+        workspace=Workspace.at(ws),
+        system_prompt=wiring.system_prompt(tools, ws),
+        record=TaskRecord(id=folder.id, ts=0.0, task="edit", workspace=str(ws)),
+        settings=TaskSettings(auto_approve=AutoApprove(yolo=True)),
+        services=wiring.task_services(ws),
+        checkpoints=hook,
+        recorder=TaskRecorder(folder, background=True),
+    )
+    start = time.perf_counter()
+    assert (await task.start("edit three files again and again")).completed
+    wall = time.perf_counter() - start
+    during = sum(v for k, v in waits.seconds.items() if k != "at_end")
+    return wall / (turns + 1), during / (turns + 1), waits.seconds["at_end"]
+
+
+async def main(files: int, rounds: int, turns: int, latency: float) -> None:
     with tempfile.TemporaryDirectory(prefix="pycline-bench-") as tmp:
         ws, home = Path(tmp) / "ws", Path(tmp) / "home"
         start = time.perf_counter()
@@ -234,6 +345,15 @@ async def main(files: int, rounds: int) -> None:
             rows.append(("  its disk", f"{used / MiB:8.1f} MiB"))
             rows.append(("  its checkpoint after 3-file change", f"{second_s:8.2f} s"))
 
+        if turns:
+            for in_line in (True, False):
+                per_turn, waited, end = await loop_rounds(ws, home, turns, latency, in_line=in_line)
+                how = "in line (before)" if in_line else "while the next reply streams"
+                rows.append((f"task of {turns} edits, {latency:g} s model, checkpoints {how}",
+                             f"{per_turn * 1000:6.0f} ms/turn"))  # fmt: skip
+                rows.append(("  loop waiting for checkpoints", f"{waited * 1000:6.0f} ms/turn"))
+                rows.append(("  waiting for the last one at the end", f"{end * 1000:6.0f} ms"))
+
         width = max(len(label) for label, _ in rows)
         print(f"{'operation'.ljust(width)} | result")
         print(f"{'-' * width}-+-{'-' * 12}")
@@ -245,5 +365,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--files", type=int, default=50_000)
     parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument(
+        "--turns", type=int, default=8, help="edits in the task-loop part (0: skip)"
+    )
+    parser.add_argument("--latency", type=float, default=0.5, help="the model's seconds per reply")
     args = parser.parse_args()
-    asyncio.run(main(args.files, args.rounds))
+    asyncio.run(main(args.files, args.rounds, args.turns, args.latency))

@@ -80,7 +80,7 @@ EVENTS: list[Event] = [
     CompletionResult("done", "open index.html"),
     ModeChanged("act", "openai/gpt-4o"),
     PlanResponse("the plan"),
-    CheckpointCreated("abc123", "after write_to_file a.txt"),
+    CheckpointCreated("abc123", "after write_to_file a.txt", "call_1"),
     TaskEnded("17", True, "completed"),
     TaskProgress("- [x] a\n- [ ] b", 1, 2, "b"),
     BudgetStatus("day", "usd", 0.5, 5.0),

@@ -147,10 +147,16 @@ class PlanResponse:
 
 @dataclass(frozen=True, slots=True)
 class CheckpointCreated:
-    """The workspace was snapshotted; `commit` restores it (`pycline restore`)."""
+    """The workspace was snapshotted; `commit` restores it (`pycline restore`).
+
+    A checkpoint is taken while the next request streams, so this event may arrive after later
+    events: it names the tool call whose turn it follows (`tool_call_id`; "" for the snapshot at
+    the start of a run), and front ends place it by that id, never by arrival order.
+    """
 
     commit: str
     label: str
+    tool_call_id: str = ""
     kind: Literal["checkpoint_created"] = "checkpoint_created"
 
 

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import shutil
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 import pytest
 
 from pycline.app.builder import TaskBuilder
 from pycline.app.config import ModelConfig
-from pycline.checkpoints import ShadowGit
+from pycline.checkpoints import Checkpoint, ShadowGit
+from pycline.core.checkpointing import TaskCheckpoints
 from pycline.core.task import Task, TaskSettings
-from pycline.events import (
-    CheckpointCreated,
-    Notice,
-)
-from pycline.messages import UiMessage
-from pycline.providers.scripted import ScriptedProvider
+from pycline.events import CheckpointCreated, Notice, RequestStarted, ToolStarted
+from pycline.messages import Message, UiMessage
+from pycline.parsing.native import ToolDefinition
+from pycline.providers.base import StreamChunk
+from pycline.providers.scripted import ScriptedProvider, ScriptedReply
+from pycline.storage.task_store import TaskStore
+from pycline.web.transcript import saved_events
 from tests.checkpoints.helpers import git_dirs_fingerprint, make_repo, worktree_state, write
 from tests.core.harness import RecordingHost, complete
 
@@ -164,3 +169,211 @@ async def test_retention_keeps_the_newest_checkpoints_after_the_task(
     assert len(made) == 5
     listed = await ShadowGit(workspace, isolated_home).list()
     assert [c.commit for c in listed] == made[-2:]
+
+
+# --- checkpoints made while the next request streams ------------------------------------------
+
+
+class _SignallingProvider(ScriptedProvider):
+    """A scripted model that says when each request reaches it (request n sets `sent[n]`)."""
+
+    def __init__(self, *replies: str, on_send: Callable[[int], None] | None = None) -> None:
+        super().__init__([ScriptedReply(text=r) for r in replies])
+        self.sent = [asyncio.Event() for _ in range(len(replies) + 1)]
+        self.on_send = on_send
+
+    async def stream(
+        self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
+    ) -> AsyncIterator[StreamChunk]:
+        if self.on_send is not None:
+            self.on_send(len(self.requests) + 1)
+        self.sent[len(self.requests) + 1].set()
+        async for chunk in super().stream(system, messages, tools=tools):
+            yield chunk
+
+
+class _HeldTracker:
+    """A checkpoint store whose commits after a change wait until a gate opens; start and
+    completion checkpoints go through at once. `inner` does the real work (fake hashes without)."""
+
+    def __init__(self, gate: asyncio.Event, inner: ShadowGit | None = None) -> None:
+        self.gate = gate
+        self.inner = inner
+        self.made: list[str] = []
+        self.held = False  # a commit waits at the gate
+
+    async def commit(self, message: str) -> str:
+        if "after write_to_file" in message:
+            self.held = True
+            await asyncio.wait_for(self.gate.wait(), 10)
+            self.held = False
+        commit = await self.inner.commit(message) if self.inner else f"{len(self.made):040x}"
+        self.made.append(commit)
+        return commit
+
+    async def list(self) -> Sequence[Checkpoint]:
+        return await self.inner.list() if self.inner else []
+
+    async def prune(self, keep_last: int) -> int:
+        return 0
+
+
+def _held_task(
+    home: Path, workspace: Path, provider: ScriptedProvider, tracker: _HeldTracker
+) -> tuple[Task, RecordingHost]:
+    host = RecordingHost()
+    builder = TaskBuilder(home, ModelConfig(provider="scripted"))
+    task = builder.new_task(
+        "x", host, workspace, TaskSettings(approve_all_inside=True), provider=provider
+    )
+    task.checkpoints = TaskCheckpoints(tracker)
+    return task, host
+
+
+async def test_the_next_request_is_sent_before_the_checkpoint_is_made(
+    isolated_home: Path, workspace: Path
+) -> None:
+    provider = _SignallingProvider(WRITE_A, READ_A, complete())
+    # The write's checkpoint is held until the second request reaches the model: taken in line,
+    # it would never be released and the task would fail on the tracker's timeout.
+    tracker = _HeldTracker(provider.sent[2])
+    task, host = _held_task(isolated_home, workspace, provider, tracker)
+    assert (await task.start("x")).completed
+    made = [e for e in host.events if isinstance(e, CheckpointCreated)]
+    assert [e.label for e in made] == [
+        "task start",
+        "after write_to_file a.txt",
+        "after attempt_completion",
+    ]
+    kinds = [e.kind for e in host.events]
+    late = host.events.index(made[1])
+    assert any(isinstance(e, RequestStarted) and e.index == 2 for e in host.events[:late]), (
+        "the second request started after the checkpoint, not while it was taken"
+    )
+    assert kinds.index("tool_started", late) > late  # the next tool waited for it
+
+    ui = task.folder.load_ui_messages()
+    write_call = next(e for e in host.events if isinstance(e, ToolStarted)).tool_call_id
+    assert made[1].tool_call_id == write_call and made[0].tool_call_id == ""
+    # Recorded at its own turn's end, not where the next turn stood when the commit was made.
+    at = next(i for i, m in enumerate(ui) if m.extra.get("lastCheckpointHash") == made[1].commit
+              and m.kind == "checkpoint_created")  # fmt: skip
+    tool = next(m for m in ui if m.kind == "tool" and m.extra.get("toolCallId") == write_call)
+    assert tool.extra["lastCheckpointHash"] == made[1].commit
+    assert ui[at].extra["toolCallId"] == write_call
+    assert ui[at - 1].kind == "tool_result" and ui.index(tool) < at
+    assert ui[at].extra["conversationHistoryIndex"] == 1  # the write's reply
+    assert all(m.kind != "api_req_started" for m in ui[ui.index(tool) + 1 : at])
+
+
+async def test_a_checkpoint_made_in_the_background_restores_its_own_turn(
+    isolated_home: Path, workspace: Path
+) -> None:
+    write(workspace / "a.txt", "old a\n")
+    second = "<write_to_file>\n<path>a.txt</path>\n<content>\nnewer a\n</content>\n</write_to_file>"
+    provider = _SignallingProvider(WRITE_A, second, complete())
+    tracker = _HeldTracker(provider.sent[2], ShadowGit(workspace, isolated_home))
+    task, host = _held_task(isolated_home, workspace, provider, tracker)
+    assert (await task.start("x")).completed
+    assert (workspace / "a.txt").read_text(encoding="utf-8") == "newer a\n"
+    made = [e.commit for e in host.events if isinstance(e, CheckpointCreated)]
+    assert len(made) == 4  # start, each write, completion
+    await ShadowGit(workspace, isolated_home).restore(made[1])
+    assert (workspace / "a.txt").read_text(encoding="utf-8") == "new a\n"
+    await ShadowGit(workspace, isolated_home).restore(made[0])
+    assert (workspace / "a.txt").read_text(encoding="utf-8") == "old a\n"
+
+
+async def test_a_cancelled_task_finishes_the_checkpoint_it_was_taking(
+    isolated_home: Path, workspace: Path
+) -> None:
+    gate = asyncio.Event()
+    provider = _SignallingProvider(WRITE_A, READ_A, complete())
+    tracker = _HeldTracker(gate)
+    task, _ = _held_task(isolated_home, workspace, provider, tracker)
+    running = asyncio.create_task(task.start("x"))
+    await asyncio.wait_for(provider.sent[2].wait(), 10)
+    assert task.checkpoints.pending
+    running.cancel()
+    gate.set()  # the commit may only finish now: the cancelled task must wait for it
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    assert len(tracker.made) == 2
+    hashes = [
+        m.extra.get("lastCheckpointHash") for m in _checkpoints(task.folder.load_ui_messages())
+    ]
+    assert hashes == tracker.made
+
+
+async def test_a_kill_while_a_checkpoint_is_taken_leaves_a_task_that_reads_and_resumes(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    killed = tmp_path / "killed-home"
+    task: Task | None = None
+
+    def snapshot(request: int) -> None:
+        # What a kill -9 leaves while the write's commit is still being made: the task's files
+        # as the recorder wrote them (it flushes before each request).
+        if request == 2 and task is not None:
+            shutil.copytree(task.folder.path, killed / "tasks" / task.id)
+
+    provider = _SignallingProvider(WRITE_A, READ_A, complete(), on_send=snapshot)
+    task, _ = _held_task(isolated_home, workspace, provider, _HeldTracker(provider.sent[2]))
+    assert (await task.start("x")).completed
+
+    left = TaskStore(killed).open(task.id).load_ui_messages()
+    slot = _checkpoints(left)[-1]
+    assert "lastCheckpointHash" not in slot.extra and slot.extra["toolCallId"]
+    assert all(
+        e["kind"] != "checkpoint_created" or e["commit"] for e in saved_events(task.id, left)
+    )
+    builder = TaskBuilder(killed, ModelConfig(provider="scripted"))
+    resumed, run = builder.resume_task(
+        task.id,
+        RecordingHost(),
+        workspace,
+        TaskSettings(),
+        provider=ScriptedProvider.of(complete()),
+    )
+    assert (await run()).completed
+    assert "lastCheckpointHash" in _checkpoints(resumed.folder.load_ui_messages())[-1].extra
+
+
+class _Watched(TaskCheckpoints):
+    """The hook, saying each time the task starts waiting for a held commit."""
+
+    def __init__(self, tracker: _HeldTracker) -> None:
+        super().__init__(tracker)
+        self.tracker = tracker
+        self.waits: asyncio.Queue[None] = asyncio.Queue()
+
+    async def settle(self) -> None:
+        if self.pending and self.tracker.held:
+            self.waits.put_nowait(None)
+        await super().settle()
+
+
+async def test_a_task_cancelled_while_it_waits_for_a_checkpoint_still_records_it(
+    isolated_home: Path, workspace: Path
+) -> None:
+    gate = asyncio.Event()
+    provider = _SignallingProvider(WRITE_A, READ_A, complete())
+    tracker = _HeldTracker(gate)
+    task, host = _held_task(isolated_home, workspace, provider, tracker)
+    task.checkpoints = hook = _Watched(tracker)
+    running = asyncio.create_task(task.start("x"))
+    await hook.waits.get()  # the read waits for the write's checkpoint
+    running.cancel()
+    again = asyncio.ensure_future(hook.waits.get())
+    done, _ = await asyncio.wait({running, again}, return_when=asyncio.FIRST_COMPLETED)
+    assert again in done, "the cancelled task ended without waiting for its checkpoint"
+    gate.set()
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    kinds = [e.kind for e in host.events]
+    assert kinds.count("checkpoint_created") == 2
+    assert kinds.index("task_ended") > len(kinds) - 1 - kinds[::-1].index("checkpoint_created")
+    hashes = [
+        m.extra.get("lastCheckpointHash") for m in _checkpoints(task.folder.load_ui_messages())
+    ]
+    assert hashes == tracker.made

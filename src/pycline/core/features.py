@@ -120,6 +120,7 @@ class AgentFeatures:
             "model": {"provider": task.provider.name, "slug": task.provider.model.id},
         }
         self.hooks.common = common
+        await task.checkpoints.settle()  # a hook is a program that may change files
         result = await self.hooks.run(name, data)
         for error in result.errors:
             task.say(Notice(f"Hook {name}: {error}"))

@@ -287,6 +287,7 @@ class Task:
                 return TaskOutcome(False, self._last_error or "The model request failed.")
             self.history.append(calls.history_message(reply, time.time()))
             await self._saved()
+            await self.checkpoints.settle()  # the last checkpoint is made before a tool runs
             step = await calls.run_reply(self, reply)
             await self.checkpoints.after_turn(self, reply)
             if step.completed:

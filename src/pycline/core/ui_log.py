@@ -41,6 +41,7 @@ from pycline.events import (
     Usage,
 )
 from pycline.messages import UiMessage
+from pycline.storage.rewind import CALL_ID_KEY
 
 
 class UiLog:
@@ -77,8 +78,10 @@ class UiLog:
                 self._add("say", "task" if not resumed else "resume_task", task)
             case TextDone(text=text):
                 self._add("say", "text", text)
-            case ToolStarted(tool=tool, summary=summary):
-                self._add("say", "tool", json.dumps({"tool": tool, "summary": summary}))
+            case ToolStarted(tool=tool, summary=summary, tool_call_id=call_id):
+                # The id lets a checkpoint taken later find the turn it belongs to.
+                ids = {CALL_ID_KEY: call_id} if call_id else {}
+                self._add("say", "tool", json.dumps({"tool": tool, "summary": summary}), **ids)
             case ToolFinished(tool=tool, ok=ok, result=result):
                 self._add("say", "tool_result", result, tool=tool, ok=ok)
             case Usage() as u:

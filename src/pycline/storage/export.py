@@ -76,8 +76,8 @@ def _describe(m: UiMessage) -> str | None:
             return f"User {answer}" + (f": {_one_line(m.text)}" if m.text.strip() else "")
         case "completion_result" if say:
             return f"Completed: {_one_line(m.text, 400)}"
-        case "checkpoint_created":
-            return f"Checkpoint {str(m.extra.get('lastCheckpointHash', ''))[:8]}"
+        case "checkpoint_created" if m.extra.get("lastCheckpointHash"):
+            return f"Checkpoint {str(m.extra['lastCheckpointHash'])[:8]}"
         case "deleted_api_reqs":
             return "Conversation restored to a checkpoint"
         case "info":

@@ -21,6 +21,8 @@ HASH_KEY = "lastCheckpointHash"
 INDEX_KEY = "conversationHistoryIndex"
 # The timestamp of that message: tells whether the history was since replaced (condensed).
 INDEX_TS_KEY = "conversationHistoryTs"
+# The tool call a UI message belongs to: on a tool's message and on the checkpoint after its turn.
+CALL_ID_KEY = "toolCallId"
 _METRICS = ("tokensIn", "tokensOut", "cacheWrites", "cacheReads", "cost")
 
 

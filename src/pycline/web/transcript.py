@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from pycline.messages import UiMessage
-from pycline.storage.rewind import CHECKPOINT_KIND, HASH_KEY
+from pycline.storage.rewind import CALL_ID_KEY, CHECKPOINT_KIND, HASH_KEY
 
 
 def _json(text: str) -> dict[str, Any]:
@@ -17,6 +17,11 @@ def _json(text: str) -> dict[str, Any]:
     except json.JSONDecodeError:
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def _call_id(m: UiMessage) -> str:
+    call_id = m.extra.get(CALL_ID_KEY)
+    return call_id if isinstance(call_id, str) else ""
 
 
 def _event(m: UiMessage) -> dict[str, Any] | None:
@@ -33,6 +38,7 @@ def _event(m: UiMessage) -> dict[str, Any] | None:
                 "kind": "tool_started",
                 "tool": str(data.get("tool", "")),
                 "summary": str(data.get("summary", "")),
+                "tool_call_id": _call_id(m),
             }
         case ("say", "tool_result"):
             return {
@@ -68,8 +74,15 @@ def _event(m: UiMessage) -> dict[str, Any] | None:
             data = _json(m.text)
             return {"kind": "saved_question", "text": str(data.get("question", ""))}
         case ("say", kind) if kind == CHECKPOINT_KIND:
-            commit = m.extra.get(HASH_KEY, "")
-            return {"kind": "checkpoint_created", "commit": str(commit), "label": ""}
+            commit = m.extra.get(HASH_KEY)
+            if not isinstance(commit, str) or not commit:
+                return None  # its commit was never made (the process ended while it was taken)
+            return {
+                "kind": "checkpoint_created",
+                "commit": commit,
+                "label": "",
+                "tool_call_id": _call_id(m),
+            }
         case _:
             return None
 

@@ -1,5 +1,7 @@
 // A task's transcript: wire events folded into rows. Streaming touches only the last row, and
 // each change bumps that row's version, so the list re-renders one row, never the whole task.
+// A checkpoint is made while the next reply streams, so its event can arrive after later rows:
+// it is placed by the tool call it names (at the end of that call's turn), not where it arrives.
 
 const GROUPED = new Set(["read_file", "list_files", "search_files", "list_code_definition_names"]);
 // Tools whose call is the message itself (a question, the result, a plan): no tool row.
@@ -18,6 +20,9 @@ export class Transcript {
     this.streaming = false;
     this.listeners = new Set();
     this.nextId = 0;
+    this.turn = 0; // bumped by each run and each request; every row remembers its turn
+    this.runTurn = 0; // the turn of the current run's start (its checkpoint has no tool call)
+    this.callTurns = new Map(); // tool_call_id -> the turn the call was made in
   }
 
   on(listener) {
@@ -46,8 +51,22 @@ export class Transcript {
     row.id = this.nextId++;
     row.index = this.rows.length;
     row.version = 0;
+    row.turn = this.turn;
     this.rows.push(row);
     return this.rows.length - 1;
+  }
+
+  // A row that belongs to an earlier turn goes after that turn's rows, before later turns'.
+  insertInTurn(turn, row) {
+    let at = this.rows.length;
+    while (at > 0 && this.rows[at - 1].turn > turn) at--;
+    if (at === this.rows.length) return this.push(row);
+    row.id = this.nextId++;
+    row.version = 0;
+    row.turn = turn;
+    this.rows.splice(at, 0, row);
+    for (let i = at; i < this.rows.length; i++) this.rows[i].index = i;
+    return at;
   }
 
   touch(row) {
@@ -58,6 +77,8 @@ export class Transcript {
   fold(e) {
     switch (e.kind) {
       case "task_started":
+        this.turn++;
+        this.runTurn = this.turn;
         this.text = e.task;
         if (e.resumed) return this.push({ type: "notice", text: "Task resumed." });
         return this.push({ type: "user", text: e.task });
@@ -65,6 +86,7 @@ export class Transcript {
         if (!this.text) this.text = e.text;
         return this.push({ type: "user", text: e.text });
       case "request_started":
+        this.turn++;
         this.streaming = true;
         return null;
       case "reasoning_delta":
@@ -87,8 +109,9 @@ export class Transcript {
         return this.push({ type: "text", text: e.text, streaming: true });
       }
       case "text_done": {
-        const row = this.last();
-        if (row && row.type === "text" && row.streaming) {
+        // Native tool calls stream before the prose is closed: look past this turn's tool rows.
+        const row = this.streamingText();
+        if (row) {
           row.text = e.text;
           row.streaming = false;
           return this.touch(row);
@@ -97,8 +120,10 @@ export class Transcript {
         return this.push({ type: "text", text: e.text, streaming: false });
       }
       case "tool_partial":
+        this.noteCall(e);
         return this.toolPartial(e);
       case "tool_started":
+        this.noteCall(e);
         this.closeReasoning();
         return this.toolStarted(e);
       case "tool_output": {
@@ -152,7 +177,7 @@ export class Transcript {
         this.mode = e.mode;
         return this.push({ type: "notice", text: `Switched to ${e.mode === "plan" ? "Plan" : "Act"} mode (${e.model}).` });
       case "checkpoint_created":
-        return this.push({ type: "checkpoint", commit: e.commit, label: e.label });
+        return this.checkpoint(e);
       case "subagent":
         return this.subagent(e);
       case "question_asked":
@@ -191,12 +216,43 @@ export class Transcript {
     return at;
   }
 
+  noteCall(e) {
+    if (e.tool_call_id && !this.callTurns.has(e.tool_call_id)) this.callTurns.set(e.tool_call_id, this.turn);
+  }
+
+  checkpoint(e) {
+    const row = { type: "checkpoint", commit: e.commit, label: e.label, forCall: e.tool_call_id || "" };
+    // A saved transcript lists each checkpoint where it belongs already.
+    if (e.saved) return this.push(row);
+    const turn = e.tool_call_id ? this.callTurns.get(e.tool_call_id) : this.runTurn;
+    return turn === undefined ? this.push(row) : this.insertInTurn(turn, row);
+  }
+
   closeReasoning() {
     const row = this.last();
     if (row && row.type === "reasoning" && row.open) {
       row.open = false;
       this.touch(row);
     }
+  }
+
+  streamingText() {
+    for (let i = this.rows.length - 1; i >= Math.max(0, this.rows.length - 20); i--) {
+      const r = this.rows[i];
+      if (r.turn !== this.turn) break;
+      if (r.type === "text" && r.streaming) return r;
+    }
+    return null;
+  }
+
+  // The row a tool call is drawn in, found by its id (another row may have come in between).
+  callRow(callId) {
+    if (!callId) return null;
+    for (let i = this.rows.length - 1; i >= Math.max(0, this.rows.length - 20); i--) {
+      const r = this.rows[i];
+      if (r.type === "tool" && r.callId === callId) return r;
+    }
+    return null;
   }
 
   lastTool() {
@@ -212,8 +268,8 @@ export class Transcript {
     if (SILENT.has(e.tool) || GROUPED.has(e.tool)) return null;
     const p = e.params || {};
     const summary = p.path || p.command || p.url || p.server_name || "";
-    const row = this.last();
-    if (row && row.type === "tool" && row.callId === e.tool_call_id) {
+    const row = this.callRow(e.tool_call_id);
+    if (row) {
       row.summary = summary;
       row.streamed = p.content || p.diff || "";
       return this.touch(row);
@@ -224,12 +280,12 @@ export class Transcript {
 
   toolStarted(e) {
     if (SILENT.has(e.tool)) return null;
-    const last = this.last();
-    if (last && last.type === "tool" && last.partial && last.callId === e.tool_call_id) {
-      last.partial = false;
-      last.streamed = "";
-      last.summary = e.summary;
-      return this.touch(last);
+    const streamed = this.callRow(e.tool_call_id);
+    if (streamed && streamed.partial) {
+      streamed.partial = false;
+      streamed.streamed = "";
+      streamed.summary = e.summary;
+      return this.touch(streamed);
     }
     const item = { tool: e.tool, summary: e.summary, output: "", done: false };
     if (GROUPED.has(e.tool)) {
