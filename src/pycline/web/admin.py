@@ -14,7 +14,7 @@ from aiohttp import web
 
 from pycline.errors import ConfigError, PyclineError
 from pycline.web.api import SessionOf, fail, json_body, state
-from pycline.web.tasks import WebSession
+from pycline.web.tasks import Run, WebSession
 
 FEATURES = ("enableCheckpoints", "notifications")
 CHECK_TIMEOUT = 10.0
@@ -86,12 +86,31 @@ def write_settings(session: WebSession, body: dict[str, Any]) -> None:
 
 
 async def list_models(session: WebSession, body: dict[str, Any]) -> list[str]:
-    """Ask an OpenAI-compatible server for its models (`GET {base}/models`): proves it answers."""
+    """The models of the server the Settings screen names (its key typed there, else stored)."""
     from pycline.app.secrets import SecretStore
-    from pycline.providers.presets import preset
 
     provider = str(body.get("provider") or "")
-    base = body.get("baseUrl")
+    key = body.get("apiKey") or SecretStore(session.home).get(provider)
+    return await server_models(provider, body.get("baseUrl"), key)
+
+
+async def task_models(session: WebSession, run: Run, mode: str, provider: str) -> list[str]:
+    """What the model picker offers for a running task: the models of `provider`'s server,
+    reached as the task reaches it (same provider) or as the settings say (another one)."""
+    from pycline.app.config import ModelConfig, resolve
+
+    base = run.configs[mode]
+    if provider != base.provider:
+        base = resolve(ModelConfig(provider=provider), session.home, workspace=session.cwd)
+    if provider == "scripted":
+        return [base.model] if base.model else []
+    return await server_models(provider, base.base_url, base.api_key)
+
+
+async def server_models(provider: str, base: Any, key: Any) -> list[str]:
+    """Ask an OpenAI-compatible server for its models (`GET {base}/models`): proves it answers."""
+    from pycline.providers.presets import preset
+
     if not base:
         found = preset(provider)
         base = found.base_url if found is not None else None
@@ -101,7 +120,6 @@ async def list_models(session: WebSession, body: dict[str, Any]) -> list[str]:
         base = "https://api.anthropic.com/v1"
     if not base or not str(base).startswith(("http://", "https://")):
         raise ConfigError(f"No server address to check for {provider or 'this provider'}.")
-    key = body.get("apiKey") or SecretStore(session.home).get(provider)
     headers: dict[str, str] = {}
     if provider == "anthropic":
         headers["anthropic-version"] = "2023-06-01"
@@ -213,6 +231,20 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def check(request: web.Request) -> web.Response:
         try:
             models = await list_models(session_of(request), await json_body(request))
+        except PyclineError as exc:
+            return fail(exc)
+        return web.json_response({"models": models})
+
+    @routes.get("/api/tasks/{id}/models")
+    async def models_for_task(request: web.Request) -> web.Response:
+        session = session_of(request)
+        run = session.get(request.match_info["id"])
+        mode = request.query.get("mode", "act")
+        if run is None or run.handle.done or mode not in run.configs:
+            return fail(ConfigError("no such running task or mode"), 404)
+        provider = request.query.get("provider") or run.configs[mode].provider or ""
+        try:
+            models = await task_models(session, run, mode, provider)
         except PyclineError as exc:
             return fail(exc)
         return web.json_response({"models": models})

@@ -20,8 +20,11 @@ SessionOf = Callable[[web.Request], WebSession]
 def state(session: WebSession) -> dict[str, Any]:
     config = session.session.config
     plan = session.session.plan_config or config
+    from pycline.app.settings_model import PROVIDERS
+
     return {
         "workspace": str(session.cwd),
+        "providers": list(PROVIDERS),
         "models": {
             "act": f"{config.provider}/{config.model}",
             "plan": f"{plan.provider}/{plan.model}",

@@ -188,6 +188,18 @@ async def _act(session: WebSession, data: dict[str, Any]) -> dict[str, Any] | No
             await _run_of(session, data).handle.compact()
         case "set_mode":
             await _run_of(session, data).handle.set_mode(as_mode(_mode(data)))
+        case "set_model":
+            run = _run_of(session, data)
+            modes = ("act", "plan") if data.get("mode") == "both" else (_mode(data),)
+            for mode in modes:
+                await run.set_model(
+                    mode,
+                    str(data.get("provider") or ""),
+                    str(data.get("model") or ""),
+                    session.home,
+                )
+            session.changed.set()  # pages learn the task's models from its summary
+            return {"type": "done", "request": data.get("request")}
         case other:
             raise BadAnswer(f"unknown action {other!r}")
     return None

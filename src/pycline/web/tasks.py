@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pycline.app.config import ModelConfig
 from pycline.app.handle import TaskHandle
 from pycline.app.session import ConfigOverrides, Session
 from pycline.core.modes import as_mode
@@ -37,6 +38,7 @@ class Run:
     before: list[dict[str, Any]] = field(default_factory=list)
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     proceed: asyncio.Event = field(default_factory=asyncio.Event)
+    configs: dict[str, ModelConfig] = field(default_factory=dict)  # the model of each mode
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -44,7 +46,22 @@ class Run:
             "run": self.id,
             "task": self.text,
             "status": self.handle.status,
+            "models": {mode: f"{c.provider}/{c.model}" for mode, c in self.configs.items()},
         }
+
+    async def set_model(self, mode: str, provider: str, model: str, home: Path) -> None:
+        """The picker's choice, from this task's next request in `mode` on (as `/model` does)."""
+        from pycline.app.model_switch import switched
+        from pycline.app.wiring import build_provider
+
+        if mode not in self.configs:
+            raise BadAnswer("mode is act or plan")
+        if not model.strip():
+            raise BadAnswer("choose a model")
+        spec = f"{provider}/{model.strip()}" if provider else model.strip()
+        chosen = switched(self.configs[mode], spec, home)
+        await self.handle.set_model(build_provider(chosen), mode=as_mode(mode))
+        self.configs[mode] = chosen
 
     def follow(self, send: Callable[[list[dict[str, Any]]], None]) -> Callable[[], None]:
         """Hand every event to `send` (the task so far first, in one batch); returns `stop`."""
@@ -132,6 +149,8 @@ class WebSession:
     def _add(self, run: Run) -> Run:
         # "Proceed While Running": the command tool stops waiting when the page sets this.
         run.handle.task.services.extra[PROCEED_KEY] = run.proceed
+        act = self.session.config
+        run.configs = {"act": act, "plan": self.session.plan_config or act}
         self.runs[run.handle.id] = run
         self.changed.set()
         asyncio.get_running_loop().create_task(self._ended(run))

@@ -123,6 +123,7 @@ class App {
     switch (msg.type) {
       case "hello":
         this.models = msg.models;
+        this.providers = msg.providers;
         this.workspace = msg.workspace;
         this.views.chat.refreshModel();
         break;
@@ -158,6 +159,12 @@ class App {
         this.pending.delete(msg.request);
         this.notify(msg.text, true);
         p?.reject(new Error(msg.text));
+        break;
+      }
+      case "done": {
+        const p = this.pending.get(msg.request);
+        this.pending.delete(msg.request);
+        p?.resolve(msg);
         break;
       }
     }
@@ -204,6 +211,11 @@ class App {
 
   answer(taskId, questionId, fields) {
     this.raw({ type: "answer", task_id: taskId, question_id: questionId, ...fields });
+  }
+
+  // An action whose outcome the page waits for (the server replies "done" or "error").
+  request(type, taskId, extra = {}) {
+    return this.send({ type, task_id: taskId, ...extra });
   }
 
   action(type, taskId, extra = {}) {

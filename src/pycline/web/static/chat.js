@@ -75,6 +75,7 @@ export class ChatView {
   changed() {
     const t = this.transcript;
     if (t) this.list.setRows(t.rows);
+    this.refreshModel();
     this.renderHeader();
     this.renderActions();
   }

@@ -4,6 +4,7 @@
 
 import { h, button } from "./render.js";
 import { api } from "./app.js";
+import { openModelPicker } from "./models.js";
 
 const MAX_IMAGES = 20;
 const MENTIONS = [
@@ -38,7 +39,7 @@ export class InputBox {
     this.planButton = button("Plan", () => this.setMode("plan"), { role: "radio" });
     this.actButton = button("Act", () => this.setMode("act"), { role: "radio" });
     this.planSwitch.append(this.planButton, this.actButton);
-    this.modelButton = button("model", () => app.show("settings"), { class: "link model", "aria-label": "Model" });
+    this.modelButton = button("model", () => this.pickModel(), { class: "link model", "aria-label": "Model" });
     this.el = h("div", { class: "input-box" },
       this.menu, this.thumbs,
       h("div", { class: "input-row" }, this.area),
@@ -62,7 +63,18 @@ export class InputBox {
   }
 
   setModel(models, mode) {
-    this.modelButton.textContent = (models[mode] || "").replace(/^None\/None$/, "no model configured");
+    const t = this.app.views?.chat.transcript;
+    const own = t && this.app.summaries.get(t.taskId)?.models;
+    const label = ((own && ["running", "waiting"].includes(t.status) ? own : models)[mode] || "");
+    const text = label.replace(/^None\/None$/, "no model configured");
+    if (this.modelButton.textContent !== text) this.modelButton.textContent = text;
+  }
+
+  // A running task's model is switched for it alone; otherwise Settings choose it for new tasks.
+  pickModel() {
+    const t = this.app.views?.chat.transcript;
+    if (t && ["running", "waiting"].includes(t.status) && this.app.summaries.has(t.taskId)) openModelPicker(this.app, t.taskId);
+    else this.app.show("settings");
   }
 
   setMode(mode) {
