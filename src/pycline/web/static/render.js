@@ -132,6 +132,17 @@ function resultBlock(item) {
   return h("details", { class: `result${item.ok === false ? " failed" : ""}` }, h("summary", { text: item.ok === false ? "Failed" : "Result" }), h("pre", { class: "wrap", text: item.result.slice(0, 20000) }));
 }
 
+// Only raster images in base64 data URLs are shown (the page's CSP allows data: for images alone).
+const SAFE_IMAGE = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*$/;
+
+function images(item) {
+  const shown = (item.images || []).filter((src) => SAFE_IMAGE.test(src));
+  if (!shown.length) return null;
+  const what = item.tool === "browser_action" ? "Browser screenshot" : "Image";
+  return h("div", { class: "shots" }, ...shown.map((src, i) =>
+    h("img", { class: "screenshot", src, alt: shown.length > 1 ? `${what} ${i + 1}` : what, loading: "lazy" })));
+}
+
 function group(row) {
   const items = row.items;
   const title = items.length === 1 ? (items[0].done ? DONE_TITLES[items[0].tool] : TOOL_TITLES[items[0].tool]) : `Cline read, listed or searched ${items.length} times`;
@@ -149,7 +160,7 @@ function tool(row) {
     parts.push(h("span", { class: `badge ${state}`, text: state === "running" ? "Running" : state === "failed" ? "Failed" : "Completed" }));
     if (row.output) parts.push(h("pre", { class: "output", "aria-label": "Command output", text: row.output.slice(-50000) }));
   }
-  parts.push(resultBlock(row));
+  parts.push(images(row), resultBlock(row));
   return h("div", { class: "row tool" }, ...parts);
 }
 
@@ -177,7 +188,7 @@ function approval(row) {
   }
   parts.push(answerNote(row));
   if (row.output) parts.push(h("pre", { class: "output", "aria-label": "Command output", text: row.output.slice(-50000) }));
-  parts.push(resultBlock(row));
+  parts.push(images(row), resultBlock(row));
   return h("div", { class: `row approval${row.answered ? " answered" : ""}` }, ...parts);
 }
 

@@ -116,6 +116,7 @@ export class Transcript {
         const item = row.type === "group" ? row.items[row.items.length - 1] : row;
         item.ok = e.ok;
         item.result = e.result;
+        item.images = e.images || [];
         item.done = true;
         return this.touch(row);
       }
