@@ -15,7 +15,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from pycline.core.modes import as_mode
 from pycline.errors import PyclineError
-from pycline.web import admin, api
+from pycline.web import admin, api, parallel
 from pycline.web.security import Guard
 from pycline.web.tasks import Run, WebSession
 from pycline.web.wire import BadAnswer
@@ -71,6 +71,7 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
     app.router.add_static("/static/", root, follow_symlinks=False)
     api.add_routes(app, lambda request: request.app[SESSION])
     admin.add_routes(app, lambda request: request.app[SESSION])
+    parallel.add_routes(app, lambda request: request.app[SESSION])
     return app
 
 

@@ -7,6 +7,7 @@ import { ChatView } from "./chat.js";
 import { HistoryView } from "./history.js";
 import { SettingsView } from "./settings.js";
 import { McpView } from "./mcp.js";
+import { ParallelView } from "./parallel.js";
 import { h, button } from "./render.js";
 
 export const api = {
@@ -46,6 +47,7 @@ class App {
       button("New Task", () => this.newTask(), { "aria-label": "New Task" }),
       button("MCP Servers", () => this.show("mcp"), { "aria-label": "MCP Servers" }),
       button("History", () => this.show("history"), { "aria-label": "History" }),
+      button("Parallel Tasks", () => this.show("parallel"), { "aria-label": "Parallel Tasks" }),
       button("Settings", () => this.show("settings"), { "aria-label": "Settings" }));
     this.tabs = h("div", { class: "tabs", role: "tablist", "aria-label": "Tasks" });
     this.toast = h("div", { class: "toast", role: "status", "aria-live": "polite", "aria-label": "Notifications" });
@@ -56,6 +58,7 @@ class App {
       history: new HistoryView(this),
       settings: new SettingsView(this),
       mcp: new McpView(this),
+      parallel: new ParallelView(this),
     };
     for (const v of Object.values(this.views)) this.main.append(v.el);
     this.show("chat");
@@ -227,11 +230,16 @@ class App {
     return this.openSavedFresh(taskId);
   }
 
-  async openSavedFresh(taskId) {
+  // A background task's transcript so far; its own process runs it, so it is only shown here.
+  openBackground(taskId) {
+    return this.openSavedFresh(taskId, "background");
+  }
+
+  async openSavedFresh(taskId, status = "saved") {
     const events = await api.get(`/api/history/${encodeURIComponent(taskId)}/transcript`);
     const t = new Transcript(taskId);
     t.apply(events);
-    t.status = "saved";
+    t.status = status;
     t.run = null; // a resumed run's events replace this view
     this.transcripts.set(taskId, t);
     this.select(taskId);

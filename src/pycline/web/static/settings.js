@@ -77,7 +77,7 @@ export class SettingsView {
       h("label", { for: "sep-plan" }, this.separate, " Use different models for Plan and Act modes"), plan,
       h("h2", { text: "Auto-approve" }), h("div", { class: "checks" }, ...autos),
       h("h2", { text: "Features" }), h("div", { class: "checks" }, ...feats),
-      h("div", { class: "form-actions" }, button("Save", () => this.save(), { class: "primary", type: "submit" })),
+      h("div", { class: "form-actions" }, button("Save", undefined, { class: "primary", type: "submit" })),
       h("p", { class: "muted", text: "Model changes apply to new tasks." }));
   }
 
