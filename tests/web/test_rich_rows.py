@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from functools import partial
@@ -13,6 +14,8 @@ from playwright.sync_api import expect
 
 from tests.web.conftest import complete, screenshot
 from tests.web.test_chat import send_task
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -57,3 +60,86 @@ def test_the_browser_screenshot_is_shown_in_its_row(start_ui, new_page, site):
     expect(page.get_by_text("Seen.").first).to_be_visible(timeout=30_000)
     shot.scroll_into_view_if_needed()
     screenshot(page, "chat-browser")
+
+
+def test_a_selection_in_a_message_is_quoted_into_the_input(start_ui, new_page):
+    ui = start_ui([complete("The answer is **forty-two** exactly.")])
+    page = new_page()
+    page.goto(ui.url)
+    send_task(page, "What is the answer?")
+    strong = page.locator(".row.completion strong", has_text="forty-two")
+    expect(strong).to_be_visible()
+    quote = page.get_by_role("button", name="Quote selection")
+    expect(quote).to_be_hidden()
+    strong.evaluate(
+        "(el) => { const r = document.createRange(); r.selectNodeContents(el);"
+        " const s = document.getSelection(); s.removeAllRanges(); s.addRange(r); }"
+    )
+    expect(quote).to_be_visible()
+    quote.click()
+    expect(page.get_by_role("textbox", name="Message")).to_have_value("> forty-two\n\n")
+    expect(quote).to_be_hidden()
+
+
+def test_an_earlier_message_edited_rewinds_the_task_and_is_sent_instead(start_ui, new_page):
+    ui = start_ui([complete("First result."), complete("Second result.")])
+    page = new_page()
+    page.goto(ui.url)
+    send_task(page, "Do it")
+    expect(page.get_by_text("First result.").first).to_be_visible()
+    send_task(page, "make it blue")
+    expect(page.get_by_text("Second result.").first).to_be_visible()
+    [record] = ui.api_history()
+    assert "make it blue" in ui.api_messages(record["id"])
+    message = page.locator(".row.user", has_text="make it blue")
+    message.get_by_role("button", name="Edit message").click()
+    page.get_by_role("textbox", name="Edited message").fill("make it green")
+    screenshot(page, "chat-edit-message")
+    page.get_by_role("button", name="Restore Chat").click()
+    # The scripted model starts over on the resumed run: its first reply comes again.
+    expect(page.get_by_text("Task resumed.")).to_be_visible()
+    expect(page.locator(".row.user", has_text="make it green")).to_be_visible()
+    expect(page.get_by_role("button", name="Start New Task")).to_be_visible()
+    expect(page.get_by_text("make it blue")).to_have_count(0)
+    expect(page.get_by_text("Second result.")).to_have_count(0)
+    sent = ui.api_messages(record["id"])
+    assert "make it green" in sent
+    assert "make it blue" not in sent
+
+
+def mcp_echo(message: str) -> str:
+    arguments = json.dumps({"message": message})
+    return (
+        "<use_mcp_tool>\n<server_name>everything</server_name>\n<tool_name>echo</tool_name>\n"
+        f"<arguments>{arguments}</arguments>\n</use_mcp_tool>"
+    )
+
+
+def test_an_mcp_result_is_shown_as_sanitised_markdown_with_a_raw_toggle(
+    start_ui, new_page, isolated_home
+):
+    server = REPO / ".ci" / "node" / "node_modules" / ".bin" / "mcp-server-everything"
+    assert server.exists(), f"the reference MCP server is missing: {server} (see .ci/run)"
+    settings = isolated_home / "settings" / "cline_mcp_settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"mcpServers": {"everything": {"command": str(server)}}}))
+    message = "\n# Report\n\n- **first** item\n- <img src=x onerror=alert(1)>"
+    ui = start_ui([mcp_echo(message), complete("Echoed.")])
+    page = new_page()
+    page.goto(ui.url)
+    send_task(page, "Echo a report")
+    result = page.get_by_role("group", name="MCP result")
+    expect(result.get_by_role("heading", name="Report")).to_be_visible(timeout=30_000)
+    expect(result.locator("strong", has_text="first")).to_be_visible()
+    expect(result.locator("li", has_text="<img src=x onerror=alert(1)>")).to_be_visible()
+    assert result.locator("img").count() == 0
+    raw = result.get_by_label("Raw result", exact=True)
+    expect(raw).to_be_hidden()
+    screenshot(page, "chat-mcp-markdown")
+    toggle = result.get_by_role("button", name="Show raw result")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(raw).to_contain_text("- **first** item")
+    expect(result.get_by_role("heading", name="Report")).to_be_hidden()
+    toggle.click()
+    expect(result.get_by_role("heading", name="Report")).to_be_visible()

@@ -17,7 +17,7 @@ from pycline.core.modes import as_mode
 from pycline.errors import PyclineError
 from pycline.web import admin, api, parallel
 from pycline.web.security import Guard
-from pycline.web.tasks import Run, WebSession
+from pycline.web.tasks import Resend, Run, WebSession
 from pycline.web.wire import BadAnswer
 
 SESSION: web.AppKey[WebSession] = web.AppKey("session", WebSession)
@@ -178,6 +178,10 @@ async def _act(session: WebSession, data: dict[str, Any]) -> dict[str, Any] | No
             return {"type": "started", "task_id": run.handle.id, "request": data.get("request")}
         case "resume_task":
             run = await session.resume_task(str(data.get("task_id", "")), mode=_mode(data))
+            return {"type": "started", "task_id": run.handle.id, "request": data.get("request")}
+        case "resend":
+            edit = Resend.parse(data)
+            run = await session.resend(str(data.get("task_id", "")), edit, mode=_mode(data))
             return {"type": "started", "task_id": run.handle.id, "request": data.get("request")}
         case "answer":
             await _run_of(session, data).answer(str(data.get("question_id", "")), data)

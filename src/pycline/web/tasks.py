@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -90,6 +91,33 @@ class Run:
         await self.handle.answer(question_id, parse_answer(asked.question, data))
 
 
+@dataclass(frozen=True)
+class Resend:
+    """The user's earlier message (`original`, shown at `ts`) edited to `text`."""
+
+    ts: float
+    original: str
+    text: str
+    restore: str  # "task" (Restore Chat) or "both" (Restore All: the files too)
+    commit: str  # the checkpoint before the message, for the files
+
+    @staticmethod
+    def parse(data: dict[str, Any]) -> Resend:
+        text, original = data.get("text"), data.get("original")
+        ts, restore, commit = data.get("ts"), data.get("restore"), data.get("commit") or ""
+        if not isinstance(text, str) or not text.strip() or not isinstance(original, str):
+            raise BadAnswer("a resent message needs its old and new text")
+        if (
+            not isinstance(ts, int | float)
+            or isinstance(ts, bool)
+            or restore not in ("task", "both")
+        ):
+            raise BadAnswer("a resent message needs its time, and restore is task or both")
+        if not isinstance(commit, str):
+            raise BadAnswer("commit must be a string")
+        return Resend(float(ts), original, text.strip(), restore, commit)
+
+
 def image_contents(data_urls: list[Any]) -> tuple[ImageContent, ...]:
     """Pasted or dropped images (`data:image/png;base64,...`) as message content."""
     images: list[ImageContent] = []
@@ -133,15 +161,31 @@ class WebSession:
         )
         return self._add(Run(handle, text))
 
-    async def resume_task(self, task_id: str, *, mode: str = "act") -> Run:
+    async def resume_task(self, task_id: str, *, mode: str = "act", message: str = "") -> Run:
         known = self.runs.get(task_id)
         if known is not None and not known.handle.done:
             return known
-        handle = await self.session.resume_task(task_id, mode=as_mode(mode))
+        handle = await self.session.resume_task(task_id, mode=as_mode(mode), message=message)
         # The task has not run yet: its log is what the page showed before.
         saved = list(saved_events(handle.id, handle.task.ui.messages))
+        if message:  # what the user sent to go on with, where the task continues
+            said = {"kind": "user_message", "text": message, "ts": time.time()}
+            saved.append({"v": 2, "task_id": handle.id, "saved": True, **said})
         before = [{**e, "seq": i - len(saved)} for i, e in enumerate(saved)]  # before seq 1
         return self._add(Run(handle, handle.task.record.task, before))
+
+    async def resend(self, task_id: str, edit: Resend, *, mode: str = "act") -> Run:
+        """An earlier message edited: the conversation goes back to just before it (and the files
+        to the checkpoint before it, with "both"); the task continues with the new text."""
+        from pycline.web.usecases import restore, rewind_before_message
+
+        if edit.restore == "both" and not edit.commit:
+            raise BadAnswer("there is no checkpoint before that message to restore the files to")
+        await self.stop(task_id)  # a task is rewound only while nothing runs it
+        if edit.restore == "both":
+            await restore(self.home, task_id, edit.commit, "workspace", self.cwd)
+        await asyncio.to_thread(rewind_before_message, self.home, task_id, edit.ts, edit.original)
+        return await self.resume_task(task_id, mode=mode, message=edit.text)
 
     def get(self, task_id: str) -> Run | None:
         return self.runs.get(task_id)

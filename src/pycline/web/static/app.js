@@ -245,13 +245,23 @@ class App {
     this.select(taskId);
   }
 
-  resume(taskId) {
-    // The server replays the saved part first, so the old rows make way for a fresh transcript.
+  // An earlier message edited: back to the checkpoint before it, then the new text goes out.
+  resend(taskId, edit) {
+    this.freshRun(taskId);
+    return this.send({ type: "resend", task_id: taskId, ...edit, mode: this.mode });
+  }
+
+  freshRun(taskId) {
     const fresh = new Transcript(taskId);
     fresh.run = null; // the next run's events replace it
     this.transcripts.set(taskId, fresh);
     this.summaries.set(taskId, { id: taskId, task: "", status: "running" });
     if (this.current === taskId) this.views.chat.attach(fresh);
+  }
+
+  resume(taskId) {
+    // The server replays the saved part first, so the old rows make way for a fresh transcript.
+    this.freshRun(taskId);
     return this.send({ type: "resume_task", task_id: taskId, mode: this.mode });
   }
 }

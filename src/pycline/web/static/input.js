@@ -97,6 +97,14 @@ export class InputBox {
     this.area.focus();
   }
 
+  quote(text) {
+    const quoted = text.split("\n").map((line) => `> ${line}`).join("\n");
+    const rest = this.area.value.trim();
+    this.area.value = `${quoted}\n\n${rest}`;
+    this.area.focus();
+    this.area.selectionStart = this.area.selectionEnd = this.area.value.length;
+  }
+
   insert(text) {
     const at = this.area.selectionStart ?? this.area.value.length;
     this.area.value = this.area.value.slice(0, at) + text + this.area.value.slice(at);

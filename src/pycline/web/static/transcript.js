@@ -63,7 +63,7 @@ export class Transcript {
         return this.push({ type: "user", text: e.task });
       case "user_message":
         if (!this.text) this.text = e.text;
-        return this.push({ type: "user", text: e.text });
+        return this.push({ type: "user", text: e.text, ts: e.ts, editable: !!e.editable });
       case "request_started":
         this.streaming = true;
         return null;
@@ -279,7 +279,7 @@ export class Transcript {
         // What the user said: the option's words for a follow-up, then anything typed.
         const chosen = row.type === "followup" ? (row.options || []).find((o) => o.id === answer.option) : null;
         const said = [chosen ? chosen.label : "", answer.text || ""].filter((x) => x.trim()).join("\n");
-        if (said) this.push({ type: "user", text: said, feedback: true });
+        if (said) this.push({ type: "user", text: said, feedback: true, ts: e.ts, editable: !!answer.text, original: answer.text || "" });
         return i;
       }
     }
