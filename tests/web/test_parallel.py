@@ -9,6 +9,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,8 +17,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.conftest import complete, followup, screenshot
+from tests.web.conftest import complete, followup, screenshot, write_file
 
+CLI = [sys.executable, "-m", "pycline.cli.main"]
 GIT = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.invalid"]
 
 
@@ -99,3 +101,35 @@ def test_worktrees_are_created_compared_merged_and_discarded(start_ui, new_page,
         ["git", "branch", "--list", "pycline/*"], cwd=workspace, capture_output=True, text=True
     )
     assert branches.stdout.strip() == ""
+
+
+def test_a_task_started_in_a_new_worktree_edits_only_the_worktree(start_ui, new_page, workspace):
+    ui = start_ui([write_file("w.txt", "from the task\n"), complete("In the worktree.")])
+    (workspace / "README.md").write_text("hello\n")
+    subprocess.run(["git", "add", "."], cwd=workspace, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "first"], cwd=workspace, check=True)
+    page = new_page()
+    page.goto(ui.url)
+    page.get_by_role("button", name="Parallel Tasks").click()
+    view = page.get_by_role("region", name="Parallel Tasks")
+    view.get_by_role("textbox", name="Worktree name").fill("work")
+    view.get_by_role("textbox", name="Worktree task").fill("Write w.txt")
+    view.get_by_role("button", name="Start in a new worktree").click()
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_text("In the worktree.").first).to_be_visible()
+    assert not (workspace / "w.txt").exists()
+    [info] = json.loads(
+        subprocess.run(
+            [*CLI, "worktree", "--cwd", str(workspace), "list", "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYCLINE_HOME": str(ui.home)},
+        ).stdout
+    )
+    assert info["branch"] == "pycline/work"
+    assert (Path(info["path"]) / "w.txt").read_text() == "from the task\n"
+    page.get_by_role("button", name="Parallel Tasks").click()
+    view.get_by_role("listitem", name="work").get_by_role("button", name="Merge work").click()
+    expect(view.get_by_text("No worktree tasks.")).to_be_visible()
+    assert (workspace / "w.txt").read_text() == "from the task\n"

@@ -7,6 +7,7 @@ import asyncio
 import os
 import sys
 from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -162,6 +163,27 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         except PyclineError as exc:
             return fail(exc)
         return web.json_response(asdict(info))
+
+    @routes.post("/api/worktrees/task")
+    async def worktree_task(request: web.Request) -> web.Response:
+        """`pycline --worktree`: a new worktree and branch, and a task running in it."""
+        from pycline.app import worktrees
+
+        session = session_of(request)
+        body = await json_body(request)
+        text = str(body.get("task") or "").strip()
+        if not text:
+            return fail(ValueError("a task needs some text"))
+        name = str(body.get("name") or "").strip() or None
+        try:
+            info = await worktrees.create(
+                session.cwd, session.home, name=name, carry_changes=bool(body.get("carry"))
+            )
+            mode = "plan" if body.get("mode") == "plan" else "act"
+            run = await session.new_task(text, mode=mode, worktree=Path(info.path))
+        except PyclineError as exc:
+            return fail(exc)
+        return web.json_response({"task_id": run.handle.id, "worktree": asdict(info)})
 
     @routes.get("/api/worktrees/{name}/changes")
     async def changes(request: web.Request) -> web.Response:

@@ -140,6 +140,8 @@ class WebSession:
     overrides: ConfigOverrides = field(default_factory=ConfigOverrides)
     runs: dict[str, Run] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)  # a task started or ended
+    # Sessions of the worktree tasks started here, one per worktree folder.
+    worktrees: dict[Path, Session] = field(default_factory=dict)
 
     @property
     def store(self) -> TaskStore:
@@ -154,18 +156,48 @@ class WebSession:
         return self.session.workspace
 
     async def new_task(
-        self, text: str, *, images: list[Any] | None = None, mode: str = "act"
+        self,
+        text: str,
+        *,
+        images: list[Any] | None = None,
+        mode: str = "act",
+        worktree: Path | None = None,
     ) -> Run:
-        handle = await self.session.new_task(
+        """A task in the server's folder, or in `worktree` (one of its worktree tasks' folders)."""
+        session = self.session if worktree is None else await self._worktree_session(worktree)
+        handle = await session.new_task(
             text, images=image_contents(images or []), mode=as_mode(mode)
         )
         return self._add(Run(handle, text))
+
+    async def _worktree_session(self, folder: Path) -> Session:
+        found = self.worktrees.get(folder)
+        if found is None:
+            found = await Session.open(folder, home=self.home, overrides=self.overrides)
+            self.worktrees[folder] = found
+        return found
+
+    async def _session_of(self, task_id: str) -> Session:
+        """A task started in one of this repository's worktrees continues there."""
+        from pycline.app import worktrees
+        from pycline.errors import PyclineError
+
+        try:
+            where = Path(self.store.open(task_id).load_record().workspace)
+            known = await worktrees.list_worktrees(self.cwd, self.home)
+        except PyclineError:  # not a git repository, or no such task (resume says so)
+            return self.session
+        for info in known:
+            if Path(info.path) == where and where.is_dir():
+                return await self._worktree_session(where)
+        return self.session
 
     async def resume_task(self, task_id: str, *, mode: str = "act", message: str = "") -> Run:
         known = self.runs.get(task_id)
         if known is not None and not known.handle.done:
             return known
-        handle = await self.session.resume_task(task_id, mode=as_mode(mode), message=message)
+        session = await self._session_of(task_id)
+        handle = await session.resume_task(task_id, mode=as_mode(mode), message=message)
         # The task has not run yet: its log is what the page showed before.
         saved = list(saved_events(handle.id, handle.task.ui.messages))
         if message:  # what the user sent to go on with, where the task continues
@@ -217,4 +249,6 @@ class WebSession:
         self.session.reconfigure(self.overrides)
 
     async def close(self) -> None:
+        for session in self.worktrees.values():
+            await session.close()
         await self.session.close()

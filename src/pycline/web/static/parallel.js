@@ -16,6 +16,7 @@ export class ParallelView {
     this.task = h("input", { "aria-label": "Background task", placeholder: "A task to run in the background…" });
     this.tasks = h("ul", { class: "history-list", "aria-label": "Background tasks" });
     this.name = h("input", { "aria-label": "Worktree name", placeholder: "name (optional)" });
+    this.treeTask = h("input", { "aria-label": "Worktree task", placeholder: "A task to run in a new worktree (optional)…" });
     this.carry = h("input", { type: "checkbox", id: "wt-carry" });
     this.trees = h("ul", { class: "history-list", "aria-label": "Worktrees" });
     this.treeNote = h("p", { class: "muted" });
@@ -24,11 +25,13 @@ export class ParallelView {
     const treeForm = h("form", { class: "filters" }, this.name,
       h("label", { for: "wt-carry" }, this.carry, " Carry uncommitted changes"),
       button("Create worktree", undefined, { type: "submit" }));
+    const treeTaskForm = h("form", { class: "filters" }, this.treeTask, button("Start in a new worktree", undefined, { type: "submit", class: "primary" }));
+    treeTaskForm.addEventListener("submit", (e) => { e.preventDefault(); this.startInWorktree(); });
     treeForm.addEventListener("submit", (e) => { e.preventDefault(); this.create(); });
     this.el = h("section", { class: "history parallel", "aria-label": "Parallel Tasks" },
       h("div", { class: "view-head" }, h("h1", { text: "Parallel Tasks" }), button("Done", () => app.show("chat"))),
       h("h2", { text: "Background tasks" }), startForm, this.tasks,
-      h("h2", { text: "Worktrees" }), treeForm, this.treeNote, this.trees);
+      h("h2", { text: "Worktrees" }), treeForm, treeTaskForm, this.treeNote, this.trees);
   }
 
   opened() {
@@ -150,6 +153,22 @@ export class ParallelView {
       this.app.notify(e.message, true);
     }
     this.loadTrees();
+  }
+
+  // `pycline --worktree`: the task runs in a new worktree on its own branch, in a tab like any other.
+  async startInWorktree() {
+    const text = this.treeTask.value.trim();
+    if (!text) return;
+    try {
+      const r = await api.post("/api/worktrees/task", { task: text, name: this.name.value.trim() || null, carry: this.carry.checked, mode: this.app.mode });
+      this.treeTask.value = "";
+      this.name.value = "";
+      this.app.notify(`Working in ${r.worktree.path} on ${r.worktree.branch}.`);
+      this.app.select(r.task_id);
+    } catch (e) {
+      this.app.notify(e.message, true);
+      this.loadTrees();
+    }
   }
 
   async changes(name) {
