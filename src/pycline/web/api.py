@@ -180,6 +180,17 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             return fail(KeyError("no such process"), 404)
         return _ok({"ok": True})
 
+    @routes.get("/api/workflows")
+    async def workflows(request: web.Request) -> web.Response:
+        """The / menu's workflows: the project's `.clinerules/workflows`, then the user's."""
+        from pycline.core.commands import workflow_files
+
+        session = session_of(request)
+        found = workflow_files(session.cwd, session.home / "workflows")
+        return _ok(
+            [{"name": c.path.stem if c.path else c.name, "hint": c.description} for c in found]
+        )
+
     @routes.get("/api/files")
     async def files(request: web.Request) -> web.Response:
         session = session_of(request)

@@ -200,7 +200,14 @@ export class InputBox {
     if (!t) return this.closeMenu();
     let items;
     if (t.kind === "/") {
-      items = SLASH.filter((s) => s.label.slice(1).startsWith(t.query.toLowerCase()));
+      const seq = (this.menuSeq = (this.menuSeq || 0) + 1);
+      let flows = [];
+      try {
+        flows = await api.get("/api/workflows");
+      } catch { /* the commands still help */ }
+      if (seq !== this.menuSeq) return;
+      const all = [...SLASH, ...flows.map((w) => ({ label: `/${w.name}`, insert: `/${w.name} `, hint: w.hint ? `workflow: ${w.hint}` : "workflow" }))];
+      items = all.filter((s) => s.label.slice(1).toLowerCase().startsWith(t.query.toLowerCase()));
     } else {
       const seq = (this.menuSeq = (this.menuSeq || 0) + 1);
       let files = [];
