@@ -80,3 +80,23 @@ def test_the_mcp_view_trusts_a_project_file_and_lists_its_server(start_ui, new_p
     view.get_by_role("button", name="Delete everything").click()
     expect(view.get_by_text("No MCP servers configured.")).to_be_visible(timeout=30_000)
     assert "everything" not in (workspace / ".pycline" / "mcp.json").read_text()
+
+
+def test_settings_list_the_hooks_and_trust_the_projects(start_ui, new_page, workspace):
+    from pycline.app.hook_trust import HookTrust
+
+    hooks = workspace / ".clinerules" / "hooks"
+    hooks.mkdir(parents=True)
+    hook = hooks / "TaskStart"
+    hook.write_text("#!/bin/sh\necho '{}'\n")
+    hook.chmod(0o755)
+    ui = start_ui([complete()])
+    page = new_page()
+    page.goto(ui.url)
+    page.get_by_role("button", name="Settings").click()
+    state = page.get_by_role("list", name="Hooks").get_by_label("State of project hook TaskStart")
+    expect(state).to_have_text("not trusted")
+    page.get_by_role("button", name="Trust project hooks").click()
+    expect(state).to_have_text("on")
+    expect(page.get_by_role("button", name="Trust project hooks")).to_be_hidden()
+    assert HookTrust(ui.home).is_trusted(hook, hook.read_bytes())

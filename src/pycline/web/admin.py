@@ -249,6 +249,32 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             return fail(exc)
         return web.json_response({"models": models})
 
+    @routes.get("/api/hooks")
+    async def hooks(request: web.Request) -> web.Response:
+        """`pycline hooks list`: the hooks that would run, and the project's not yet trusted."""
+        from pycline.app.hook_trust import hook_states
+
+        session = session_of(request)
+        found = hook_states(session.home, session.cwd)
+        return web.json_response(
+            [
+                {"scope": h.scope, "name": h.path.name, "path": str(h.path), "state": h.state}
+                for h in found
+            ]
+        )
+
+    @routes.post("/api/hooks/trust")
+    async def trust_hooks(request: web.Request) -> web.Response:
+        """`pycline hooks trust`: the project's hook files, as they are now."""
+        from pycline.app.hook_trust import HookTrust, workspace_hook_files
+
+        session = session_of(request)
+        trust = HookTrust(session.home)
+        files = workspace_hook_files(session.cwd)
+        for file in files:
+            trust.trust(file)
+        return web.json_response({"trusted": [str(f) for f in files]})
+
     @routes.get("/api/mcp")
     async def mcp(request: web.Request) -> web.Response:
         return web.json_response(mcp_state(session_of(request)))

@@ -72,13 +72,42 @@ export class SettingsView {
       this.features[k] = box;
       return h("label", { for: `feat-${k}` }, box, ` ${label}`);
     });
+    this.hooks = h("ul", { class: "hooks", "aria-label": "Hooks" });
+    this.trustHooks = button("Trust project hooks", () => this.trust(), { hidden: true });
+    this.loadHooks();
     this.form.replaceChildren(
       h("h2", { text: "API Configuration" }), this.modeFields("act", d.act),
       h("label", { for: "sep-plan" }, this.separate, " Use different models for Plan and Act modes"), plan,
       h("h2", { text: "Auto-approve" }), h("div", { class: "checks" }, ...autos),
       h("h2", { text: "Features" }), h("div", { class: "checks" }, ...feats),
+      h("h2", { text: "Hooks" }), this.hooks, this.trustHooks,
       h("div", { class: "form-actions" }, button("Save", undefined, { class: "primary", type: "submit" })),
       h("p", { class: "muted", text: "Model changes apply to new tasks." }));
+  }
+
+  // The hooks that would run (`pycline hooks list`); a project's run only once trusted as they are.
+  async loadHooks() {
+    let rows = [];
+    try {
+      rows = await api.get("/api/hooks");
+    } catch (e) {
+      return this.app.notify(e.message, true);
+    }
+    const words = { on: "on", off: "off (not executable)", untrusted: "not trusted", unreadable: "unreadable" };
+    this.hooks.replaceChildren(...(rows.length ? rows.map((r) => h("li", {},
+      h("code", { text: r.name }), ` ${r.scope} · `, h("span", { class: r.state === "untrusted" ? "warn" : "muted", "aria-label": `State of ${r.scope} hook ${r.name}`, text: words[r.state] || r.state }), " ", h("span", { class: "muted", text: r.path })))
+      : [h("li", { class: "muted", text: "No hooks." })]));
+    this.trustHooks.hidden = !rows.some((r) => r.state === "untrusted");
+  }
+
+  async trust() {
+    try {
+      const r = await api.post("/api/hooks/trust");
+      this.app.notify(`Trusted ${r.trusted.length} hook file(s).`);
+    } catch (e) {
+      this.app.notify(e.message, true);
+    }
+    this.loadHooks();
   }
 
   async save() {
