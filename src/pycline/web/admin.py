@@ -227,6 +227,43 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             return fail(exc)
         return web.json_response(state(session))
 
+    @routes.get("/api/settings/file")
+    async def settings_file(request: web.Request) -> web.Response:
+        """`pycline config list`: a settings file as written, and every value in force."""
+        from pycline.app.config import load, load_settings, load_workspace_settings
+
+        session = session_of(request)
+        project = request.query.get("scope") == "project"
+        try:
+            written = (
+                load_workspace_settings(session.cwd) if project else load_settings(session.home)
+            )
+            in_force = load(session.home, session.cwd).model_dump(by_alias=True, mode="json")
+        except PyclineError as exc:
+            return fail(exc)
+        return web.json_response({"file": written, "inForce": in_force})
+
+    @routes.post("/api/settings/file")
+    async def save_settings_file(request: web.Request) -> web.Response:
+        """`pycline config set/unset`, the whole file at once: validated before it is replaced."""
+        from pycline.app.config import settings_path
+        from pycline.app.config import write_settings as write
+        from pycline.app.settings_model import workspace_settings_path
+
+        session = session_of(request)
+        body = await json_body(request)
+        data, project = body.get("file"), body.get("scope") == "project"
+        if not isinstance(data, dict):
+            return fail(ConfigError("the settings are a JSON object"))
+        path = workspace_settings_path(session.cwd) if project else settings_path(session.home)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write(path, data, home=session.home, workspace=project)
+            session.reload_models()
+        except (PyclineError, OSError) as exc:
+            return fail(exc)
+        return web.json_response(state(session))
+
     @routes.post("/api/settings/check")
     async def check(request: web.Request) -> web.Response:
         try:
