@@ -45,7 +45,7 @@ def test_every_control_on_every_screen_has_an_accessible_name(start_ui, new_page
     for screen in ("History", "Settings", "MCP Servers", "Parallel Tasks"):
         page.get_by_role("button", name=screen, exact=True).click()
         expect(page.get_by_role("region", name=screen)).to_be_visible()
-        expect(page.get_by_role("heading", name=screen)).to_be_visible()
+        expect(page.get_by_role("heading", name=screen, exact=True)).to_be_visible()
         assert unnamed(page) == [], screen
     # The check itself notices a control without a name.
     page.evaluate("document.querySelector('main').append(document.createElement('input'))")
