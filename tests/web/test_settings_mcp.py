@@ -110,14 +110,14 @@ def test_any_setting_is_changed_in_the_settings_file_and_a_bad_value_is_refused(
     settings = page.get_by_role("region", name="Settings")
     text = settings.get_by_role("textbox", name="Settings JSON")
     text.fill(json.dumps({"autoApprove": {"maxRequests": "many"}}))
-    settings.get_by_role("button", name="Save settings file").click()
+    settings.get_by_role("button", name="Apply settings file").click()
     expect(page.get_by_role("status", name="Notifications")).to_contain_text("maxRequests")
     path = ui.home / "settings" / "settings.json"
     assert not path.exists() or "many" not in path.read_text()
     settings.get_by_role("combobox", name="Settings file").select_option("project")
     expect(text).to_have_value("{}")
     text.fill(json.dumps({"autoApprove": {"readFiles": False}}))
-    settings.get_by_role("button", name="Save settings file").click()
+    settings.get_by_role("button", name="Apply settings file").click()
     expect(page.get_by_role("status", name="Notifications")).to_contain_text("saved")
     saved = json.loads((ui.workspace / ".pycline" / "settings.json").read_text())
     assert saved == {"autoApprove": {"readFiles": False}}

@@ -88,7 +88,7 @@ export class SettingsView {
       h("h2", { text: "Hooks" }), this.hooks, this.trustHooks,
       h("h2", { text: "All settings" }),
       h("p", { class: "muted", text: "Every setting as `pycline config` sees it: edit the file's JSON; it is checked before it is saved." }),
-      h("div", { class: "filters" }, this.scope, button("Save settings file", () => this.saveFile())), this.fileText,
+      h("div", { class: "filters" }, this.scope, button("Apply settings file", () => this.saveFile())), this.fileText,
       h("details", {}, h("summary", { text: "Values in force" }), this.inForce),
       h("div", { class: "form-actions" }, button("Save", undefined, { class: "primary", type: "submit" })),
       h("p", { class: "muted", text: "Model changes apply to new tasks." }));
