@@ -56,7 +56,19 @@ def test_background_tasks_are_started_answered_opened_and_stopped(start_ui, new_
     expect(page.get_by_text("Background done.").first).to_be_visible()
     assert "b.txt" in ui.api_messages(ui.api_history()[0]["id"])
 
+    # Follow, as `pycline attach`: the question shows in the chat and is answered there.
     page.get_by_role("button", name="Parallel Tasks").click()
+    view.get_by_role("textbox", name="Background task").fill("Followed one")
+    view.get_by_role("button", name="Start in background").click()
+    followed = view.get_by_role("listitem", name="Followed one")
+    expect(followed.get_by_text("waiting", exact=True)).to_be_visible(timeout=30_000)
+    followed.get_by_role("button", name="Follow").click()
+    expect(page.get_by_text("Cline has a question:")).to_be_visible()
+    page.get_by_role("group", name="Actions").get_by_role("button", name="a.txt").click()
+    expect(page.get_by_text("Background done.").first).to_be_visible(timeout=30_000)
+
+    page.get_by_role("button", name="Parallel Tasks").click()
+    expect(followed.get_by_text("completed", exact=True)).to_be_visible(timeout=30_000)
     view.get_by_role("textbox", name="Background task").fill("Second one")
     view.get_by_role("button", name="Start in background").click()
     second = view.get_by_role("listitem", name="Second one")

@@ -16,6 +16,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from pycline.core.modes import as_mode
 from pycline.errors import PyclineError
 from pycline.web import admin, api, parallel
+from pycline.web.follow_bg import Followed
 from pycline.web.security import Guard
 from pycline.web.tasks import Resend, Run, WebSession
 from pycline.web.wire import BadAnswer
@@ -122,18 +123,20 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                 message = nxt
             await ws.send_str(json.dumps(message, ensure_ascii=False))
 
+    followed = Followed(outbox.put_nowait)  # background tasks this page follows
     outbox.put_nowait({"type": "hello", **api.state(session)})
     workers = [asyncio.create_task(watch()), asyncio.create_task(pump())]
     try:
         async for message in ws:
             if message.type != WSMsgType.TEXT:
                 continue
-            reply = await _handle(session, message.data)
+            reply = await _handle(session, followed, message.data)
             if reply is not None:
                 outbox.put_nowait(reply)
     finally:
         for _, stop in following.values():
             stop()
+        await followed.close()
         for worker in workers:
             worker.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -141,14 +144,25 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-async def _handle(session: WebSession, raw: str) -> dict[str, Any] | None:
+async def _handle(session: WebSession, followed: Followed, raw: str) -> dict[str, Any] | None:
     """One action from the page; a reply only for errors and new tasks."""
     try:
         data = json.loads(raw)
         if not isinstance(data, dict):
             raise BadAnswer("expected a JSON object")
+        task_id = str(data.get("task_id", ""))
+        match data.get("type"):
+            case "follow_background":
+                await followed.follow(str(data.get("bg_id", "")), task_id)
+                return {"type": "started", "task_id": task_id, "request": data.get("request")}
+            case "answer" if followed.follows(task_id):
+                await followed.answer(task_id, data)
+                return None
+            case "cancel" if followed.follows(task_id):
+                await followed.stop(task_id)
+                return None
         return await _act(session, data)
-    except (BadAnswer, PyclineError, json.JSONDecodeError, ValueError) as exc:
+    except (BadAnswer, PyclineError, json.JSONDecodeError, ValueError, ConnectionError) as exc:
         return {"type": "error", "text": str(exc), "request": _request_id(raw)}
 
 

@@ -230,6 +230,16 @@ class App {
     return this.openSavedFresh(taskId);
   }
 
+  // `pycline attach`: a running background task's events, live; answers and Cancel go to it.
+  followBackground(bgId, taskId, text) {
+    const t = new Transcript(taskId);
+    t.run = bgId;
+    t.background = bgId;
+    this.transcripts.set(taskId, t);
+    this.summaries.set(taskId, { id: taskId, run: bgId, task: text, status: "running" });
+    return this.send({ type: "follow_background", bg_id: bgId, task_id: taskId });
+  }
+
   // A background task's transcript so far; its own process runs it, so it is only shown here.
   openBackground(taskId) {
     return this.openSavedFresh(taskId, "background");

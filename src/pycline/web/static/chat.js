@@ -106,8 +106,8 @@ export class ChatView {
         h("span", { "aria-label": "Tokens out", text: `↓ ${fmt(u.output)}` }),
         h("span", { "aria-label": "Cache", text: `Cache: +${fmt(u.cacheWrites)} → ${fmt(u.cacheReads)}` }),
         h("span", { class: "context-label", text: `${fmt(u.context)} / ${fmt(u.window)}` }), bar,
-        button("Compact", () => this.compact(), { "aria-label": "Compact Task", disabled: !["running", "waiting"].includes(t.status) }),
-        button("Processes", () => this.showProcesses(), { "aria-label": "Background processes", disabled: !["running", "waiting"].includes(t.status) }),
+        button("Compact", () => this.compact(), { "aria-label": "Compact Task", disabled: t.background || !["running", "waiting"].includes(t.status) }),
+        button("Processes", () => this.showProcesses(), { "aria-label": "Background processes", disabled: t.background || !["running", "waiting"].includes(t.status) }),
         h("span", { class: `status ${t.status}`, text: t.status })));
   }
 
@@ -125,7 +125,7 @@ export class ChatView {
       } else if (t.status === "running") {
         if (t.streaming) buttons.push(h("span", { class: "thinking", role: "status", "aria-label": "Model status", text: "Thinking…" }));
         const tool = t.lastTool();
-        if (tool && tool.tool === "execute_command" && !tool.done && !tool.partial) {
+        if (tool && tool.tool === "execute_command" && !tool.done && !tool.partial && !t.background) {
           buttons.push(button("Proceed While Running", () => this.app.action("proceed", t.taskId), { class: "primary" }));
         }
         buttons.push(button("Cancel", () => this.app.action("cancel", t.taskId), { class: "secondary" }));

@@ -73,7 +73,7 @@ export class InputBox {
   // A running task's model is switched for it alone; otherwise Settings choose it for new tasks.
   pickModel() {
     const t = this.app.views?.chat.transcript;
-    if (t && ["running", "waiting"].includes(t.status) && this.app.summaries.has(t.taskId)) openModelPicker(this.app, t.taskId);
+    if (t && ["running", "waiting"].includes(t.status) && this.app.summaries.has(t.taskId) && !t.background) openModelPicker(this.app, t.taskId);
     else this.app.show("settings");
   }
 
@@ -84,7 +84,7 @@ export class InputBox {
     this.planSwitch.dataset.mode = mode;
     this.setModel(this.app.models || {}, mode);
     const t = this.app.views?.chat.transcript;
-    if (t && ["running", "waiting"].includes(t.status) && t.mode !== mode) this.app.action("set_mode", t.taskId, { mode });
+    if (t && ["running", "waiting"].includes(t.status) && t.mode !== mode && !t.background) this.app.action("set_mode", t.taskId, { mode });
   }
 
   setEnabled(enabled, placeholder) {

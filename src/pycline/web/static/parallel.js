@@ -72,7 +72,9 @@ export class ParallelView {
     else if (r.reason && r.status !== "completed") parts.push(h("div", { class: "muted", text: r.reason }));
     if (r.ask) parts.push(this.answerBox(r));
     const actions = [];
-    if (r.task_id) actions.push(button("Open", () => this.app.openBackground(r.task_id), { "aria-label": `Open ${r.id}` }));
+    const live = !FINISHED.has(r.status);
+    const open = () => (live ? this.app.followBackground(r.id, r.task_id, r.task) : this.app.openBackground(r.task_id));
+    if (r.task_id) actions.push(button(live ? "Follow" : "Open", open, { "aria-label": `${live ? "Follow" : "Open"} ${r.id}` }));
     if (!FINISHED.has(r.status)) actions.push(button("Stop", () => this.stop(r.id), { "aria-label": `Stop ${r.id}` }));
     parts.push(h("div", { class: "history-meta" }, ...actions));
     return h("li", { class: "history-item", "aria-label": r.task }, ...parts);
