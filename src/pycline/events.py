@@ -93,6 +93,8 @@ class ToolFinished:
     ok: bool
     result: str
     tool_call_id: str = ""
+    # Images the result shows the model, as data URLs (the browser's screenshot after an action).
+    images: tuple[str, ...] = ()
     kind: Literal["tool_finished"] = "tool_finished"
 
 

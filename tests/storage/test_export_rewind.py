@@ -11,7 +11,7 @@ from pycline.errors import StorageError
 from pycline.messages import ImageContent, Message, TextContent, UiMessage
 from pycline.storage.export import export_file_name, export_markdown, transcript_summary
 from pycline.storage.records import TaskRecord
-from pycline.storage.rewind import rewind
+from pycline.storage.rewind import rewind, rewind_before
 from pycline.storage.task_store import TaskStore
 
 
@@ -158,3 +158,33 @@ def test_rewind_refuses_when_history_was_condensed_since(tmp_path: Path) -> None
     with pytest.raises(StorageError, match="condensed"):
         rewind(folder, "c1")
     assert folder.load_api_history() == [Message.user("summary of everything", ts=50.0)]
+
+
+def test_rewind_before_a_message_keeps_what_was_said_before_it(tmp_path: Path) -> None:
+    folder = TaskStore(tmp_path).create()
+    api = [
+        Message.user("<task>t</task>", ts=1.0),
+        Message.assistant("<attempt_completion>…</attempt_completion>", ts=2.0),
+        Message.user("[attempt_completion] Result: make it blue", ts=3.5),
+        Message.assistant("<attempt_completion>…</attempt_completion>", ts=4.0),
+    ]
+    ui = [
+        UiMessage(1.0, "say", "task", "t"),
+        _usage(100, 0.5),
+        UiMessage(2.0, "say", "completion_result", "First."),
+        UiMessage(3.0, "say", "user_feedback", "make it blue"),
+        _usage(50, 0.25),
+        UiMessage(4.0, "say", "completion_result", "Second."),
+    ]
+    folder.save_api_history(api)
+    folder.save_ui_messages(ui)
+    folder.save_record(TaskRecord(id=folder.id, ts=1.0, task="t", workspace="/w"))
+
+    done = rewind_before(folder, 3)
+
+    assert done.api_messages_removed == 2 and done.ui_messages_removed == 3
+    assert folder.load_api_history() == api[:2]
+    kept = folder.load_ui_messages()
+    assert [m.kind for m in kept] == [m.kind for m in ui[:3]] + ["deleted_api_reqs"]
+    with pytest.raises(StorageError):
+        rewind_before(folder, 0)  # the task itself is not a message to go back before

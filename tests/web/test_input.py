@@ -84,3 +84,25 @@ def test_a_failed_request_offers_retry_and_retry_sends_it_again(start_ui, new_pa
     page.get_by_role("button", name="Retry").click()
     expect(page.get_by_text("Worked the second time.").first).to_be_visible()
     assert ui.api_history()
+
+
+def test_the_slash_menu_lists_the_projects_workflows_and_sending_one_runs_it(
+    start_ui, new_page, workspace
+):
+    flows = workspace / ".clinerules" / "workflows"
+    flows.mkdir(parents=True)
+    (flows / "release.md").write_text("# Release steps\n\nBump the version, then tag it.\n")
+    ui = start_ui([complete()])
+    page = new_page()
+    page.goto(ui.url)
+    box = page.get_by_role("textbox", name="Message")
+    box.press_sequentially("/rel")
+    menu = page.get_by_role("listbox", name="Suggestions")
+    expect(menu.get_by_role("option", name="/release workflow: Release steps")).to_be_visible()
+    box.press("Enter")
+    expect(box).to_have_value("/release ")
+    box.press_sequentially("for 2.0")
+    box.press("Enter")
+    expect(page.get_by_text("Task Completed").first).to_be_visible()
+    [record] = ui.api_history()
+    assert "Bump the version, then tag it." in ui.api_messages(record["id"])

@@ -80,3 +80,46 @@ def test_the_mcp_view_trusts_a_project_file_and_lists_its_server(start_ui, new_p
     view.get_by_role("button", name="Delete everything").click()
     expect(view.get_by_text("No MCP servers configured.")).to_be_visible(timeout=30_000)
     assert "everything" not in (workspace / ".pycline" / "mcp.json").read_text()
+
+
+def test_settings_list_the_hooks_and_trust_the_projects(start_ui, new_page, workspace):
+    from pycline.app.hook_trust import HookTrust
+
+    hooks = workspace / ".clinerules" / "hooks"
+    hooks.mkdir(parents=True)
+    hook = hooks / "TaskStart"
+    hook.write_text("#!/bin/sh\necho '{}'\n")
+    hook.chmod(0o755)
+    ui = start_ui([complete()])
+    page = new_page()
+    page.goto(ui.url)
+    page.get_by_role("button", name="Settings").click()
+    state = page.get_by_role("list", name="Hooks").get_by_label("State of project hook TaskStart")
+    expect(state).to_have_text("not trusted")
+    page.get_by_role("button", name="Trust project hooks").click()
+    expect(state).to_have_text("on")
+    expect(page.get_by_role("button", name="Trust project hooks")).to_be_hidden()
+    assert HookTrust(ui.home).is_trusted(hook, hook.read_bytes())
+
+
+def test_any_setting_is_changed_in_the_settings_file_and_a_bad_value_is_refused(start_ui, new_page):
+    ui = start_ui([complete()])
+    page = new_page()
+    page.goto(ui.url)
+    page.get_by_role("button", name="Settings").click()
+    settings = page.get_by_role("region", name="Settings")
+    text = settings.get_by_role("textbox", name="Settings JSON")
+    text.fill(json.dumps({"autoApprove": {"maxRequests": "many"}}))
+    settings.get_by_role("button", name="Apply settings file").click()
+    expect(page.get_by_role("status", name="Notifications")).to_contain_text("maxRequests")
+    path = ui.home / "settings" / "settings.json"
+    assert not path.exists() or "many" not in path.read_text()
+    settings.get_by_role("combobox", name="Settings file").select_option("project")
+    expect(text).to_have_value("{}")
+    text.fill(json.dumps({"autoApprove": {"readFiles": False}}))
+    settings.get_by_role("button", name="Apply settings file").click()
+    expect(page.get_by_role("status", name="Notifications")).to_contain_text("saved")
+    saved = json.loads((ui.workspace / ".pycline" / "settings.json").read_text())
+    assert saved == {"autoApprove": {"readFiles": False}}
+    settings.get_by_text("Values in force").click()
+    expect(settings.get_by_label("Values in force")).to_contain_text('"readFiles": false')

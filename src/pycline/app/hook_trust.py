@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pycline.core.hooks import HOOK_NAMES
 from pycline.mcp.trust import McpTrust
@@ -21,3 +24,39 @@ class HookTrust(McpTrust):
 def workspace_hook_files(workspace: Path) -> list[Path]:
     folder = workspace / ".clinerules" / "hooks"
     return [folder / name for name in sorted(HOOK_NAMES) if (folder / name).is_file()]
+
+
+@dataclass(frozen=True, slots=True)
+class HookState:
+    scope: Literal["global", "project"]
+    path: Path
+    state: Literal["on", "off", "untrusted", "unreadable"]
+
+
+def hook_states(home: Path, workspace: Path) -> list[HookState]:
+    """The hook files that would run, the user's first: on, off (not executable), a project's
+    not trusted as it is now, or unreadable."""
+    trust = HookTrust(home)
+    found: list[HookState] = []
+    folders: tuple[tuple[Path, Literal["global", "project"]], ...] = (
+        (home / "hooks", "global"),
+        (workspace / ".clinerules" / "hooks", "project"),
+    )
+    for folder, scope in folders:
+        for file in sorted(folder.glob("*")) if folder.is_dir() else []:
+            found.append(HookState(scope, file, _state(file, scope, trust)))
+    return found
+
+
+def _state(
+    file: Path, scope: str, trust: HookTrust
+) -> Literal["on", "off", "untrusted", "unreadable"]:
+    if not os.access(file, os.X_OK):
+        return "off"
+    if scope == "project":
+        try:
+            content = file.read_bytes()
+        except OSError:
+            return "unreadable"
+        return "on" if trust.is_trusted(file, content) else "untrusted"
+    return "on"

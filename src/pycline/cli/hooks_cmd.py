@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from pathlib import Path
 
-from pycline.app.hook_trust import HookTrust, workspace_hook_files
+from pycline.app.hook_trust import HookTrust, hook_states, workspace_hook_files
 from pycline.storage.paths import pycline_home
 
 
@@ -28,21 +26,12 @@ def run_hooks(argv: list[str]) -> int:
             trust.trust(file)
             print(f"trusted {file}")
         return 0
-    for folder, scope in ((home / "hooks", "global"), (root / ".clinerules" / "hooks", "project")):
-        for file in sorted(folder.glob("*")) if folder.is_dir() else []:
-            state = _state(file, scope, trust)
-            print(f"{scope:8} {file.name:18} {state}  {file}")
+    words = {
+        "on": "on",
+        "off": "off (not executable)",
+        "untrusted": "NOT TRUSTED (pycline hooks trust)",
+        "unreadable": "unreadable",
+    }
+    for hook in hook_states(home, root):
+        print(f"{hook.scope:8} {hook.path.name:18} {words[hook.state]}  {hook.path}")
     return 0
-
-
-def _state(file: Path, scope: str, trust: HookTrust) -> str:
-    if not os.access(file, os.X_OK):
-        return "off (not executable)"
-    if scope == "project":
-        try:
-            trusted = trust.is_trusted(file, file.read_bytes())
-        except OSError as exc:
-            print(f"pycline hooks: {file}: {exc.strerror}", file=sys.stderr)
-            return "unreadable"
-        return "on" if trusted else "NOT TRUSTED (pycline hooks trust)"
-    return "on"

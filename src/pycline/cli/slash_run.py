@@ -257,8 +257,7 @@ async def _settings(state: SlashState, _: str) -> None:
 
 async def _model(state: SlashState, rest: str) -> None:
     """`/model [plan|act] [PROVIDER/]MODEL`: for this session's next requests and tasks."""
-    from pycline.app.config import ModelConfig, resolve
-    from pycline.app.settings_model import PROVIDERS
+    from pycline.app.model_switch import switched
     from pycline.app.wiring import build_provider
 
     words = rest.split()
@@ -270,22 +269,8 @@ async def _model(state: SlashState, rest: str) -> None:
         state.say(f"Plan: {plan.provider}/{plan.model}")
         state.say(style("Usage: /model [plan|act] [PROVIDER/]MODEL", "dim"))
         return
-    spec = words[0]
     base = (state.plan or act) if which == "plan" else act
-    provider, _, model = spec.partition("/")
-    if not model or provider not in PROVIDERS:
-        # OpenRouter ids have slashes of their own: `anthropic/claude-…` is a model there.
-        provider, model = "", spec
-    if provider and provider != base.provider:
-        chosen = resolve(ModelConfig(provider=provider, model=model), state.home)
-    else:
-        chosen = ModelConfig(
-            provider=base.provider,
-            model=model,
-            base_url=base.base_url,
-            api_key=base.api_key,
-            script=base.script,
-        )
+    chosen = switched(base, words[0], state.home)
     if which in ("act", "both"):
         state.plan = state.plan or (act if which == "act" else None)
         state.act = chosen

@@ -104,7 +104,9 @@ async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
     finally:
         task.running_call = ""
     ok = not (result.is_error or result.denied)
-    task.say(ToolFinished(call.name, summary, ok, result.text, call_id))
+    shown = result.shown or result.images
+    images = tuple(f"data:{i.media_type};base64,{i.data_b64}" for i in shown)
+    task.say(ToolFinished(call.name, summary, ok, result.text, call_id, images))
     path = call.get("path")
     if path is not None and not (result.is_error or result.denied):
         with contextlib.suppress(ToolError, OSError, ValueError):  # bookkeeping only

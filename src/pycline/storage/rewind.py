@@ -70,8 +70,30 @@ def rewind(folder: TaskFolder, commit: str) -> Rewound:
     ui = folder.load_ui_messages()
     api = folder.load_api_history()
     at, index = _cut_point(ui, api, commit)
-    kept_api = api[: index + 2]
-    removed_ui = ui[at + 1 :]
+    return _cut(folder, ui, api, keep_ui=at + 1, keep_api=index + 2)
+
+
+def rewind_before(folder: TaskFolder, at: int) -> Rewound:
+    """Cut the task back to just before UI message `at` (a message of the user's, to be edited
+    and sent again): the model's history keeps what was said before that message's time."""
+    ui = folder.load_ui_messages()
+    api = folder.load_api_history()
+    if not 0 < at < len(ui):
+        raise StorageError("That message has no place in the task to go back to.")
+    if any(m.ts is None for m in api):
+        raise StorageError("This task's saved messages carry no times; restore a checkpoint.")
+    when = ui[at].ts
+    keep_api = next((i for i, m in enumerate(api) if m.ts is not None and m.ts >= when), len(api))
+    if keep_api == 0:
+        raise StorageError("The task has nothing before that message to go back to.")
+    return _cut(folder, ui, api, keep_ui=at, keep_api=keep_api)
+
+
+def _cut(
+    folder: TaskFolder, ui: list[UiMessage], api: list[Message], *, keep_ui: int, keep_api: int
+) -> Rewound:
+    kept_api = api[:keep_api]
+    removed_ui = ui[keep_ui:]
     totals = dict.fromkeys(_METRICS, 0.0)
     for m in removed_ui:
         if m.kind == "api_req_started":
@@ -84,7 +106,7 @@ def rewind(folder: TaskFolder, commit: str) -> Rewound:
                 if isinstance(value, int | float) and not isinstance(value, bool):
                     totals[key] += value
     kept_ui = [
-        *ui[: at + 1],
+        *ui[:keep_ui],
         UiMessage(
             ts=time.time(),
             type="say",

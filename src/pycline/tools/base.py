@@ -74,6 +74,8 @@ class ToolResult:
     completed: bool = False
     denied: bool = False
     next_mode: Literal["act", "plan"] | None = None  # the user switched mode (Plan → Act)
+    # What the user is shown even when the model cannot take images (the browser's screenshot).
+    shown: tuple[ImageContent, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

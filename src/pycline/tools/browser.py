@@ -172,5 +172,5 @@ class BrowserActionTool:
             "tool.)"
         )
         text = responses.with_feedback(text, feedback)
-        images = (ImageContent("image/png", state.screenshot_b64),) if with_image else ()
-        return ToolResult(text, images=images)
+        screenshot = (ImageContent("image/png", state.screenshot_b64),)
+        return ToolResult(text, images=screenshot if with_image else (), shown=screenshot)

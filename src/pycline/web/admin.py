@@ -12,7 +12,7 @@ from aiohttp import web
 
 from pycline.errors import ConfigError, PyclineError
 from pycline.web.api import SessionOf, fail, json_body, state
-from pycline.web.tasks import WebSession
+from pycline.web.tasks import Run, WebSession
 
 if TYPE_CHECKING:
     from pycline.app.mcp import Change
@@ -87,12 +87,31 @@ def write_settings(session: WebSession, body: dict[str, Any]) -> None:
 
 
 async def list_models(session: WebSession, body: dict[str, Any]) -> list[str]:
-    """Ask an OpenAI-compatible server for its models (`GET {base}/models`): proves it answers."""
+    """The models of the server the Settings screen names (its key typed there, else stored)."""
     from pycline.app.secrets import SecretStore
-    from pycline.providers.presets import preset
 
     provider = str(body.get("provider") or "")
-    base = body.get("baseUrl")
+    key = body.get("apiKey") or SecretStore(session.home).get(provider)
+    return await server_models(provider, body.get("baseUrl"), key)
+
+
+async def task_models(session: WebSession, run: Run, mode: str, provider: str) -> list[str]:
+    """What the model picker offers for a running task: the models of `provider`'s server,
+    reached as the task reaches it (same provider) or as the settings say (another one)."""
+    from pycline.app.config import ModelConfig, resolve
+
+    base = run.configs[mode]
+    if provider != base.provider:
+        base = resolve(ModelConfig(provider=provider), session.home, workspace=session.cwd)
+    if provider == "scripted":
+        return [base.model] if base.model else []
+    return await server_models(provider, base.base_url, base.api_key)
+
+
+async def server_models(provider: str, base: Any, key: Any) -> list[str]:
+    """Ask an OpenAI-compatible server for its models (`GET {base}/models`): proves it answers."""
+    from pycline.providers.presets import preset
+
     if not base:
         found = preset(provider)
         base = found.base_url if found is not None else None
@@ -102,7 +121,6 @@ async def list_models(session: WebSession, body: dict[str, Any]) -> list[str]:
         base = "https://api.anthropic.com/v1"
     if not base or not str(base).startswith(("http://", "https://")):
         raise ConfigError(f"No server address to check for {provider or 'this provider'}.")
-    key = body.get("apiKey") or SecretStore(session.home).get(provider)
     headers: dict[str, str] = {}
     if provider == "anthropic":
         headers["anthropic-version"] = "2023-06-01"
@@ -177,6 +195,43 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             return fail(exc)
         return web.json_response(state(session))
 
+    @routes.get("/api/settings/file")
+    async def settings_file(request: web.Request) -> web.Response:
+        """`pycline config list`: a settings file as written, and every value in force."""
+        from pycline.app.config import load, load_settings, load_workspace_settings
+
+        session = session_of(request)
+        project = request.query.get("scope") == "project"
+        try:
+            written = (
+                load_workspace_settings(session.cwd) if project else load_settings(session.home)
+            )
+            in_force = load(session.home, session.cwd).model_dump(by_alias=True, mode="json")
+        except PyclineError as exc:
+            return fail(exc)
+        return web.json_response({"file": written, "inForce": in_force})
+
+    @routes.post("/api/settings/file")
+    async def save_settings_file(request: web.Request) -> web.Response:
+        """`pycline config set/unset`, the whole file at once: validated before it is replaced."""
+        from pycline.app.config import settings_path
+        from pycline.app.config import write_settings as write
+        from pycline.app.settings_model import workspace_settings_path
+
+        session = session_of(request)
+        body = await json_body(request)
+        data, project = body.get("file"), body.get("scope") == "project"
+        if not isinstance(data, dict):
+            return fail(ConfigError("the settings are a JSON object"))
+        path = workspace_settings_path(session.cwd) if project else settings_path(session.home)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write(path, data, home=session.home, workspace=project)
+            session.reload_models()
+        except (PyclineError, OSError) as exc:
+            return fail(exc)
+        return web.json_response(state(session))
+
     @routes.post("/api/settings/check")
     async def check(request: web.Request) -> web.Response:
         try:
@@ -184,6 +239,46 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         except PyclineError as exc:
             return fail(exc)
         return web.json_response({"models": models})
+
+    @routes.get("/api/tasks/{id}/models")
+    async def models_for_task(request: web.Request) -> web.Response:
+        session = session_of(request)
+        run = session.get(request.match_info["id"])
+        mode = request.query.get("mode", "act")
+        if run is None or run.handle.done or mode not in run.configs:
+            return fail(ConfigError("no such running task or mode"), 404)
+        provider = request.query.get("provider") or run.configs[mode].provider or ""
+        try:
+            models = await task_models(session, run, mode, provider)
+        except PyclineError as exc:
+            return fail(exc)
+        return web.json_response({"models": models})
+
+    @routes.get("/api/hooks")
+    async def hooks(request: web.Request) -> web.Response:
+        """`pycline hooks list`: the hooks that would run, and the project's not yet trusted."""
+        from pycline.app.hook_trust import hook_states
+
+        session = session_of(request)
+        found = hook_states(session.home, session.cwd)
+        return web.json_response(
+            [
+                {"scope": h.scope, "name": h.path.name, "path": str(h.path), "state": h.state}
+                for h in found
+            ]
+        )
+
+    @routes.post("/api/hooks/trust")
+    async def trust_hooks(request: web.Request) -> web.Response:
+        """`pycline hooks trust`: the project's hook files, as they are now."""
+        from pycline.app.hook_trust import HookTrust, workspace_hook_files
+
+        session = session_of(request)
+        trust = HookTrust(session.home)
+        files = workspace_hook_files(session.cwd)
+        for file in files:
+            trust.trust(file)
+        return web.json_response({"trusted": [str(f) for f in files]})
 
     @routes.get("/api/mcp")
     async def mcp(request: web.Request) -> web.Response:

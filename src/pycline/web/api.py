@@ -20,8 +20,11 @@ SessionOf = Callable[[web.Request], WebSession]
 def state(session: WebSession) -> dict[str, Any]:
     config = session.session.config
     plan = session.session.plan_config or config
+    from pycline.app.settings_model import PROVIDERS
+
     return {
         "workspace": str(session.cwd),
+        "providers": list(PROVIDERS),
         "models": {
             "act": f"{config.provider}/{config.model}",
             "plan": f"{plan.provider}/{plan.model}",
@@ -176,6 +179,17 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         except KeyError:
             return fail(KeyError("no such process"), 404)
         return _ok({"ok": True})
+
+    @routes.get("/api/workflows")
+    async def workflows(request: web.Request) -> web.Response:
+        """The / menu's workflows: the project's `.clinerules/workflows`, then the user's."""
+        from pycline.core.commands import workflow_files
+
+        session = session_of(request)
+        found = workflow_files(session.cwd, session.home / "workflows")
+        return _ok(
+            [{"name": c.path.stem if c.path else c.name, "hint": c.description} for c in found]
+        )
 
     @routes.get("/api/files")
     async def files(request: web.Request) -> web.Response:

@@ -15,9 +15,10 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from pycline.core.modes import as_mode
 from pycline.errors import PyclineError
-from pycline.web import admin, api
+from pycline.web import admin, api, parallel
+from pycline.web.follow_bg import Followed
 from pycline.web.security import Guard
-from pycline.web.tasks import Run, WebSession
+from pycline.web.tasks import Resend, Run, WebSession
 from pycline.web.wire import BadAnswer
 
 SESSION: web.AppKey[WebSession] = web.AppKey("session", WebSession)
@@ -71,6 +72,7 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
     app.router.add_static("/static/", root, follow_symlinks=False)
     api.add_routes(app, lambda request: request.app[SESSION])
     admin.add_routes(app, lambda request: request.app[SESSION])
+    parallel.add_routes(app, lambda request: request.app[SESSION])
     return app
 
 
@@ -121,18 +123,20 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                 message = nxt
             await ws.send_str(json.dumps(message, ensure_ascii=False))
 
+    followed = Followed(outbox.put_nowait)  # background tasks this page follows
     outbox.put_nowait({"type": "hello", **api.state(session)})
     workers = [asyncio.create_task(watch()), asyncio.create_task(pump())]
     try:
         async for message in ws:
             if message.type != WSMsgType.TEXT:
                 continue
-            reply = await _handle(session, message.data)
+            reply = await _handle(session, followed, message.data)
             if reply is not None:
                 outbox.put_nowait(reply)
     finally:
         for _, stop in following.values():
             stop()
+        await followed.close()
         for worker in workers:
             worker.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -140,14 +144,25 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-async def _handle(session: WebSession, raw: str) -> dict[str, Any] | None:
+async def _handle(session: WebSession, followed: Followed, raw: str) -> dict[str, Any] | None:
     """One action from the page; a reply only for errors and new tasks."""
     try:
         data = json.loads(raw)
         if not isinstance(data, dict):
             raise BadAnswer("expected a JSON object")
+        task_id = str(data.get("task_id", ""))
+        match data.get("type"):
+            case "follow_background":
+                await followed.follow(str(data.get("bg_id", "")), task_id)
+                return {"type": "started", "task_id": task_id, "request": data.get("request")}
+            case "answer" if followed.follows(task_id):
+                await followed.answer(task_id, data)
+                return None
+            case "cancel" if followed.follows(task_id):
+                await followed.stop(task_id)
+                return None
         return await _act(session, data)
-    except (BadAnswer, PyclineError, json.JSONDecodeError, ValueError) as exc:
+    except (BadAnswer, PyclineError, json.JSONDecodeError, ValueError, ConnectionError) as exc:
         return {"type": "error", "text": str(exc), "request": _request_id(raw)}
 
 
@@ -178,6 +193,10 @@ async def _act(session: WebSession, data: dict[str, Any]) -> dict[str, Any] | No
         case "resume_task":
             run = await session.resume_task(str(data.get("task_id", "")), mode=_mode(data))
             return {"type": "started", "task_id": run.handle.id, "request": data.get("request")}
+        case "resend":
+            edit = Resend.parse(data)
+            run = await session.resend(str(data.get("task_id", "")), edit, mode=_mode(data))
+            return {"type": "started", "task_id": run.handle.id, "request": data.get("request")}
         case "answer":
             await _run_of(session, data).answer(str(data.get("question_id", "")), data)
         case "cancel":
@@ -188,6 +207,18 @@ async def _act(session: WebSession, data: dict[str, Any]) -> dict[str, Any] | No
             await _run_of(session, data).handle.compact()
         case "set_mode":
             await _run_of(session, data).handle.set_mode(as_mode(_mode(data)))
+        case "set_model":
+            run = _run_of(session, data)
+            modes = ("act", "plan") if data.get("mode") == "both" else (_mode(data),)
+            for mode in modes:
+                await run.set_model(
+                    mode,
+                    str(data.get("provider") or ""),
+                    str(data.get("model") or ""),
+                    session.home,
+                )
+            session.changed.set()  # pages learn the task's models from its summary
+            return {"type": "done", "request": data.get("request")}
         case other:
             raise BadAnswer(f"unknown action {other!r}")
     return None

@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pycline.app.config import ModelConfig
 from pycline.app.handle import TaskHandle
 from pycline.app.session import ConfigOverrides, Session
 from pycline.core.modes import as_mode
@@ -36,6 +38,7 @@ class Run:
     before: list[dict[str, Any]] = field(default_factory=list)
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     proceed: asyncio.Event = field(default_factory=asyncio.Event)
+    configs: dict[str, ModelConfig] = field(default_factory=dict)  # the model of each mode
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -43,7 +46,22 @@ class Run:
             "run": self.id,
             "task": self.text,
             "status": self.handle.status,
+            "models": {mode: f"{c.provider}/{c.model}" for mode, c in self.configs.items()},
         }
+
+    async def set_model(self, mode: str, provider: str, model: str, home: Path) -> None:
+        """The picker's choice, from this task's next request in `mode` on (as `/model` does)."""
+        from pycline.app.model_switch import switched
+        from pycline.app.wiring import build_provider
+
+        if mode not in self.configs:
+            raise BadAnswer("mode is act or plan")
+        if not model.strip():
+            raise BadAnswer("choose a model")
+        spec = f"{provider}/{model.strip()}" if provider else model.strip()
+        chosen = switched(self.configs[mode], spec, home)
+        await self.handle.set_model(build_provider(chosen), mode=as_mode(mode))
+        self.configs[mode] = chosen
 
     def follow(self, send: Callable[[list[dict[str, Any]]], None]) -> Callable[[], None]:
         """Hand every event to `send` (the task so far first, in one batch); returns `stop`."""
@@ -72,6 +90,33 @@ class Run:
         await self.handle.answer(question_id, parse_answer(asked.question, data))
 
 
+@dataclass(frozen=True)
+class Resend:
+    """The user's earlier message (`original`, shown at `ts`) edited to `text`."""
+
+    ts: float
+    original: str
+    text: str
+    restore: str  # "task" (Restore Chat) or "both" (Restore All: the files too)
+    commit: str  # the checkpoint before the message, for the files
+
+    @staticmethod
+    def parse(data: dict[str, Any]) -> Resend:
+        text, original = data.get("text"), data.get("original")
+        ts, restore, commit = data.get("ts"), data.get("restore"), data.get("commit") or ""
+        if not isinstance(text, str) or not text.strip() or not isinstance(original, str):
+            raise BadAnswer("a resent message needs its old and new text")
+        if (
+            not isinstance(ts, int | float)
+            or isinstance(ts, bool)
+            or restore not in ("task", "both")
+        ):
+            raise BadAnswer("a resent message needs its time, and restore is task or both")
+        if not isinstance(commit, str):
+            raise BadAnswer("commit must be a string")
+        return Resend(float(ts), original, text.strip(), restore, commit)
+
+
 def image_contents(data_urls: list[Any]) -> tuple[ImageContent, ...]:
     """Pasted or dropped images (`data:image/png;base64,...`) as message content."""
     images: list[ImageContent] = []
@@ -94,6 +139,8 @@ class WebSession:
     overrides: ConfigOverrides = field(default_factory=ConfigOverrides)
     runs: dict[str, Run] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)  # a task started or ended
+    # Sessions of the worktree tasks started here, one per worktree folder.
+    worktrees: dict[Path, Session] = field(default_factory=dict)
 
     @property
     def store(self) -> TaskStore:
@@ -108,22 +155,68 @@ class WebSession:
         return self.session.workspace
 
     async def new_task(
-        self, text: str, *, images: list[Any] | None = None, mode: str = "act"
+        self,
+        text: str,
+        *,
+        images: list[Any] | None = None,
+        mode: str = "act",
+        worktree: Path | None = None,
     ) -> Run:
-        handle = await self.session.new_task(
+        """A task in the server's folder, or in `worktree` (one of its worktree tasks' folders)."""
+        session = self.session if worktree is None else await self._worktree_session(worktree)
+        handle = await session.new_task(
             text, images=image_contents(images or []), mode=as_mode(mode)
         )
         return self._add(Run(handle, text))
 
-    async def resume_task(self, task_id: str, *, mode: str = "act") -> Run:
+    async def _worktree_session(self, folder: Path) -> Session:
+        found = self.worktrees.get(folder)
+        if found is None:
+            found = await Session.open(folder, home=self.home, overrides=self.overrides)
+            self.worktrees[folder] = found
+        return found
+
+    async def _session_of(self, task_id: str) -> Session:
+        """A task started in one of this repository's worktrees continues there."""
+        from pycline.app import worktrees
+        from pycline.errors import PyclineError
+
+        try:
+            where = Path(self.store.open(task_id).load_record().workspace)
+            known = await worktrees.list_worktrees(self.cwd, self.home)
+        except PyclineError:  # not a git repository, or no such task (resume says so)
+            return self.session
+        for info in known:
+            if Path(info.path) == where and where.is_dir():
+                return await self._worktree_session(where)
+        return self.session
+
+    async def resume_task(self, task_id: str, *, mode: str = "act", message: str = "") -> Run:
         known = self.runs.get(task_id)
         if known is not None and not known.handle.done:
             return known
-        handle = await self.session.resume_task(task_id, mode=as_mode(mode))
+        session = await self._session_of(task_id)
+        handle = await session.resume_task(task_id, mode=as_mode(mode), message=message)
         # The task has not run yet: its log is what the page showed before.
         saved = list(saved_events(handle.id, handle.task.ui.messages))
+        if message:  # what the user sent to go on with, where the task continues
+            said = {"kind": "user_message", "text": message, "ts": time.time()}
+            saved.append({"v": 2, "task_id": handle.id, "saved": True, **said})
         before = [{**e, "seq": i - len(saved)} for i, e in enumerate(saved)]  # before seq 1
         return self._add(Run(handle, handle.task.record.task, before))
+
+    async def resend(self, task_id: str, edit: Resend, *, mode: str = "act") -> Run:
+        """An earlier message edited: the conversation goes back to just before it (and the files
+        to the checkpoint before it, with "both"); the task continues with the new text."""
+        from pycline.web.usecases import restore, rewind_before_message
+
+        if edit.restore == "both" and not edit.commit:
+            raise BadAnswer("there is no checkpoint before that message to restore the files to")
+        await self.stop(task_id)  # a task is rewound only while nothing runs it
+        if edit.restore == "both":
+            await restore(self.home, task_id, edit.commit, "workspace", self.cwd)
+        await asyncio.to_thread(rewind_before_message, self.home, task_id, edit.ts, edit.original)
+        return await self.resume_task(task_id, mode=mode, message=edit.text)
 
     def get(self, task_id: str) -> Run | None:
         return self.runs.get(task_id)
@@ -131,6 +224,8 @@ class WebSession:
     def _add(self, run: Run) -> Run:
         # "Proceed While Running": the command tool stops waiting when the page sets this.
         run.handle.task.services.tools.proceed = run.proceed
+        act = self.session.config
+        run.configs = {"act": act, "plan": self.session.plan_config or act}
         self.runs[run.handle.id] = run
         self.changed.set()
         asyncio.get_running_loop().create_task(self._ended(run))
@@ -153,4 +248,6 @@ class WebSession:
         self.session.reconfigure(self.overrides)
 
     async def close(self) -> None:
+        for session in self.worktrees.values():
+            await session.close()
         await self.session.close()

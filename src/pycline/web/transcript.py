@@ -69,7 +69,7 @@ def _event(m: UiMessage) -> dict[str, Any] | None:
         case ("say", "user_feedback"):
             if not m.text:
                 return None
-            return {"kind": "user_message", "text": m.text}
+            return {"kind": "user_message", "text": m.text, "editable": True}
         case ("ask", "followup"):
             data = _json(m.text)
             return {"kind": "saved_question", "text": str(data.get("question", ""))}

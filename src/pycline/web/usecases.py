@@ -114,6 +114,22 @@ async def restore(
     return result
 
 
+def rewind_before_message(home: Path, task_id: str, ts: float, text: str) -> int:
+    """Cut the task back to before the user's message shown at `ts` with `text` (the page knows
+    its messages by time; the saved log may differ by the moment it was written)."""
+    from pycline.storage.rewind import rewind_before
+
+    folder = TaskStore(home).open(task_id)
+    ui = folder.load_ui_messages()
+    said = [i for i, m in enumerate(ui) if i > 0 and m.kind == "user_feedback"]
+    same = [i for i in said if ui[i].text.strip() == text.strip()]
+    candidates = same or said
+    if not candidates:
+        raise CheckpointError("That message is not in the saved task.")
+    at = min(candidates, key=lambda i: abs(ui[i].ts - ts))
+    return rewind_before(folder, at).api_messages_removed
+
+
 def find_files(root: Path, query: str, *, limit: int = 50) -> list[dict[str, str]]:
     """Files and folders for the @ menu, best fuzzy matches first (ignore rules respected)."""
     from rapidfuzz import fuzz, process

@@ -89,3 +89,18 @@ async def stop(home: Path, bg_id: str) -> str:
     finally:
         await conn.close()
     return f"{bg_id} stopped" if reply is not None else f"{bg_id}: stop requested"
+
+
+async def answer(bg_id: str, question_id: str, reply: dict[str, Any]) -> None:
+    """Answer a waiting background task's question without attaching to it."""
+    conn = await connect(bg_id)
+    try:
+        await conn.send({"op": "answer", "question_id": question_id, "answer": reply})
+        response = await asyncio.wait_for(conn.next_message(), 30)
+    except (TimeoutError, ConnectionError) as exc:
+        raise BackgroundError(f"background task {bg_id} did not take the answer ({exc})") from exc
+    finally:
+        await conn.close()
+    if response is None or response.get("type") != "accepted":
+        message = (response or {}).get("message") or "the answer was not accepted"
+        raise BackgroundError(f"{bg_id}: {message}")

@@ -7,6 +7,7 @@ import { ChatView } from "./chat.js";
 import { HistoryView } from "./history.js";
 import { SettingsView } from "./settings.js";
 import { McpView } from "./mcp.js";
+import { ParallelView } from "./parallel.js";
 import { h, button } from "./render.js";
 
 export const api = {
@@ -46,6 +47,7 @@ class App {
       button("New Task", () => this.newTask(), { "aria-label": "New Task" }),
       button("MCP Servers", () => this.show("mcp"), { "aria-label": "MCP Servers" }),
       button("History", () => this.show("history"), { "aria-label": "History" }),
+      button("Parallel Tasks", () => this.show("parallel"), { "aria-label": "Parallel Tasks" }),
       button("Settings", () => this.show("settings"), { "aria-label": "Settings" }));
     this.tabs = h("div", { class: "tabs", role: "tablist", "aria-label": "Tasks" });
     this.toast = h("div", { class: "toast", role: "status", "aria-live": "polite", "aria-label": "Notifications" });
@@ -56,6 +58,7 @@ class App {
       history: new HistoryView(this),
       settings: new SettingsView(this),
       mcp: new McpView(this),
+      parallel: new ParallelView(this),
     };
     for (const v of Object.values(this.views)) this.main.append(v.el);
     this.show("chat");
@@ -123,6 +126,7 @@ class App {
     switch (msg.type) {
       case "hello":
         this.models = msg.models;
+        this.providers = msg.providers;
         this.workspace = msg.workspace;
         this.views.chat.refreshModel();
         break;
@@ -158,6 +162,12 @@ class App {
         this.pending.delete(msg.request);
         this.notify(msg.text, true);
         p?.reject(new Error(msg.text));
+        break;
+      }
+      case "done": {
+        const p = this.pending.get(msg.request);
+        this.pending.delete(msg.request);
+        p?.resolve(msg);
         break;
       }
     }
@@ -206,6 +216,11 @@ class App {
     this.raw({ type: "answer", task_id: taskId, question_id: questionId, ...fields });
   }
 
+  // An action whose outcome the page waits for (the server replies "done" or "error").
+  request(type, taskId, extra = {}) {
+    return this.send({ type, task_id: taskId, ...extra });
+  }
+
   action(type, taskId, extra = {}) {
     this.raw({ type, task_id: taskId, ...extra });
   }
@@ -215,23 +230,48 @@ class App {
     return this.openSavedFresh(taskId);
   }
 
-  async openSavedFresh(taskId) {
+  // `pycline attach`: a running background task's events, live; answers and Cancel go to it.
+  followBackground(bgId, taskId, text) {
+    const t = new Transcript(taskId);
+    t.run = bgId;
+    t.background = bgId;
+    this.transcripts.set(taskId, t);
+    this.summaries.set(taskId, { id: taskId, run: bgId, task: text, status: "running" });
+    return this.send({ type: "follow_background", bg_id: bgId, task_id: taskId });
+  }
+
+  // A background task's transcript so far; its own process runs it, so it is only shown here.
+  openBackground(taskId) {
+    return this.openSavedFresh(taskId, "background");
+  }
+
+  async openSavedFresh(taskId, status = "saved") {
     const events = await api.get(`/api/history/${encodeURIComponent(taskId)}/transcript`);
     const t = new Transcript(taskId);
     t.apply(events);
-    t.status = "saved";
+    t.status = status;
     t.run = null; // a resumed run's events replace this view
     this.transcripts.set(taskId, t);
     this.select(taskId);
   }
 
-  resume(taskId) {
-    // The server replays the saved part first, so the old rows make way for a fresh transcript.
+  // An earlier message edited: back to the checkpoint before it, then the new text goes out.
+  resend(taskId, edit) {
+    this.freshRun(taskId);
+    return this.send({ type: "resend", task_id: taskId, ...edit, mode: this.mode });
+  }
+
+  freshRun(taskId) {
     const fresh = new Transcript(taskId);
     fresh.run = null; // the next run's events replace it
     this.transcripts.set(taskId, fresh);
     this.summaries.set(taskId, { id: taskId, task: "", status: "running" });
     if (this.current === taskId) this.views.chat.attach(fresh);
+  }
+
+  resume(taskId) {
+    // The server replays the saved part first, so the old rows make way for a fresh transcript.
+    this.freshRun(taskId);
     return this.send({ type: "resume_task", task_id: taskId, mode: this.mode });
   }
 }

@@ -20,11 +20,19 @@ export class ChatView {
     this.listBox = h("div", { class: "list-box" });
     this.list = new VirtualList(this.listBox, {
       label: "Messages",
-      render: (row) => renderRow(row, { compare: (c) => this.compare(c), restore: (c, m) => this.restore(c, m), viewChanges: () => this.viewChanges() }),
+      render: (row) => renderRow(row, {
+        compare: (c) => this.compare(c), restore: (c, m) => this.restore(c, m), viewChanges: () => this.viewChanges(),
+        checkpointBefore: (r) => this.checkpointBefore(r), edit: (r, on) => this.editMessage(r, on),
+        resend: (r, commit, restore, text) => this.app.resend(this.transcript.taskId, { ts: r.ts, original: r.original ?? r.text, commit, restore, text }),
+        relayout: () => this.list.schedule(),
+      }),
     });
+    this.quoteButton = button("Quote", () => this.quote(), { class: "quote-button primary", hidden: true, "aria-label": "Quote selection" });
+    this.quoteButton.addEventListener("mousedown", (e) => e.preventDefault()); // keep the selection
+    document.addEventListener("selectionchange", () => this.selectionChanged());
     this.actions = h("div", { class: "actions", role: "group", "aria-label": "Actions" });
     this.input = new InputBox(app, { send: (text, images) => this.submit(text, images) });
-    this.el.append(this.header, this.welcome, this.listBox, this.actions, this.input.el);
+    this.el.append(this.header, this.welcome, this.listBox, this.actions, this.input.el, this.quoteButton);
     this.attach(null);
   }
 
@@ -75,6 +83,7 @@ export class ChatView {
   changed() {
     const t = this.transcript;
     if (t) this.list.setRows(t.rows);
+    this.refreshModel();
     this.renderHeader();
     this.renderActions();
   }
@@ -97,8 +106,8 @@ export class ChatView {
         h("span", { "aria-label": "Tokens out", text: `↓ ${fmt(u.output)}` }),
         h("span", { "aria-label": "Cache", text: `Cache: +${fmt(u.cacheWrites)} → ${fmt(u.cacheReads)}` }),
         h("span", { class: "context-label", text: `${fmt(u.context)} / ${fmt(u.window)}` }), bar,
-        button("Compact", () => this.compact(), { "aria-label": "Compact Task", disabled: !["running", "waiting"].includes(t.status) }),
-        button("Processes", () => this.showProcesses(), { "aria-label": "Background processes", disabled: !["running", "waiting"].includes(t.status) }),
+        button("Compact", () => this.compact(), { "aria-label": "Compact Task", disabled: t.background || !["running", "waiting"].includes(t.status) }),
+        button("Processes", () => this.showProcesses(), { "aria-label": "Background processes", disabled: t.background || !["running", "waiting"].includes(t.status) }),
         h("span", { class: `status ${t.status}`, text: t.status })));
   }
 
@@ -116,7 +125,7 @@ export class ChatView {
       } else if (t.status === "running") {
         if (t.streaming) buttons.push(h("span", { class: "thinking", role: "status", "aria-label": "Model status", text: "Thinking…" }));
         const tool = t.lastTool();
-        if (tool && tool.tool === "execute_command" && !tool.done && !tool.partial) {
+        if (tool && tool.tool === "execute_command" && !tool.done && !tool.partial && !t.background) {
           buttons.push(button("Proceed While Running", () => this.app.action("proceed", t.taskId), { class: "primary" }));
         }
         buttons.push(button("Cancel", () => this.app.action("cancel", t.taskId), { class: "secondary" }));
@@ -159,6 +168,41 @@ export class ChatView {
     if (t && t.status === "running") return false;
     this.app.start(text, images);
     return true;
+  }
+
+  // The user message's restore point: the newest checkpoint before it.
+  checkpointBefore(row) {
+    const rows = this.transcript?.rows || [];
+    for (let i = row.index - 1; i >= 0; i--) if (rows[i].type === "checkpoint" && rows[i].commit) return rows[i].commit;
+    return null;
+  }
+
+  editMessage(row, on) {
+    row.editing = on;
+    row.draft = undefined;
+    row.version++;
+    this.list.setRows(this.transcript.rows);
+  }
+
+  // Text selected in the transcript can be quoted into the reply (Cline's QuoteButton).
+  selectionChanged() {
+    const sel = document.getSelection();
+    const text = sel && sel.rangeCount ? sel.toString().trim() : "";
+    if (!text || !this.listBox.contains(sel.anchorNode) || this.el.hidden) {
+      this.quoteButton.hidden = true;
+      return;
+    }
+    this.quoted = text;
+    const rect = sel.getRangeAt(0).getBoundingClientRect();
+    this.quoteButton.style.top = `${Math.max(0, rect.top - 34)}px`;
+    this.quoteButton.style.left = `${Math.max(0, rect.left)}px`;
+    this.quoteButton.hidden = false;
+  }
+
+  quote() {
+    this.input.quote(this.quoted || "");
+    this.quoteButton.hidden = true;
+    document.getSelection()?.removeAllRanges();
   }
 
   compact() {

@@ -4,6 +4,7 @@
 
 import { h, button } from "./render.js";
 import { api } from "./app.js";
+import { openModelPicker } from "./models.js";
 
 const MAX_IMAGES = 20;
 const MENTIONS = [
@@ -38,7 +39,7 @@ export class InputBox {
     this.planButton = button("Plan", () => this.setMode("plan"), { role: "radio" });
     this.actButton = button("Act", () => this.setMode("act"), { role: "radio" });
     this.planSwitch.append(this.planButton, this.actButton);
-    this.modelButton = button("model", () => app.show("settings"), { class: "link model", "aria-label": "Model" });
+    this.modelButton = button("model", () => this.pickModel(), { class: "link model", "aria-label": "Model" });
     this.el = h("div", { class: "input-box" },
       this.menu, this.thumbs,
       h("div", { class: "input-row" }, this.area),
@@ -62,7 +63,18 @@ export class InputBox {
   }
 
   setModel(models, mode) {
-    this.modelButton.textContent = (models[mode] || "").replace(/^None\/None$/, "no model configured");
+    const t = this.app.views?.chat.transcript;
+    const own = t && this.app.summaries.get(t.taskId)?.models;
+    const label = ((own && ["running", "waiting"].includes(t.status) ? own : models)[mode] || "");
+    const text = label.replace(/^None\/None$/, "no model configured");
+    if (this.modelButton.textContent !== text) this.modelButton.textContent = text;
+  }
+
+  // A running task's model is switched for it alone; otherwise Settings choose it for new tasks.
+  pickModel() {
+    const t = this.app.views?.chat.transcript;
+    if (t && ["running", "waiting"].includes(t.status) && this.app.summaries.has(t.taskId) && !t.background) openModelPicker(this.app, t.taskId);
+    else this.app.show("settings");
   }
 
   setMode(mode) {
@@ -72,7 +84,7 @@ export class InputBox {
     this.planSwitch.dataset.mode = mode;
     this.setModel(this.app.models || {}, mode);
     const t = this.app.views?.chat.transcript;
-    if (t && ["running", "waiting"].includes(t.status) && t.mode !== mode) this.app.action("set_mode", t.taskId, { mode });
+    if (t && ["running", "waiting"].includes(t.status) && t.mode !== mode && !t.background) this.app.action("set_mode", t.taskId, { mode });
   }
 
   setEnabled(enabled, placeholder) {
@@ -83,6 +95,14 @@ export class InputBox {
   setText(text) {
     this.area.value = text;
     this.area.focus();
+  }
+
+  quote(text) {
+    const quoted = text.split("\n").map((line) => `> ${line}`).join("\n");
+    const rest = this.area.value.trim();
+    this.area.value = `${quoted}\n\n${rest}`;
+    this.area.focus();
+    this.area.selectionStart = this.area.selectionEnd = this.area.value.length;
   }
 
   insert(text) {
@@ -180,7 +200,14 @@ export class InputBox {
     if (!t) return this.closeMenu();
     let items;
     if (t.kind === "/") {
-      items = SLASH.filter((s) => s.label.slice(1).startsWith(t.query.toLowerCase()));
+      const seq = (this.menuSeq = (this.menuSeq || 0) + 1);
+      let flows = [];
+      try {
+        flows = await api.get("/api/workflows");
+      } catch { /* the commands still help */ }
+      if (seq !== this.menuSeq) return;
+      const all = [...SLASH, ...flows.map((w) => ({ label: `/${w.name}`, insert: `/${w.name} `, hint: w.hint ? `workflow: ${w.hint}` : "workflow" }))];
+      items = all.filter((s) => s.label.slice(1).toLowerCase().startsWith(t.query.toLowerCase()));
     } else {
       const seq = (this.menuSeq = (this.menuSeq || 0) + 1);
       let files = [];

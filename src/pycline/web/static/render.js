@@ -51,7 +51,7 @@ const DONE_TITLES = {
 export function renderRow(row, ctx) {
   switch (row.type) {
     case "user":
-      return h("div", { class: "row user" }, h("div", { class: "bubble", text: row.text }));
+      return userRow(row, ctx);
     case "text":
       if (row.streaming) return streamingMarkdown(row);
       row.md = null;
@@ -61,7 +61,7 @@ export function renderRow(row, ctx) {
     case "group":
       return group(row);
     case "tool":
-      return row.questionId ? approval(row) : tool(row);
+      return row.questionId ? approval(row, ctx) : tool(row, ctx);
     case "followup":
       return h("div", { class: "row followup" }, h("div", { class: "title", text: "Cline has a question:" }), renderMarkdown(row.question || ""), answerNote(row));
     case "completion":
@@ -132,6 +132,62 @@ function resultBlock(item) {
   return h("details", { class: `result${item.ok === false ? " failed" : ""}` }, h("summary", { text: item.ok === false ? "Failed" : "Result" }), h("pre", { class: "wrap", text: item.result.slice(0, 20000) }));
 }
 
+// Only raster images in base64 data URLs are shown (the page's CSP allows data: for images alone).
+const SAFE_IMAGE = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*$/;
+
+function images(item) {
+  const shown = (item.images || []).filter((src) => SAFE_IMAGE.test(src));
+  if (!shown.length) return null;
+  const what = item.tool === "browser_action" ? "Browser screenshot" : "Image";
+  return h("div", { class: "shots" }, ...shown.map((src, i) =>
+    h("img", { class: "screenshot", src, alt: shown.length > 1 ? `${what} ${i + 1}` : what, loading: "lazy" })));
+}
+
+// Cline's UserMessage: an earlier message edited goes back to the checkpoint before it and is sent
+// again; Restore Chat rewinds the conversation only, Restore All the files too.
+function userRow(row, ctx) {
+  const commit = ctx.checkpointBefore?.(row);
+  if (!row.editing) {
+    const edit = row.editable && ctx.edit ? button("Edit", () => ctx.edit(row, true), { class: "link", "aria-label": "Edit message" }) : null;
+    return h("div", { class: "row user" }, h("div", { class: "bubble", text: row.text }), edit);
+  }
+  const area = h("textarea", { class: "edit-content", "aria-label": "Edited message", rows: "3" });
+  area.value = row.draft ?? row.text;
+  area.addEventListener("input", () => { row.draft = area.value; });
+  const send = (restore) => () => area.value.trim() && ctx.resend(row, commit, restore, area.value.trim());
+  const all = commit ? button("Restore All", send("both"), { title: "Rewind the files and the conversation, and send it again" }) : null;
+  return h("div", { class: "row user editing" }, area,
+    h("div", { class: "form-actions" },
+      button("Restore Chat", send("task"), { class: "primary", title: "Rewind the conversation to before this message and send it again" }),
+      all,
+      button("Cancel", () => ctx.edit(row, false), { class: "secondary" })));
+}
+
+const MCP_TOOLS = new Set(["use_mcp_tool", "access_mcp_resource"]);
+
+// MCP results are Markdown more often than not: shown rendered (the renderer builds DOM from text
+// nodes and keeps only http(s) links), with a toggle to the raw text.
+function mcpResult(row, ctx) {
+  if (!row.done || !row.result) return null;
+  const text = row.result.slice(0, 20000);
+  const rendered = renderMarkdown(text);
+  const raw = h("pre", { class: "wrap", "aria-label": "Raw result", text });
+  const show = () => {
+    rendered.hidden = !!row.raw;
+    raw.hidden = !row.raw;
+    toggle.setAttribute("aria-pressed", String(!!row.raw));
+  };
+  const toggle = button("Raw", () => { row.raw = !row.raw; show(); ctx.relayout?.(); }, { class: "link", "aria-label": "Show raw result" });
+  const box = h("div", { class: `result mcp-result${row.ok === false ? " failed" : ""}`, role: "group", "aria-label": "MCP result" },
+    h("div", { class: "result-head" }, h("span", { text: row.ok === false ? "Failed" : "Response" }), toggle), rendered, raw);
+  show();
+  return box;
+}
+
+function resultOf(row, ctx) {
+  return MCP_TOOLS.has(row.tool) ? mcpResult(row, ctx) : resultBlock(row);
+}
+
 function group(row) {
   const items = row.items;
   const title = items.length === 1 ? (items[0].done ? DONE_TITLES[items[0].tool] : TOOL_TITLES[items[0].tool]) : `Cline read, listed or searched ${items.length} times`;
@@ -140,7 +196,7 @@ function group(row) {
   return h("div", { class: "row tool group" }, h("div", { class: "title", text: title || "Cline used a tool:" }), list);
 }
 
-function tool(row) {
+function tool(row, ctx) {
   const title = (row.done ? DONE_TITLES[row.tool] : TOOL_TITLES[row.tool]) || `Cline used ${row.tool}:`;
   const parts = [h("div", { class: "title", text: title }), h("code", { class: "summary", text: row.summary })];
   if (row.partial && row.streamed) parts.push(h("pre", { class: "streamed", "aria-label": "Streaming", text: row.streamed.slice(-4000) }));
@@ -149,11 +205,11 @@ function tool(row) {
     parts.push(h("span", { class: `badge ${state}`, text: state === "running" ? "Running" : state === "failed" ? "Failed" : "Completed" }));
     if (row.output) parts.push(h("pre", { class: "output", "aria-label": "Command output", text: row.output.slice(-50000) }));
   }
-  parts.push(resultBlock(row));
+  parts.push(images(row), resultOf(row, ctx));
   return h("div", { class: "row tool" }, ...parts);
 }
 
-function approval(row) {
+function approval(row, ctx) {
   const title = (row.done && row.response === "approve" ? DONE_TITLES[row.tool] : TOOL_TITLES[row.tool]) || `Cline wants to use ${row.tool}:`;
   const parts = [h("div", { class: "title", text: title }), h("code", { class: "summary", text: row.summary })];
   if (row.outside) parts.push(h("div", { class: "warn", text: "This path is outside the workspace." }));
@@ -177,7 +233,7 @@ function approval(row) {
   }
   parts.push(answerNote(row));
   if (row.output) parts.push(h("pre", { class: "output", "aria-label": "Command output", text: row.output.slice(-50000) }));
-  parts.push(resultBlock(row));
+  parts.push(images(row), resultOf(row, ctx));
   return h("div", { class: `row approval${row.answered ? " answered" : ""}` }, ...parts);
 }
 

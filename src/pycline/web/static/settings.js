@@ -72,13 +72,79 @@ export class SettingsView {
       this.features[k] = box;
       return h("label", { for: `feat-${k}` }, box, ` ${label}`);
     });
+    this.scope = h("select", { "aria-label": "Settings file" }, h("option", { value: "global", text: "Global settings" }), h("option", { value: "project", text: "This project (.pycline/settings.json)" }));
+    this.fileText = h("textarea", { class: "edit-content", rows: "12", spellcheck: "false", "aria-label": "Settings JSON" });
+    this.inForce = h("pre", { class: "wrap", "aria-label": "Values in force" });
+    this.scope.addEventListener("change", () => this.loadFile());
+    this.loadFile();
+    this.hooks = h("ul", { class: "hooks", "aria-label": "Hooks" });
+    this.trustHooks = button("Trust project hooks", () => this.trust(), { hidden: true });
+    this.loadHooks();
     this.form.replaceChildren(
       h("h2", { text: "API Configuration" }), this.modeFields("act", d.act),
       h("label", { for: "sep-plan" }, this.separate, " Use different models for Plan and Act modes"), plan,
       h("h2", { text: "Auto-approve" }), h("div", { class: "checks" }, ...autos),
       h("h2", { text: "Features" }), h("div", { class: "checks" }, ...feats),
-      h("div", { class: "form-actions" }, button("Save", () => this.save(), { class: "primary", type: "submit" })),
+      h("h2", { text: "Hooks" }), this.hooks, this.trustHooks,
+      h("h2", { text: "All settings" }),
+      h("p", { class: "muted", text: "Every setting as `pycline config` sees it: edit the file's JSON; it is checked before it is saved." }),
+      h("div", { class: "filters" }, this.scope, button("Apply settings file", () => this.saveFile())), this.fileText,
+      h("details", {}, h("summary", { text: "Values in force" }), this.inForce),
+      h("div", { class: "form-actions" }, button("Save", undefined, { class: "primary", type: "submit" })),
       h("p", { class: "muted", text: "Model changes apply to new tasks." }));
+  }
+
+  // The hooks that would run (`pycline hooks list`); a project's run only once trusted as they are.
+  async loadHooks() {
+    let rows = [];
+    try {
+      rows = await api.get("/api/hooks");
+    } catch (e) {
+      return this.app.notify(e.message, true);
+    }
+    const words = { on: "on", off: "off (not executable)", untrusted: "not trusted", unreadable: "unreadable" };
+    this.hooks.replaceChildren(...(rows.length ? rows.map((r) => h("li", {},
+      h("code", { text: r.name }), ` ${r.scope} · `, h("span", { class: r.state === "untrusted" ? "warn" : "muted", "aria-label": `State of ${r.scope} hook ${r.name}`, text: words[r.state] || r.state }), " ", h("span", { class: "muted", text: r.path })))
+      : [h("li", { class: "muted", text: "No hooks." })]));
+    this.trustHooks.hidden = !rows.some((r) => r.state === "untrusted");
+  }
+
+  async loadFile() {
+    try {
+      const r = await api.get(`/api/settings/file?scope=${this.scope.value}`);
+      this.fileText.value = JSON.stringify(r.file, null, 2);
+      this.inForce.textContent = JSON.stringify(r.inForce, null, 2);
+    } catch (e) {
+      this.app.notify(e.message, true);
+    }
+  }
+
+  async saveFile() {
+    let file;
+    try {
+      file = JSON.parse(this.fileText.value || "{}");
+    } catch (e) {
+      return this.app.notify(`Not JSON: ${e.message}`, true);
+    }
+    try {
+      const r = await api.post("/api/settings/file", { scope: this.scope.value, file });
+      this.app.models = r.models;
+      this.app.views.chat.refreshModel();
+      this.app.notify("Settings file saved.");
+      this.opened();
+    } catch (e) {
+      this.app.notify(e.message, true);
+    }
+  }
+
+  async trust() {
+    try {
+      const r = await api.post("/api/hooks/trust");
+      this.app.notify(`Trusted ${r.trusted.length} hook file(s).`);
+    } catch (e) {
+      this.app.notify(e.message, true);
+    }
+    this.loadHooks();
   }
 
   async save() {

@@ -84,7 +84,7 @@ export class Transcript {
         return this.push({ type: "user", text: e.task });
       case "user_message":
         if (!this.text) this.text = e.text;
-        return this.push({ type: "user", text: e.text });
+        return this.push({ type: "user", text: e.text, ts: e.ts, editable: !!e.editable });
       case "request_started":
         this.turn++;
         this.streaming = true;
@@ -141,6 +141,7 @@ export class Transcript {
         const item = row.type === "group" ? row.items[row.items.length - 1] : row;
         item.ok = e.ok;
         item.result = e.result;
+        item.images = e.images || [];
         item.done = true;
         return this.touch(row);
       }
@@ -353,7 +354,7 @@ export class Transcript {
         // What the user said: the option's words for a follow-up, then anything typed.
         const chosen = row.type === "followup" ? (row.options || []).find((o) => o.id === answer.option) : null;
         const said = [chosen ? chosen.label : "", answer.text || ""].filter((x) => x.trim()).join("\n");
-        if (said) this.push({ type: "user", text: said, feedback: true });
+        if (said) this.push({ type: "user", text: said, feedback: true, ts: e.ts, editable: !!answer.text, original: answer.text || "" });
         return i;
       }
     }

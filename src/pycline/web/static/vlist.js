@@ -38,6 +38,8 @@ export class VirtualList {
       this.schedule();
     });
     new ResizeObserver(() => this.schedule()).observe(this.scroller);
+    // An image (a screenshot) decoded after its row was measured changes the row's height.
+    this.scroller.addEventListener("load", () => this.schedule(), true);
   }
 
   setRows(rows) {

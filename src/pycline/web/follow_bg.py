@@ -1,0 +1,73 @@
+"""Following a background task from a page, as `pycline attach` does in a terminal: its events
+(the task so far, then live) go to the page like a task of this server's, and the page's answers
+and Cancel go back over the task's control socket."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from pycline.app.background import client
+from pycline.app.background.client import Attachment
+from pycline.event_wire import WireError, envelope_from_json
+from pycline.web.wire import BadAnswer, event_json
+
+Send = Callable[[dict[str, Any]], None]
+
+
+class Followed:
+    """The background tasks one page follows, by task id."""
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+        self._conns: dict[str, Attachment] = {}
+        self._jobs: dict[str, asyncio.Task[None]] = {}
+
+    def follows(self, task_id: str) -> bool:
+        return task_id in self._conns
+
+    async def follow(self, bg_id: str, task_id: str) -> None:
+        if not task_id:
+            raise BadAnswer("the background task has no saved task yet")
+        if task_id in self._jobs:
+            return
+        conn = await client.connect(bg_id)
+        await conn.send({"op": "attach"})
+        self._conns[task_id] = conn
+        self._jobs[task_id] = asyncio.create_task(self._pump(bg_id, task_id, conn))
+
+    async def _pump(self, bg_id: str, task_id: str, conn: Attachment) -> None:
+        try:
+            async for message in conn.messages():
+                if message.get("type") != "event":
+                    continue  # its questions are in the events too; its state is on the board
+                try:
+                    envelope = envelope_from_json(message.get("event"))
+                except WireError:
+                    continue  # a newer task's event this page cannot show
+                batch = [event_json(envelope)]
+                self._send({"type": "events", "task_id": task_id, "run": bg_id, "events": batch})
+        finally:
+            self._conns.pop(task_id, None)
+            self._jobs.pop(task_id, None)
+            await conn.close()
+
+    async def answer(self, task_id: str, data: dict[str, Any]) -> None:
+        option, text = data.get("option") or "", data.get("text") or ""
+        if not isinstance(option, str) or not isinstance(text, str):
+            raise BadAnswer("option and text must be strings")
+        await self._conns[task_id].answer(
+            str(data.get("question_id", "")), {"option": option, "text": text}
+        )
+
+    async def stop(self, task_id: str) -> None:
+        await self._conns[task_id].send({"op": "stop"})
+
+    async def close(self) -> None:
+        jobs = list(self._jobs.values())
+        for job in jobs:
+            job.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.gather(*jobs, return_exceptions=True)
