@@ -21,6 +21,7 @@ from pycline.cli.waiting import Waiting
 from pycline.errors import PyclineError
 from pycline.events import (
     ACCEPT,
+    ALWAYS_ALLOW,
     APPROVE,
     CONTINUE,
     DENY,
@@ -226,16 +227,20 @@ class InteractiveHost:
                         colour_diff(preview) if preview.startswith(("---", "@@")) else preview
                     )
                 where = style(" (OUTSIDE the workspace)", "red", "bold") if outside else ""
-                choices = (
-                    "[y]es / [n]o / [e]dit first / or type feedback"
+                always = next((o for o in question.options if o.id == ALWAYS_ALLOW.id), None)
+                choices = "[y]es / " + (f"[a] {always.label.lower()} / " if always else "")
+                choices += (
+                    "[n]o / [e]dit first / or type feedback"
                     if question.content is not None
-                    else "[y]es / [n]o / or type feedback"
+                    else "[n]o / or type feedback"
                 )
                 while True:
                     reply = await self._read(style(f"Allow {summary}{where}? {choices}: ", "bold"))
                     word = reply.strip()
                     if word.lower() in ("y", "yes"):
                         return Answer(APPROVE.id)
+                    if always is not None and word.lower() in ("a", "always"):
+                        return Answer(ALWAYS_ALLOW.id)
                     if word.lower() in ("", "n", "no"):
                         return Answer(DENY.id)
                     if word.lower() in ("e", "edit") and question.content is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from pycline.events import APPROVE, Answer, ApprovalQuestion, Question
+from pycline.events import ALWAYS_ALLOW, APPROVE, Answer, ApprovalQuestion, Question
 from pycline.tools.base import Approval, ApprovalCategory, AskFn
 
 DANGEROUS_REFUSED = (
@@ -82,7 +82,11 @@ class ApprovalPolicy:
         if self.approve_all_inside and not outside:
             return Approval(True)
         answer: Answer = await self._ask(_with_outside(question, outside))
-        return Approval(answer.chose(APPROVE), answer.text, answer.edited_content)
+        always = answer.chose(ALWAYS_ALLOW) and any(
+            o.id == ALWAYS_ALLOW.id for o in question.options
+        )
+        approved = answer.chose(APPROVE) or always
+        return Approval(approved, answer.text, answer.edited_content, always=always)
 
 
 def _with_outside(question: ApprovalQuestion, outside: bool) -> Question:

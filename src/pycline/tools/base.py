@@ -80,6 +80,7 @@ class Approval:
     approved: bool
     feedback: str = ""
     edited_content: str | None = None
+    always: bool = False  # the user chose "always allow" (offered only where a rule fits)
 
 
 class Approver(Protocol):

@@ -14,9 +14,11 @@ import contextlib
 import math
 
 from pycline.errors import ToolError
-from pycline.events import ApprovalQuestion, ToolOutput
+from pycline.events import ALWAYS_ALLOW, APPROVE, DENY, ApprovalQuestion, Option, ToolOutput
 from pycline.prompts.responses import DENIED, with_feedback
+from pycline.storage.command_rules import add_rule, workspace_rules
 from pycline.storage.paths import pycline_home
+from pycline.terminal.allow_rules import covered, rememberable
 from pycline.terminal.background import BackgroundProcesses
 from pycline.terminal.danger import is_dangerous
 from pycline.terminal.process import ShellProcess
@@ -177,13 +179,30 @@ async def approve_command(
     )
     if danger is not None or risk is not None:
         summary = f"{summary} (needs approval: {danger or risk})"
+    # The user's "always allow" rules never cover what needs a look every time.
+    plain = danger is None and risk is None and reach.writes_outside is None
+    home, root = pycline_home(), ctx.workspace.root
+    if plain and covered(command, await asyncio.to_thread(workspace_rules, home, root)):
+        ctx.say(ToolOutput("[pycline] allowed by your rule for this workspace\n"))
+        return command, timeout
+    rule = rememberable(command) if plain else None
+    options: tuple[Option, ...] = (APPROVE, DENY)
+    if rule is not None:
+        options = (APPROVE, Option(ALWAYS_ALLOW.id, f"Always allow `{rule}` here"), DENY)
     approval = await ctx.approve(
-        ApprovalQuestion(tool, summary, preview=command),
+        ApprovalQuestion(tool, summary, preview=command, options=options),
         category,
         outside_workspace=reach.writes_outside is not None,
     )
     if not approval.approved:
         return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+    if approval.always and rule is not None:
+        try:
+            await asyncio.to_thread(add_rule, home, root, rule)
+        except (OSError, ValueError) as exc:
+            ctx.say(ToolOutput(f"[pycline] could not remember `{rule}`: {exc}\n"))
+        else:
+            ctx.say(ToolOutput(f"[pycline] `{rule}` is now always allowed in this workspace\n"))
     return command, timeout
 
 
