@@ -371,6 +371,7 @@ async def _tasks(
     host = InteractiveHost(reader, notify=load(home, cwd).notifications, state=state)
     typed = " ".join(ns.task).strip()
     mode: Mode = "plan" if ns.plan else "act"
+    stopped: str | None = None  # a task the user stopped: the next message continues it
     while True:
         if not typed:
             line = await reader.readline(style("Plan> " if mode == "plan" else "Task> ", "bold"))
@@ -396,16 +397,20 @@ async def _tasks(
                 _say(style(f"{mode.upper()} MODE", "cyan"))
                 continue
             case slash_run.NewTask():
+                stopped = None
                 _say(style("The next message starts a new task.", "dim"))
                 continue
             case slash_run.Handled():
                 continue
             case slash_run.Quit():
                 return 0
+        resume_id, stopped = resume_id or stopped, None
         if resume_id is not None:
             mode = await _run_one(opened, host, state, interrupts, "", resume_id, mode, text)
         else:
             mode = await _run_one(opened, host, state, interrupts, text, None, mode)
+        if interrupts.stopped and state.handle is not None:
+            stopped = state.handle.id
 
 
 async def _recap_and_ask(
@@ -481,7 +486,13 @@ async def _run_one(
     host.waiting.stop()
     mode = handle.task.mode
     if interrupts.stopped:
-        _say(style(f"Stopped. Task {handle.id} is saved; /resume continues it.", "yellow"))
+        _say(
+            style(
+                f"Stopped. Task {handle.id} is saved; your next message continues it "
+                "(/new starts a new task).",
+                "yellow",
+            )
+        )
         await _summary(host, state, handle.id)
         return mode
     if outcome.completed:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pycline.context.manager import ContextManager, Prepared
 from pycline.context.tokens import estimate_messages, estimate_text
-from pycline.core import calls, modes, user_input
+from pycline.core import calls, modes, resumption, user_input
 from pycline.core.approval import ApprovalPolicy, AutoApprove
 from pycline.core.checkpointing import TaskCheckpoints
 from pycline.core.features import AgentFeatures
@@ -135,6 +135,7 @@ class Task:
         self._last_error: str | None = None
         self._auto_condensed = False  # never condense twice in a row
         self.running_call = ""  # the tool call running now: its output and questions carry its id
+        self._interrupted: tuple[str, str] | None = None  # (call id, partial result) on a stop
         self.approver = ApprovalPolicy(
             self.settings.auto_approve,
             self.ask,
@@ -246,6 +247,12 @@ class Task:
                 outcome = await self._loop([*user_content, *hooked])
             await self.features.on_end(self, completed=outcome.completed, result=outcome.reason)
         except asyncio.CancelledError:
+            if self._interrupted is not None:
+                # The stopped call's partial result, so the model sees it when the task goes on.
+                self.history.append(
+                    resumption.interrupted_results(self.history, *self._interrupted)
+                )
+                self._interrupted = None
             await self.features.on_cancel(self)
             self.record.status = "cancelled"
             self.say(Notice("Task cancelled. Resume it later with `pycline resume`."))
@@ -491,6 +498,9 @@ class Task:
             return self.system_prompt
         text = self.prompt_extras(tuple(self._in_play))
         return f"{self.system_prompt}\n{text}\n" if text else self.system_prompt
+
+    def keep_interrupted(self, call_id: str, body: str) -> None:
+        self._interrupted = (call_id, body)
 
     def tool_context(self) -> ToolContext:
         return ToolContext(

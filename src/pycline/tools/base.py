@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +74,18 @@ class ToolResult:
     completed: bool = False
     denied: bool = False
     next_mode: Literal["act", "plan"] | None = None  # the user switched mode (Plan → Act)
+
+
+class Interrupted(asyncio.CancelledError):
+    """Cancellation that carries what the tool had done by then (a command's output so far).
+
+    The task keeps `result` as the call's result, so the model sees it when the task goes on;
+    the task re-raises a plain `CancelledError`, so cancellation stays what asyncio expects.
+    """
+
+    def __init__(self, result: ToolResult) -> None:
+        super().__init__("interrupted")
+        self.result = result
 
 
 @dataclass(frozen=True, slots=True)

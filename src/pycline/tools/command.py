@@ -30,6 +30,7 @@ from pycline.terminal.sandbox import (
 )
 from pycline.tools.base import (
     ApprovalCategory,
+    Interrupted,
     ParamSpec,
     ToolCall,
     ToolContext,
@@ -132,7 +133,8 @@ class ExecuteCommandTool:
             code, proceeded = await _wait(process, timeout, ctx.extra.get(PROCEED_KEY))
         except asyncio.CancelledError:
             await process.terminate(TERMINATE_GRACE)
-            raise
+            process.close()
+            raise Interrupted(ToolResult(_interrupted(process))) from None
         registry = ctx.extra.get("background")
         if code is None or process.is_running():
             if (
@@ -276,6 +278,14 @@ def _finished(process: ShellProcess, code: int) -> str:
     return (
         f"Command executed in {process.cwd} ({status}, {process.duration:.1f}s).\n"
         f"{_output_section(process)}"
+    )
+
+
+def _interrupted(process: ShellProcess) -> str:
+    return (
+        f"The user interrupted this command after {process.duration:.1f}s in {process.cwd}; it "
+        "was stopped (with everything it started) before it finished. Its output so far is "
+        f"below; do not assume it succeeded.\n{_output_section(process)}"
     )
 
 
