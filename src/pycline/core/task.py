@@ -24,6 +24,7 @@ from pycline.core.services import TaskServices
 from pycline.core.streaming import Reply, StreamFailed, stream_reply
 from pycline.core.tool_format import ToolCallFormat, ToolFormat
 from pycline.core.ui_log import UiLog
+from pycline.editing.diffs import bounded_diff
 from pycline.errors import ProviderErrorKind
 from pycline.events import (
     CONTINUE,
@@ -140,6 +141,7 @@ class Task:
             self.settings.auto_approve,
             self.ask,
             approve_all_inside=self.settings.approve_all_inside,
+            show_edit=lambda q: self.say(ToolOutput(bounded_diff(q.preview))),
         )
 
     @property
