@@ -13,8 +13,9 @@ from pycline.cli.common import overrides_of, workspace_dir
 from pycline.cli.editor import edit_text
 from pycline.cli.headless import budget_line, subagent_line
 from pycline.cli.interrupts import Interrupts
-from pycline.cli.lines import LineReader
+from pycline.cli.lines import ESC_ESC, LineReader
 from pycline.cli.notices import Shown
+from pycline.cli.rewind import offer_rewind
 from pycline.cli.style import colour_diff, style
 from pycline.cli.task_size import check_task_size
 from pycline.cli.waiting import Waiting
@@ -355,7 +356,7 @@ def _banner(opened: Session, home: Path, cwd: Path) -> None:
     print(
         style(
             "Type a task, or /help for commands (Tab completes). Ctrl-C stops a step; "
-            "Ctrl-C twice or Ctrl-D quits.",
+            "Ctrl-C twice or Ctrl-D quits; Esc twice rewinds to a checkpoint.",
             "dim",
         )
     )
@@ -378,6 +379,12 @@ async def _tasks(
             if line is None:
                 return 0
             typed = line.strip()
+            if typed == ESC_ESC:
+                typed = ""
+                stopped = await offer_rewind(reader, home, state.task_id) or stopped
+                if stopped:
+                    _say(style("Your next message continues this task.", "dim"))
+                continue
             if not typed:
                 continue
         text, resume_id = typed, None
