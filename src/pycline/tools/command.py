@@ -282,10 +282,11 @@ def _finished(process: ShellProcess, code: int) -> str:
 
 
 def _interrupted(process: ShellProcess) -> str:
+    # The first line is also what the terminal shows the user.
     return (
-        f"The user interrupted this command after {process.duration:.1f}s in {process.cwd}; it "
-        "was stopped (with everything it started) before it finished. Its output so far is "
-        f"below; do not assume it succeeded.\n{_output_section(process)}"
+        f"The user interrupted this command after {process.duration:.1f}s, before it finished.\n"
+        f"It ran in {process.cwd} and was stopped with everything it started; do not assume it "
+        f"succeeded.\n{_output_section(process)}"
     )
 
 
