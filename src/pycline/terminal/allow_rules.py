@@ -2,10 +2,11 @@
 
 A rule is a program and its subcommand (`npm test`, `git status`), or a program alone (`pytest`);
 it covers a command starting with those words (`npm test -- --watch`). A command line is covered
-only when every simple command in it is: `npm test && git status` with
-both rules, never `npm test; rm -rf ~` with one. Redirections, substitutions (`$(…)`, backticks)
-and subshells are never covered, since they do what no rule names. Programs that run whatever
-their arguments say (shells, interpreters, `sudo`, `env`, `xargs`) never make a rule.
+only when every simple command in it is: `npm test && git status` with both rules, never
+`npm test; rm -rf ~` with one. Redirections into files, substitutions (`$(…)`, backticks) and
+subshells are never covered, since they do what no rule names; `2>&1` and `>/dev/null` are.
+Programs that run whatever their arguments say (shells, interpreters, `sudo`, `env`, `xargs`)
+never make a rule.
 
 Dangerous commands are the caller's concern: `terminal.danger` decides those before any rule.
 """
@@ -29,6 +30,9 @@ _PROGRAM = re.compile(r"^[A-Za-z0-9._+/-]+$")
 _CONTROL = re.compile(r"[;&|`$<>()\n\\'\"*?\[\]{}~#!]")
 # A command sent to the background (`&`) outlives the tool's wait; a rule never covers that.
 _UNCOVERED_OPERATORS = frozenset({"&", ";;"})
+# Redirections that only join or drop output streams (`2>&1`, `>/dev/null`) write no file.
+_FD_DUP = re.compile(r"^[0-9]*>&$")
+_OUTPUT = re.compile(r"^(?:[0-9]*>|&>)$")
 
 
 def command_prefix(command: str) -> str | None:
@@ -75,7 +79,8 @@ def rememberable(command: str) -> str | None:
 
 
 def covered(command: str, rules: tuple[str, ...] | list[str] | set[str]) -> bool:
-    """Every simple command of `command` matches one of `rules` exactly by its prefix."""
+    """Every simple command of `command` starts with the words of one of `rules`, and nothing
+    in the line does more than those commands (writes a file, substitutes, backgrounds)."""
     if not rules:
         return False
     try:
@@ -87,7 +92,9 @@ def covered(command: str, rules: tuple[str, ...] | list[str] | set[str]) -> bool
         return False
     ruled = [tuple(rule.split()) for rule in rules]
     for part in parts:
-        if isinstance(part, Subshell) or part.redirects or part.substitutions:
+        if isinstance(part, Subshell) or part.substitutions:
+            return False
+        if not all(_harmless(op, target) for op, target in part.redirects):
             return False
         # Quotes are gone from the words here, so `git commit -m "a b"` starts `git commit`.
         words = part.words
@@ -96,6 +103,12 @@ def covered(command: str, rules: tuple[str, ...] | list[str] | set[str]) -> bool
         if not any(r and words[: len(r)] == r for r in ruled):
             return False
     return True
+
+
+def _harmless(op: str, target: str) -> bool:
+    if _FD_DUP.match(op):
+        return target.isdigit()
+    return bool(_OUTPUT.match(op)) and target == "/dev/null"
 
 
 def prefix_covers(prefix: str, command: str) -> bool:
