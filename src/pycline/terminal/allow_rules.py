@@ -26,8 +26,6 @@ from pycline.workspace.shell import (
 
 _SUBCOMMAND = re.compile(r"^[a-z][a-z0-9._-]*$")
 _PROGRAM = re.compile(r"^[A-Za-z0-9._+/-]+$")
-# Anything the shell would treat specially inside one simple command.
-_CONTROL = re.compile(r"[;&|`$<>()\n\\'\"*?\[\]{}~#!]")
 # A command sent to the background (`&`) outlives the tool's wait; a rule never covers that.
 _UNCOVERED_OPERATORS = frozenset({"&", ";;"})
 # Redirections that only join or drop output streams (`2>&1`, `>/dev/null`) write no file.
@@ -38,10 +36,16 @@ _OUTPUT = re.compile(r"^(?:[0-9]*>|&>)$")
 def command_prefix(command: str) -> str | None:
     """The rule "always allow" would remember for a single simple command (`npm test` for
     `npm test -- --watch`), or None when the line is not one plain command."""
-    text = command.strip()
-    if not text or _CONTROL.search(text):
+    try:
+        parts = split_commands(tokenize(command))
+    except ShellSyntaxError:
         return None
-    return _prefix(tuple(text.split()))
+    if len(parts) != 1:
+        return None
+    [part] = parts
+    if isinstance(part, Subshell) or part.redirects or part.substitutions:
+        return None
+    return _prefix(part.words)
 
 
 def _prefix(words: tuple[str, ...]) -> str | None:
