@@ -198,6 +198,8 @@ class InteractiveHost:
             self._mid_line = False
             if line is None:
                 raise EOFError
+            if line.strip() == ESC_ESC:  # rewinding is for the task prompt, not an answer
+                continue
             parts = slash.split(line)
             if self.state is None or parts is None or parts[0] in accepts:
                 return line
@@ -437,7 +439,7 @@ async def _recap_and_ask(
     if reply is None:
         raise EOFError
     message = reply.strip()
-    if (found.completed and not message) or message in ("/new", "/clear"):
+    if (found.completed and not message) or message in ("/new", "/clear", ESC_ESC):
         return None
     return found.record.id, message
 
