@@ -225,6 +225,8 @@ class Option:
 
 APPROVE = Option("approve", "Approve")
 DENY = Option("deny", "Deny")
+# Approve, and approve the same command (program and subcommand) in this workspace from now on.
+ALWAYS_ALLOW = Option("always", "Always allow")
 ACCEPT = Option("accept", "Accept")
 SWITCH_TO_ACT = Option("act", "Switch to Act mode")
 STOP = Option("stop", "Stop here")

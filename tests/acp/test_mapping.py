@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pycline.acp.mapping import checklist, command_prefix, prefix_covers, tool_kind, tool_title
+from pycline.acp.mapping import checklist, tool_kind, tool_title
 from pycline.acp.permissions import Remembered
+from pycline.terminal.allow_rules import command_prefix, prefix_covers
 
 
 @pytest.mark.parametrize(

@@ -50,7 +50,7 @@ def test_ctrl_c_at_an_approval_stops_the_task_and_returns_to_the_prompt(
     child.sendline("make hello")
     child.expect(r"Allow write_to_file")
     child.sendintr()
-    child.expect("Stopped. Task .* is saved; /resume continues it")
+    child.expect("Stopped. Task .* is saved; your next message continues it")
     _quit_at_prompt(child)
     assert _status(isolated_home) == ["cancelled"]
     assert not (workspace / "hello.txt").exists()
@@ -116,3 +116,32 @@ def test_a_second_press_within_two_seconds_quits_later_ones_stop_again() -> None
     interrupts.handle = None
     interrupts.press()  # nothing running: at the prompt, Ctrl-C quits
     assert quits == [True]
+
+
+def test_an_interrupted_commands_output_reaches_the_model_with_the_next_message(
+    isolated_home: Path, workspace: Path
+) -> None:
+    done = "<attempt_completion>\n<result>ok</result>\n</attempt_completion>"
+    # Its output ("one-42") is not in the command line the terminal shows before it runs.
+    slow = LONG_COMMAND.replace("echo started", "echo one-$((40+2))")
+    with FakeOpenAI([slow, done]) as server:
+        child = spawn(
+            ["--provider", "openai", "--base-url", server.base_url, "--api-key", "k",
+             "--model", "m", "run it"],
+            isolated_home,
+            workspace,
+        )  # fmt: skip
+        child.expect("one-42")
+        child.sendintr()
+        child.expect("Stopped. Task .* is saved; your next message continues it")
+        child.expect("Task> ")
+        child.sendline("why so slow?")
+        child.expect("Press Enter to accept")
+        child.sendline("")
+        _quit_at_prompt(child)
+        sent = json.dumps(server.completions[1].body["messages"])
+    result = sent[sent.find("The user interrupted this command") :]
+    assert "one-42" in result[: result.find("[TASK RESUMPTION]")]
+    assert "why so slow?" in sent
+    assert "result is unknown" not in sent
+    assert len(_status(isolated_home)) == 1  # the same task went on

@@ -118,30 +118,3 @@ def checklist(markdown: str) -> list[PlanItem]:
         else:
             items.append(PlanItem(text, "pending"))
     return items
-
-
-# --- "always" answers: what a remembered permission covers ---------------------------------------
-
-_SUBCOMMAND = re.compile(r"^[a-z][a-z0-9._-]*$")
-_CONTROL = re.compile(r"[;&|`$<>()\n\\]")
-
-
-def command_prefix(command: str) -> str | None:
-    """What "always allow" remembers for a command: its program and subcommand (`npm test`).
-
-    None for a command line with shell control syntax (chains, pipes, substitutions,
-    redirections): those are always asked about, so a remembered `git status` never lets
-    `git status; rm -rf ~` through.
-    """
-    text = command.strip()
-    if not text or _CONTROL.search(text):
-        return None
-    words = text.split()
-    if len(words) > 1 and _SUBCOMMAND.match(words[1]):
-        return f"{words[0]} {words[1]}"
-    return words[0]
-
-
-def prefix_covers(prefix: str, command: str) -> bool:
-    own = command_prefix(command)
-    return own is not None and own == prefix

@@ -6,13 +6,14 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pycline.app import wiring
 from pycline.app.config import ModelConfig
 from pycline.app.hook_trust import HookTrust
+from pycline.app.resume_model import resumed_config
 from pycline.app.subagents import SessionSpawner
 from pycline.app.task_settings import (
     checkpoint_settings,
@@ -54,6 +55,7 @@ class TaskBuilder:
     plan_config: ModelConfig | None = None  # Plan mode's own model; None: the same as Act
     mcp: McpHub | None = None  # shared by the session's tasks; see start_mcp
     spend: SessionSpend | None = None  # what this session's tasks spent (spending caps)
+    flags: ModelConfig = field(default_factory=ModelConfig)  # the model chosen on the command line
 
     async def start_mcp(
         self, workspace: Path, *, extra: Mapping[str, ServerConfig] | None = None
@@ -240,6 +242,10 @@ class TaskBuilder:
                 raise StorageError(f"No task to resume in {workspace.root}.")
         folder = self.store.open(task_id)
         record = folder.load_record()
+        if provider is None:
+            ran_with = resumed_config(record, self.config, self.flags, self.home, workspace.root)
+            if ran_with is not None:
+                provider = wiring.build_provider(ran_with)
         history, pending = resumption.prepare(folder.load_api_history())
         try:
             ui = folder.load_ui_messages()
@@ -255,6 +261,8 @@ class TaskBuilder:
             history=history,
             ui=UiLog(ui),
         )
+        record.provider = task.provider.name
+        record.model = task.provider.model.id
         if not history:
             return task, lambda: task.start(record.task)
         when = resumption.ago(record.ts)

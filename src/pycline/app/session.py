@@ -101,7 +101,7 @@ class Session:
         config = resolve(flags, home, workspace=workspace, profile=overrides.profile)
         wiring.warm_up_sdk(config.provider)
         plan = resolve_plan(flags, home, config, workspace=workspace, profile=overrides.profile)
-        builder = TaskBuilder(home, config, plan)
+        builder = TaskBuilder(home, config, plan, flags=flags)
         await builder.start_mcp(workspace, extra=mcp_servers)
         return cls(workspace, home, builder)
 
@@ -137,7 +137,7 @@ class Session:
         """Resolve the model choice again after the settings changed; new tasks use it."""
         flags = overrides.flags()
         config = resolve(flags, self.home, workspace=self.workspace, profile=overrides.profile)
-        self._builder.config = config
+        self._builder.config, self._builder.flags = config, flags
         self._builder.plan_config = resolve_plan(
             flags, self.home, config, workspace=self.workspace, profile=overrides.profile
         )

@@ -212,6 +212,11 @@ async def files_changed(store: TaskStore, task_id: str) -> int | None:
     return len(await tracker.diff(listed.checkpoints[0].commit, None))
 
 
+async def restore_both(store: TaskStore, task_id: str, commit: str) -> int:
+    """Files and conversation back to `commit` (the Esc-twice rewind)."""
+    return await _restore(store, task_id, commit, "both")
+
+
 async def undo_last_step(store: TaskStore, task_id: str) -> int:
     """Files and conversation back to the newest checkpoint whose files differ from now: the
     last change is undone (and the restore itself can be undone, see `_restore`)."""
@@ -220,7 +225,7 @@ async def undo_last_step(store: TaskStore, task_id: str) -> int:
     tracker = checkpoints.tracker(listed.record)
     for checkpoint in reversed(listed.checkpoints):
         if await tracker.diff(checkpoint.commit, None):
-            return await _restore(store, listed.record.id, checkpoint.commit, "both")
+            return await restore_both(store, listed.record.id, checkpoint.commit)
     raise CheckpointError("Nothing to undo: the files are as at the task's first checkpoint.")
 
 

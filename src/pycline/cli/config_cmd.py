@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pycline.cli.allow_cmd import add_allow_parser, run_allow
 from pycline.errors import ConfigError
 
 _MAPS = ("mcpAutoApprove", "linters")  # their keys are names chosen by the user
@@ -47,6 +48,7 @@ def build_config_parser() -> argparse.ArgumentParser:
     unset.add_argument("key")
     list_ = sub.add_parser("list", parents=[where], help="print every setting")
     list_.add_argument("--json", action="store_true", help="one JSON object")
+    add_allow_parser(sub)
     return parser
 
 
@@ -307,6 +309,8 @@ def _config_list(files: _Files, *, as_json: bool) -> int:
 def run_config(argv: Sequence[str]) -> int:
     ns = build_config_parser().parse_args(list(argv))
     try:
+        if ns.action == "allow":
+            return run_allow(ns)
         files = _Files(ns)
         match ns.action:
             case "get":

@@ -13,14 +13,16 @@ from pycline.cli.common import overrides_of, workspace_dir
 from pycline.cli.editor import edit_text
 from pycline.cli.headless import budget_line, subagent_line
 from pycline.cli.interrupts import Interrupts
-from pycline.cli.lines import LineReader
+from pycline.cli.lines import ESC_ESC, LineReader
 from pycline.cli.notices import Shown
+from pycline.cli.rewind import offer_rewind
 from pycline.cli.style import colour_diff, style
 from pycline.cli.task_size import check_task_size
 from pycline.cli.waiting import Waiting
 from pycline.errors import PyclineError
 from pycline.events import (
     ACCEPT,
+    ALWAYS_ALLOW,
     APPROVE,
     CONTINUE,
     DENY,
@@ -196,6 +198,8 @@ class InteractiveHost:
             self._mid_line = False
             if line is None:
                 raise EOFError
+            if line.strip() == ESC_ESC:  # rewinding is for the task prompt, not an answer
+                continue
             parts = slash.split(line)
             if self.state is None or parts is None or parts[0] in accepts:
                 return line
@@ -226,16 +230,20 @@ class InteractiveHost:
                         colour_diff(preview) if preview.startswith(("---", "@@")) else preview
                     )
                 where = style(" (OUTSIDE the workspace)", "red", "bold") if outside else ""
-                choices = (
-                    "[y]es / [n]o / [e]dit first / or type feedback"
+                always = next((o for o in question.options if o.id == ALWAYS_ALLOW.id), None)
+                choices = "[y]es / " + (f"[a] {always.label.lower()} / " if always else "")
+                choices += (
+                    "[n]o / [e]dit first / or type feedback"
                     if question.content is not None
-                    else "[y]es / [n]o / or type feedback"
+                    else "[n]o / or type feedback"
                 )
                 while True:
                     reply = await self._read(style(f"Allow {summary}{where}? {choices}: ", "bold"))
                     word = reply.strip()
                     if word.lower() in ("y", "yes"):
                         return Answer(APPROVE.id)
+                    if always is not None and word.lower() in ("a", "always"):
+                        return Answer(ALWAYS_ALLOW.id)
                     if word.lower() in ("", "n", "no"):
                         return Answer(DENY.id)
                     if word.lower() in ("e", "edit") and question.content is not None:
@@ -350,7 +358,7 @@ def _banner(opened: Session, home: Path, cwd: Path) -> None:
     print(
         style(
             "Type a task, or /help for commands (Tab completes). Ctrl-C stops a step; "
-            "Ctrl-C twice or Ctrl-D quits.",
+            "Ctrl-C twice or Ctrl-D quits; Esc twice rewinds to a checkpoint.",
             "dim",
         )
     )
@@ -366,12 +374,19 @@ async def _tasks(
     host = InteractiveHost(reader, notify=load(home, cwd).notifications, state=state)
     typed = " ".join(ns.task).strip()
     mode: Mode = "plan" if ns.plan else "act"
+    stopped: str | None = None  # a task the user stopped: the next message continues it
     while True:
         if not typed:
             line = await reader.readline(style("Plan> " if mode == "plan" else "Task> ", "bold"))
             if line is None:
                 return 0
             typed = line.strip()
+            if typed == ESC_ESC:
+                typed = ""
+                stopped = await offer_rewind(reader, home, state.task_id) or stopped
+                if stopped:
+                    _say(style("Your next message continues this task.", "dim"))
+                continue
             if not typed:
                 continue
         text, resume_id = typed, None
@@ -391,16 +406,20 @@ async def _tasks(
                 _say(style(f"{mode.upper()} MODE", "cyan"))
                 continue
             case slash_run.NewTask():
+                stopped = None
                 _say(style("The next message starts a new task.", "dim"))
                 continue
             case slash_run.Handled():
                 continue
             case slash_run.Quit():
                 return 0
+        resume_id, stopped = resume_id or stopped, None
         if resume_id is not None:
             mode = await _run_one(opened, host, state, interrupts, "", resume_id, mode, text)
         else:
             mode = await _run_one(opened, host, state, interrupts, text, None, mode)
+        if interrupts.stopped and state.handle is not None:
+            stopped = state.handle.id
 
 
 async def _recap_and_ask(
@@ -420,7 +439,7 @@ async def _recap_and_ask(
     if reply is None:
         raise EOFError
     message = reply.strip()
-    if (found.completed and not message) or message in ("/new", "/clear"):
+    if (found.completed and not message) or message in ("/new", "/clear", ESC_ESC):
         return None
     return found.record.id, message
 
@@ -476,7 +495,13 @@ async def _run_one(
     host.waiting.stop()
     mode = handle.task.mode
     if interrupts.stopped:
-        _say(style(f"Stopped. Task {handle.id} is saved; /resume continues it.", "yellow"))
+        _say(
+            style(
+                f"Stopped. Task {handle.id} is saved; your next message continues it "
+                "(/new starts a new task).",
+                "yellow",
+            )
+        )
         await _summary(host, state, handle.id)
         return mode
     if outcome.completed:

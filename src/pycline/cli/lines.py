@@ -15,6 +15,10 @@ from typing import Any
 
 from pycline.cli import completion
 
+# What `readline` returns when Esc is pressed twice at a prompt (in plain line mode: typed as the
+# line's only content), which the task prompt takes as "rewind to a checkpoint".
+ESC_ESC = "\x1b\x1b"
+
 
 class LineReader:
     def __init__(
@@ -37,6 +41,7 @@ class LineReader:
             self._session = PromptSession(
                 completer=completion.make_completer(complete_root, commands),
                 complete_while_typing=False,
+                key_bindings=_esc_twice(),
             )
 
     async def readline(self, prompt: str = "") -> str | None:
@@ -90,3 +95,15 @@ class LineReader:
             self._buffer += data
         else:
             self._eof = True
+
+
+def _esc_twice() -> Any:
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+    bindings = KeyBindings()
+
+    @bindings.add("escape", "escape")
+    def _(event: KeyPressEvent) -> None:
+        event.app.exit(result=ESC_ESC)
+
+    return bindings

@@ -48,6 +48,7 @@ def resume(ns: argparse.Namespace) -> int:
 
 async def _recap_and_wait(view: InteractiveHost, session: Session, task_id: str | None) -> str:
     """Show what the task was, then wait for the user: their message ("" to just go on)."""
+    from pycline.cli.lines import ESC_ESC
     from pycline.cli.recap import continue_prompt, recap
     from pycline.cli.style import style
 
@@ -56,6 +57,6 @@ async def _recap_and_wait(view: InteractiveHost, session: Session, task_id: str 
         print(line)
     reply = await view.reader.readline(style(continue_prompt(found.completed), "bold"))
     message = (reply or "").strip()
-    if reply is None or message in ("/new", "/clear") or (found.completed and not message):
+    if reply is None or message in ("/new", "/clear", ESC_ESC) or (found.completed and not message):
         raise EOFError  # nothing to continue: leave as it is
     return message

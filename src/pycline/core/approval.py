@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from pycline.events import APPROVE, Answer, ApprovalQuestion, Question
+from pycline.events import ALWAYS_ALLOW, APPROVE, Answer, ApprovalQuestion, Question
 from pycline.tools.base import Approval, ApprovalCategory, AskFn
 
 DANGEROUS_REFUSED = (
@@ -65,24 +66,40 @@ class ApprovalPolicy:
     """
 
     def __init__(
-        self, settings: AutoApprove, ask: AskFn, *, approve_all_inside: bool = False
+        self,
+        settings: AutoApprove,
+        ask: AskFn,
+        *,
+        approve_all_inside: bool = False,
+        show_edit: Callable[[ApprovalQuestion], None] | None = None,
     ) -> None:
         self.settings = settings
         self._ask = ask
         self.approve_all_inside = approve_all_inside
+        # An edit approved without asking is still shown (its diff), as an asked one would be.
+        self._show_edit = show_edit
 
     async def __call__(
         self, question: ApprovalQuestion, category: ApprovalCategory, *, outside_workspace: bool
     ) -> Approval:
         outside = outside_workspace or question.outside_workspace
         if self.settings.allows(category, outside_workspace=outside):
-            return Approval(True)
+            return self._unasked(question, category)
         if self.approve_all_inside and category == "dangerous_command":
             return Approval(False, DANGEROUS_REFUSED)
         if self.approve_all_inside and not outside:
-            return Approval(True)
+            return self._unasked(question, category)
         answer: Answer = await self._ask(_with_outside(question, outside))
-        return Approval(answer.chose(APPROVE), answer.text, answer.edited_content)
+        always = answer.chose(ALWAYS_ALLOW) and any(
+            o.id == ALWAYS_ALLOW.id for o in question.options
+        )
+        approved = answer.chose(APPROVE) or always
+        return Approval(approved, answer.text, answer.edited_content, always=always)
+
+    def _unasked(self, question: ApprovalQuestion, category: ApprovalCategory) -> Approval:
+        if category == "edit" and question.preview and self._show_edit is not None:
+            self._show_edit(question)
+        return Approval(True)
 
 
 def _with_outside(question: ApprovalQuestion, outside: bool) -> Question:

@@ -36,6 +36,25 @@ def prepare(history: list[Message]) -> tuple[list[Message], list[Content]]:
     return kept, pending
 
 
+def interrupted_results(history: list[Message], call_id: str, body: str) -> Message:
+    """The user message answering the last reply's calls when the task was stopped during one:
+    that call's partial result (`body`), and "interrupted" for any other native call."""
+    now = time.time()
+    calls = _native_calls(history[-1]) if history and history[-1].role == "assistant" else []
+    if not calls:
+        return Message("user", (TextContent(body),), now)
+    return Message(
+        "user",
+        tuple(
+            TextContent(
+                body if c.id == call_id else f"[{c.name}] Result:\n{responses.INTERRUPTED}", c.id
+            )
+            for c in calls
+        ),
+        now,
+    )
+
+
 def _native_calls(message: Message) -> list[ToolUseContent]:
     return [c for c in message.content if isinstance(c, ToolUseContent)]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pycline.context.manager import ContextManager, Prepared
 from pycline.context.tokens import estimate_messages, estimate_text
-from pycline.core import calls, modes, user_input
+from pycline.core import calls, modes, resumption, user_input
 from pycline.core.approval import ApprovalPolicy, AutoApprove
 from pycline.core.checkpointing import TaskCheckpoints
 from pycline.core.features import AgentFeatures
@@ -24,6 +24,7 @@ from pycline.core.services import TaskServices
 from pycline.core.streaming import Reply, StreamFailed, stream_reply
 from pycline.core.tool_format import ToolCallFormat, ToolFormat
 from pycline.core.ui_log import UiLog
+from pycline.editing.diffs import bounded_diff
 from pycline.errors import ProviderErrorKind
 from pycline.events import (
     CONTINUE,
@@ -136,10 +137,12 @@ class Task:
         self._auto_condensed = False  # never condense twice in a row
         self.running_call = ""  # the tool call running now: its output and questions carry its id
         self._answer_images: list[ImageContent] = []  # for the next user message
+        self._interrupted: tuple[str, str] | None = None  # (call id, partial result) on a stop
         self.approver = ApprovalPolicy(
             self.settings.auto_approve,
             self.ask,
             approve_all_inside=self.settings.approve_all_inside,
+            show_edit=lambda q: self.say(ToolOutput(bounded_diff(q.preview))),
         )
 
     @property
@@ -254,6 +257,12 @@ class Task:
                 outcome = await self._loop([*user_content, *hooked])
             await self.features.on_end(self, completed=outcome.completed, result=outcome.reason)
         except asyncio.CancelledError:
+            if self._interrupted is not None:
+                # The stopped call's partial result, so the model sees it when the task goes on.
+                self.history.append(
+                    resumption.interrupted_results(self.history, *self._interrupted)
+                )
+                self._interrupted = None
             await self.features.on_cancel(self)
             self.record.status = "cancelled"
             self.say(Notice("Task cancelled. Resume it later with `pycline resume`."))
@@ -530,6 +539,9 @@ class Task:
             return self.system_prompt
         text = self.prompt_extras(tuple(self._in_play))
         return f"{self.system_prompt}\n{text}\n" if text else self.system_prompt
+
+    def keep_interrupted(self, call_id: str, body: str) -> None:
+        self._interrupted = (call_id, body)
 
     def tool_context(self) -> ToolContext:
         return ToolContext(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from pycline.events import Event, ToolFinished, ToolStarted
 from pycline.messages import Content, TextContent
 from pycline.parsing.blocks import ToolUseBlock
 from pycline.prompts import responses
-from pycline.tools.base import Tool, ToolCall, ToolContext, ToolResult
+from pycline.tools.base import Interrupted, Tool, ToolCall, ToolContext, ToolResult
 from pycline.workspace.paths import Workspace
 
 if TYPE_CHECKING:
@@ -40,6 +41,10 @@ class TurnHost(Protocol):
     def tool_context(self) -> ToolContext: ...
 
     def note_path(self, path: str) -> None: ...
+
+    def keep_interrupted(self, call_id: str, body: str) -> None:
+        """Keep a cancelled call's partial result, to be saved with the history."""
+        ...
 
 
 INTERRUPTED_NOTE = (
@@ -94,6 +99,10 @@ async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
         if refused is not None:
             raise ToolError(refused)
         result = await tool.run(call, task.tool_context())
+    except Interrupted as exc:
+        task.say(ToolFinished(call.name, summary, False, exc.result.text, call_id))
+        task.keep_interrupted(call_id, f"{responses.tool_header(summary)}\n{exc.result.text}")
+        raise asyncio.CancelledError from None
     except ToolError as exc:
         result = ToolResult(responses.tool_error(call.name, str(exc)), is_error=True)
     except (OSError, ValueError, RecursionError) as exc:

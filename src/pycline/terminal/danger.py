@@ -142,6 +142,19 @@ def _rough_parse(command: str) -> list[_Simple]:
     return simples
 
 
+def runs_other_programs(program: str) -> bool:
+    """`program` runs whatever its arguments name (a shell, an interpreter, sudo, env, xargs…),
+    so allowing it by name would allow everything."""
+    name = _name(program)
+    return (
+        name in _WRAPPERS
+        or name in _SHELLS
+        or name in _ADMIN
+        or name in ("su", "eval", "source", ".")
+        or bool(_INTERPRETERS.match(name))
+    )
+
+
 def _command_index(words: tuple[str, ...]) -> int:
     i = 0
     while i < len(words) and (_ASSIGNMENT.match(words[i]) or _name(words[i]) in _WRAPPERS):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,11 +79,24 @@ class ToolResult:
     shown: tuple[ImageContent, ...] = ()
 
 
+class Interrupted(asyncio.CancelledError):
+    """Cancellation that carries what the tool had done by then (a command's output so far).
+
+    The task keeps `result` as the call's result, so the model sees it when the task goes on;
+    the task re-raises a plain `CancelledError`, so cancellation stays what asyncio expects.
+    """
+
+    def __init__(self, result: ToolResult) -> None:
+        super().__init__("interrupted")
+        self.result = result
+
+
 @dataclass(frozen=True, slots=True)
 class Approval:
     approved: bool
     feedback: str = ""
     edited_content: str | None = None
+    always: bool = False  # the user chose "always allow" (offered only where a rule fits)
 
 
 class Approver(Protocol):

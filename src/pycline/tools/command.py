@@ -12,14 +12,17 @@ import contextlib
 import math
 
 from pycline.errors import ToolError
-from pycline.events import ApprovalQuestion, ToolOutput
+from pycline.events import ALWAYS_ALLOW, APPROVE, DENY, ApprovalQuestion, Option, ToolOutput
 from pycline.prompts.responses import DENIED, with_feedback
+from pycline.storage.command_rules import add_rule, workspace_rules
 from pycline.storage.paths import pycline_home
+from pycline.terminal.allow_rules import covered, rememberable
 from pycline.terminal.danger import is_dangerous
 from pycline.terminal.process import ShellProcess
 from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable, unavailable_reason
 from pycline.tools.base import (
     ApprovalCategory,
+    Interrupted,
     ParamSpec,
     ToolCall,
     ToolContext,
@@ -118,7 +121,8 @@ class ExecuteCommandTool:
             code, proceeded = await _wait(process, timeout, ctx.services.proceed)
         except asyncio.CancelledError:
             await process.terminate(TERMINATE_GRACE)
-            raise
+            process.close()
+            raise Interrupted(ToolResult(_interrupted(process))) from None
         registry = ctx.services.background
         if code is None or process.is_running():
             if registry is not None and ctx.services.allow_background:
@@ -162,13 +166,30 @@ async def approve_command(
     )
     if danger is not None or risk is not None:
         summary = f"{summary} (needs approval: {danger or risk})"
+    # The user's "always allow" rules never cover what needs a look every time.
+    plain = danger is None and risk is None and reach.writes_outside is None
+    home, root = pycline_home(), ctx.workspace.root
+    if plain and covered(command, await asyncio.to_thread(workspace_rules, home, root)):
+        ctx.say(ToolOutput("[pycline] allowed by your rule for this workspace\n"))
+        return command, timeout
+    rule = rememberable(command) if plain else None
+    options: tuple[Option, ...] = (APPROVE, DENY)
+    if rule is not None:
+        options = (APPROVE, Option(ALWAYS_ALLOW.id, f"Always allow `{rule}` here"), DENY)
     approval = await ctx.approve(
-        ApprovalQuestion(tool, summary, preview=command),
+        ApprovalQuestion(tool, summary, preview=command, options=options),
         category,
         outside_workspace=reach.writes_outside is not None,
     )
     if not approval.approved:
         return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+    if approval.always and rule is not None:
+        try:
+            await asyncio.to_thread(add_rule, home, root, rule)
+        except (OSError, ValueError) as exc:
+            ctx.say(ToolOutput(f"[pycline] could not remember `{rule}`: {exc}\n"))
+        else:
+            ctx.say(ToolOutput(f"[pycline] `{rule}` is now always allowed in this workspace\n"))
     return command, timeout
 
 
@@ -244,6 +265,15 @@ def _finished(process: ShellProcess, code: int) -> str:
     return (
         f"Command executed in {process.cwd} ({status}, {process.duration:.1f}s).\n"
         f"{_output_section(process)}"
+    )
+
+
+def _interrupted(process: ShellProcess) -> str:
+    # The first line is also what the terminal shows the user.
+    return (
+        f"The user interrupted this command after {process.duration:.1f}s, before it finished.\n"
+        f"It ran in {process.cwd} and was stopped with everything it started; do not assume it "
+        f"succeeded.\n{_output_section(process)}"
     )
 
 
