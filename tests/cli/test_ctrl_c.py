@@ -50,7 +50,7 @@ def test_ctrl_c_at_an_approval_stops_the_task_and_returns_to_the_prompt(
     child.sendline("make hello")
     child.expect(r"Allow write_to_file")
     child.sendintr()
-    child.expect("Stopped. Task .* is saved; your next message continues it")
+    child.expect("Task cancelled.\r?\n.*Task .* is saved; your next message continues it")
     _quit_at_prompt(child)
     assert _status(isolated_home) == ["cancelled"]
     assert not (workspace / "hello.txt").exists()
@@ -64,7 +64,7 @@ def test_ctrl_c_during_a_command_stops_it_and_keeps_the_session(
     child.sendline("run it")
     child.expect("started")
     child.sendintr()
-    child.expect("Stopped. Task .* is saved")
+    child.expect("Task cancelled.\r?\n.*Task .* is saved")
     _quit_at_prompt(child)
     assert _status(isolated_home) == ["cancelled"]
 
@@ -133,7 +133,7 @@ def test_an_interrupted_commands_output_reaches_the_model_with_the_next_message(
         )  # fmt: skip
         child.expect("one-42")
         child.sendintr()
-        child.expect("Stopped. Task .* is saved; your next message continues it")
+        child.expect("Task cancelled.\r?\n.*Task .* is saved; your next message continues it")
         child.expect("Task> ")
         child.sendline("why so slow?")
         child.expect("Press Enter to accept")

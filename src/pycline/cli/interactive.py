@@ -497,7 +497,7 @@ async def _run_one(
     if interrupts.stopped:
         _say(
             style(
-                f"Stopped. Task {handle.id} is saved; your next message continues it "
+                f"Task {handle.id} is saved; your next message continues it "
                 "(/new starts a new task).",
                 "yellow",
             )

@@ -265,7 +265,7 @@ class Task:
                 self._interrupted = None
             await self.features.on_cancel(self)
             self.record.status = "cancelled"
-            self.say(Notice("Task cancelled. Resume it later with `pycline resume`."))
+            self.say(Notice("Task cancelled."))
             raise
         finally:
             if self.record.status == "running":
