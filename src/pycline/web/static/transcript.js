@@ -222,7 +222,7 @@ export class Transcript {
   }
 
   checkpoint(e) {
-    const row = { type: "checkpoint", commit: e.commit, label: e.label, forCall: e.tool_call_id || "" };
+    const row = { type: "checkpoint", commit: e.commit, label: e.label };
     // A saved transcript lists each checkpoint where it belongs already.
     if (e.saved) return this.push(row);
     const turn = e.tool_call_id ? this.callTurns.get(e.tool_call_id) : this.runTurn;
