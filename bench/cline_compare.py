@@ -36,11 +36,12 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(REPO))  # for tests.fakes
 
-import cline_task  # noqa: E402
-from cline_task import Flavour, Step  # noqa: E402
 from tests.fakes.openai_server import OpenAIReply, OpenAIUsage  # noqa: E402
 from tests.fakes.openai_server import _stream_plan as openai_stream  # noqa: E402
 from tests.fakes.server import FakeHTTPServer, FakeToolCall, Planned, RecordedRequest  # noqa: E402
+
+import cline_task  # noqa: E402
+from cline_task import Flavour, Step  # noqa: E402
 
 CLINE_VERSION = "3.0.65"
 CLINE_PREFIX = BENCH / ".cline"
@@ -127,9 +128,9 @@ class ScriptedModel:
             case "cline":
                 call = cline_task.cline_call(step, self.root)
             case "pycline-native":
-                call = cline_task.pycline_call(step)
+                call = cline_task.pycline_call(step, native=True)
             case "pycline-xml":
-                name, params = cline_task.pycline_call(step)
+                name, params = cline_task.pycline_call(step, native=False)
                 return OpenAIReply(text=f"{step.prose}\n{cline_task.as_xml(name, params)}")
         if call is None:
             return OpenAIReply(text=step.prose)

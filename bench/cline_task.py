@@ -161,7 +161,7 @@ def cline_call(step: Step, root: Path) -> tuple[str, dict[str, Any]] | None:
     raise AssertionError(step.kind)
 
 
-def pycline_call(step: Step) -> tuple[str, dict[str, Any]]:
+def pycline_call(step: Step, *, native: bool) -> tuple[str, dict[str, Any]]:
     match step.kind:
         case "read":
             return "read_file", {"path": step.arg}
@@ -171,7 +171,8 @@ def pycline_call(step: Step) -> tuple[str, dict[str, Any]]:
             diff = f"------- SEARCH\n{step.old}\n=======\n{step.new}\n+++++++ REPLACE"
             return "replace_in_file", {"path": step.arg, "diff": diff}
         case "run":
-            return "execute_command", {"command": step.arg, "requires_approval": "false"}
+            approval = False if native else "false"  # the native schema says boolean
+            return "execute_command", {"command": step.arg, "requires_approval": approval}
         case "finish":
             return "attempt_completion", {"result": FINISH}
     raise AssertionError(step.kind)
