@@ -16,10 +16,7 @@ from pycline.context.results import parse_header
 from pycline.messages import Message, TextContent
 from pycline.prompts import responses
 
-NOTE = (
-    "[Older copy of this file removed to save context space. The most recent copy further down "
-    "the conversation is the current one.]"
-)
+NOTE = "[Older copy of this file removed to save context: the latest copy further down is current.]"
 
 Span = tuple[int, int]  # [start, end) in a block's text
 

@@ -1,13 +1,15 @@
 """What a later message makes redundant is left out of every request, not only near the budget.
 
 Long tasks resend their whole history on every request, so anything superseded costs again on
-each turn. Three rules, applied to the messages being sent (history on disk stays complete), each
+each turn. Four rules, applied to the messages being sent (history on disk stays complete), each
 a pure function of those messages, so a resumed task sends the same view:
 
 - file copies: every copy of a file but the latest one (a read, an edit's echo of the saved file,
   a mention) becomes a short note; the latest copy is never touched (`dedupe`).
 - repeated calls: the output of a command run again later with the same parameters, or of a
   search or listing repeated later, becomes a note; the latest run's output stays.
+- old outputs: other outputs of commands, searches and listings more than `RECENT_TURNS` turns
+  old are cut to their first lines, with a note saying how much was left out.
 - per-request context: the environment details and progress reminders the loop appends to each
   request are kept in the first message (it has the workspace listing) and the latest one only;
   older ones that report something beyond time, mode and usage (recently modified files, running
@@ -25,10 +27,12 @@ from pycline.messages import Content, Message, TextContent, ToolUseContent
 from pycline.parsing.blocks import ToolUseBlock
 from pycline.parsing.stream import parse_assistant_message
 
-RERUN_NOTE = (
-    "[Output removed to save context space: the same call was made again later, and its latest "
-    "output further down is the current one.]"
-)
+RERUN_NOTE = "[Output removed to save context: the same call was made again later (see there).]"
+# Outputs of commands, searches and listings more than this many turns old are cut to their
+# first lines: the model has acted on them by then, and can repeat the call.
+RECENT_TURNS = 10
+OLD_OUTPUT_LINES = 8
+OLD_OUTPUT_CHARS = 800
 # Tools whose output a later identical call replaces: it reports the same thing, newer.
 RERUNNABLE = frozenset(
     {"execute_command", "search_files", "list_files", "list_code_definition_names"}
@@ -50,7 +54,14 @@ def lighten(messages: Sequence[Message], *, start: int = 1) -> list[Message]:
     out = _drop_stale_context(messages, start)
     plan = find_duplicate_reads(out, start)
     out = apply_edits(out, plan.edits)
-    return _drop_reruns(out, start)
+    return _shorten_outputs(out, start)
+
+
+def old_output_note(lines: int, turns: int) -> str:
+    return (
+        f"[{lines} more lines of this output, from {turns} turns ago, removed to save context; "
+        "repeat the call if you need them.]"
+    )
 
 
 # --- per-request context ----------------------------------------------------------------------
@@ -125,17 +136,36 @@ def _results(messages: Sequence[Message]) -> list[tuple[int, int, CallKey]]:
     return found
 
 
-def _drop_reruns(messages: list[Message], start: int) -> list[Message]:
+def _shortened(text: str, key_seen: bool, turns_ago: int) -> str | None:
+    """The text to send instead of an older output, None to send it as it is."""
+    header = parse_header(text)
+    end = header.end if header is not None else 0
+    body = text[end:]
+    if key_seen:
+        return text[:end] + RERUN_NOTE if len(body) > len(RERUN_NOTE) else None
+    if turns_ago < RECENT_TURNS or len(body) <= OLD_OUTPUT_CHARS:
+        return None
+    lines = body.split("\n")
+    head = "\n".join(lines[:OLD_OUTPUT_LINES])[:OLD_OUTPUT_CHARS]
+    cut = len(lines) - OLD_OUTPUT_LINES
+    return f"{text[:end]}{head}\n{old_output_note(max(cut, 1), turns_ago)}"
+
+
+def _shorten_outputs(messages: list[Message], start: int) -> list[Message]:
     seen: set[CallKey] = set()
     replace: dict[int, dict[int, str]] = {}
+    user_turns = [0] * len(messages)  # user messages after each index
+    count = 0
+    for i in range(len(messages) - 1, -1, -1):
+        user_turns[i] = count
+        count += messages[i].role == "user"
     for i, j, key in reversed(_results(messages)):
-        if key in seen and i >= start:
+        if i >= start:
             block = messages[i].content[j]
             assert isinstance(block, TextContent)
-            header = parse_header(block.text)
-            end = header.end if header is not None else 0
-            if len(block.text) - end > len(RERUN_NOTE):
-                replace.setdefault(i, {})[j] = block.text[:end] + RERUN_NOTE
+            text = _shortened(block.text, key in seen, user_turns[i])
+            if text is not None:
+                replace.setdefault(i, {})[j] = text
         seen.add(key)
     for i, blocks in replace.items():
         content = list(messages[i].content)
