@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from pycline.context.dedupe import NOTE
-from pycline.context.lighten import RERUN_NOTE, lighten
+from pycline.context.lighten import RECENT_TURNS, RERUN_NOTE, lighten, old_output_note
 from pycline.messages import Message, TextContent, ToolUseContent
 
 TASK = Message("user", (TextContent("<task>\nfix it\n</task>"), TextContent(
@@ -103,3 +103,26 @@ def test_the_task_message_is_never_changed() -> None:
     history = [task, *xml_turn("execute_command", {"command": "pytest"}, "ok\n" * 100)]
     history += xml_turn("execute_command", {"command": "pytest"}, "ok\n" * 100)
     assert lighten(history)[0] == task
+
+
+def test_an_output_older_than_the_recent_turns_keeps_only_its_first_lines() -> None:
+    lines = [f"src/m{i}.py:3: def handler_{i}()" for i in range(60)]
+    history = [
+        TASK,
+        *native_turn(0, "search_files", {"path": ".", "regex": "handler"}, "\n".join(lines)),
+    ]
+    for i in range(1, RECENT_TURNS + 1):
+        history += native_turn(i, "read_file", {"path": f"f{i}.py"}, "x\n")
+    recent = native_turn(99, "execute_command", {"command": "make"}, "built\n" * 300)
+    sent = lighten([*history, *recent])
+    old = sent[2].text
+    assert old.startswith("[search_files for '.'] Result:\n" + "\n".join(lines[:8]))
+    assert lines[8] not in old and old_output_note(52, RECENT_TURNS + 1) in old
+    assert sent[-1] == recent[-1]  # the latest output is whole
+
+
+def test_short_old_outputs_are_left_alone() -> None:
+    history = [TASK, *native_turn(0, "execute_command", {"command": "ls"}, "a.py\nb.py\n")]
+    for i in range(1, 2 * RECENT_TURNS):
+        history += native_turn(i, "read_file", {"path": f"f{i}.py"}, "x\n")
+    assert lighten(history)[2].content[0] == history[2].content[0]
