@@ -1,7 +1,7 @@
 """What a later message makes redundant is left out of every request, not only near the budget.
 
 Long tasks resend their whole history on every request, so anything superseded costs again on
-each turn. Four rules, applied to the messages being sent (history on disk stays complete), each
+each turn. Five rules, applied to the messages being sent (history on disk stays complete), each
 a pure function of those messages, so a resumed task sends the same view:
 
 - file copies: every copy of a file but the latest one (a read, an edit's echo of the saved file,
@@ -10,6 +10,8 @@ a pure function of those messages, so a resumed task sends the same view:
   search or listing repeated later, becomes a note; the latest run's output stays.
 - old outputs: other outputs of commands, searches and listings more than `RECENT_TURNS` turns
   old are cut to their first lines, with a note saying how much was left out.
+- spent steps: old steps whose results are only such notes leave the request, counted in one
+  line (`collapse`).
 - per-request context: the environment details and progress reminders the loop appends to each
   request are kept in the first message (it has the workspace listing) and the latest one only;
   older ones that report something beyond time, mode and usage (recently modified files, running
@@ -21,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from pycline.context.dedupe import apply_edits, find_duplicate_reads
+from pycline.context.collapse import collapse_spent
+from pycline.context.dedupe import NOTE, apply_edits, find_duplicate_reads
 from pycline.context.results import parse_header
 from pycline.messages import Content, Message, TextContent, ToolUseContent
 from pycline.parsing.blocks import ToolUseBlock
@@ -54,14 +57,15 @@ def lighten(messages: Sequence[Message], *, start: int = 1) -> list[Message]:
     out = _drop_stale_context(messages, start)
     plan = find_duplicate_reads(out, start)
     out = apply_edits(out, plan.edits)
-    return _shorten_outputs(out, start)
+    out = _shorten_outputs(out, start)
+    return collapse_spent(out, markers=(NOTE, RERUN_NOTE, _OLD_OUTPUT), recent=RECENT_TURNS)
+
+
+_OLD_OUTPUT = "removed to save context; repeat the call if you need them.]"
 
 
 def old_output_note(lines: int, turns: int) -> str:
-    return (
-        f"[{lines} more lines of this output, from {turns} turns ago, removed to save context; "
-        "repeat the call if you need them.]"
-    )
+    return f"[{lines} more lines of this output, from {turns} turns ago, {_OLD_OUTPUT}"
 
 
 # --- per-request context ----------------------------------------------------------------------
