@@ -12,7 +12,7 @@ latest copy of a file, an error, the user's words, an image.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from pycline.context.results import parse_header
@@ -26,7 +26,7 @@ HEAD = 3
 SPENT_BODY_CHARS = 1_200
 
 
-def digest(counts: Counter[str]) -> str:
+def digest(counts: Mapping[str, int]) -> str:
     steps = sum(counts.values())
     tools = ", ".join(f"{name} ×{n}" for name, n in sorted(counts.items()))
     return (
