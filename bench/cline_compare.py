@@ -16,6 +16,11 @@ daemon) and telemetry off. Where bubblewrap works the whole comparison runs in a
 namespace that has only loopback, so neither agent can reach anything but the fake.
 pycline: `pycline run -y --sandbox off` with checkpoints off (they add nothing to requests).
 A run counts only if the agent finished and every edit landed in the workspace.
+
+What Cline 3.x sends (seen with --dump): a 4.3 KB system prompt and 25 tool definitions (17.8 KB,
+its team tools included), no environment details; an older read of a file it reads again becomes
+"[outdated - see the latest file content]"; apply_patch answers in one line; near its budget it
+asks the model for a summary (the fake answers with a short one) and keeps the recent turns.
 """
 
 from __future__ import annotations

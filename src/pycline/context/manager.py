@@ -2,7 +2,8 @@
 
 History on disk stays complete; what is sent is a view of it: the deleted range left out, earlier
 copies of files replaced by a note, and a notice where history was cut. That state is small and is
-saved to `context_history.json` so a resumed task sends the same view.
+saved to `context_history.json` so a resumed task sends the same view. On top of it, every request
+leaves out what later messages superseded (`lighten`), a pure function of the messages sent.
 """
 
 from __future__ import annotations
