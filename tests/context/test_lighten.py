@@ -117,7 +117,8 @@ def test_an_output_older_than_the_recent_turns_keeps_only_its_first_lines() -> N
     sent = lighten([*history, *recent])
     old = sent[2].text
     assert old.startswith("[search_files for '.'] Result:\n" + "\n".join(lines[:8]))
-    assert lines[8] not in old and old_output_note(52, RECENT_TURNS + 1) in old
+    removed = len("\n".join(lines[8:])) + 1
+    assert lines[8] not in old and old_output_note(removed, RECENT_TURNS + 1) in old
     assert sent[-1] == recent[-1]  # the latest output is whole
 
 

@@ -61,11 +61,11 @@ def lighten(messages: Sequence[Message], *, start: int = 1) -> list[Message]:
     return collapse_spent(out, markers=(NOTE, RERUN_NOTE, _OLD_OUTPUT), recent=RECENT_TURNS)
 
 
-_OLD_OUTPUT = "removed to save context; repeat the call if you need them.]"
+_OLD_OUTPUT = "removed to save context; repeat the call if you need it.]"
 
 
-def old_output_note(lines: int, turns: int) -> str:
-    return f"[{lines} more lines of this output, from {turns} turns ago, {_OLD_OUTPUT}"
+def old_output_note(chars: int, turns: int) -> str:
+    return f"[{chars:,} more characters of this output, from {turns} turns ago, {_OLD_OUTPUT}"
 
 
 # --- per-request context ----------------------------------------------------------------------
@@ -149,10 +149,8 @@ def _shortened(text: str, key_seen: bool, turns_ago: int) -> str | None:
         return text[:end] + RERUN_NOTE if len(body) > len(RERUN_NOTE) else None
     if turns_ago < RECENT_TURNS or len(body) <= OLD_OUTPUT_CHARS:
         return None
-    lines = body.split("\n")
-    head = "\n".join(lines[:OLD_OUTPUT_LINES])[:OLD_OUTPUT_CHARS]
-    cut = len(lines) - OLD_OUTPUT_LINES
-    return f"{text[:end]}{head}\n{old_output_note(max(cut, 1), turns_ago)}"
+    head = "\n".join(body.split("\n")[:OLD_OUTPUT_LINES])[:OLD_OUTPUT_CHARS]
+    return f"{text[:end]}{head}\n{old_output_note(len(body) - len(head), turns_ago)}"
 
 
 def _shorten_outputs(messages: list[Message], start: int) -> list[Message]:
