@@ -35,25 +35,26 @@ def digest(counts: Mapping[str, int]) -> str:
     )
 
 
+# Cached per message (messages are immutable; a long task checks the same ones on every request).
 @lru_cache(maxsize=8192)
-def _xml_calls(text: str) -> tuple[str, ...]:
-    return tuple(b.name for b in parse_assistant_message(text) if isinstance(b, ToolUseBlock))
-
-
 def _calls(message: Message) -> tuple[str, ...]:
     native = tuple(c.name for c in message.content if isinstance(c, ToolUseContent))
-    return native or _xml_calls(message.text)
+    if native:
+        return native
+    return tuple(
+        b.name for b in parse_assistant_message(message.text) if isinstance(b, ToolUseBlock)
+    )
 
 
 def _spent(text: str, markers: Sequence[str]) -> bool:
     header = parse_header(text)
-    if header is None:
+    if header is None or len(text) - header.end > SPENT_BODY_CHARS:
         return False
-    body = text[header.end :]
-    return len(body) <= SPENT_BODY_CHARS and any(m in body for m in markers)
+    return any(m in text[header.end :] for m in markers)
 
 
-def _spent_step(call: Message, result: Message, markers: Sequence[str]) -> bool:
+@lru_cache(maxsize=8192)
+def _spent_step(call: Message, result: Message, markers: tuple[str, ...]) -> bool:
     if call.role != "assistant" or result.role != "user" or not _calls(call):
         return False
     native = any(isinstance(c, ToolUseContent) for c in call.content)
@@ -70,7 +71,7 @@ def _spent_step(call: Message, result: Message, markers: Sequence[str]) -> bool:
 
 
 def collapse_spent(
-    messages: Sequence[Message], *, markers: Sequence[str], recent: int
+    messages: Sequence[Message], *, markers: tuple[str, ...], recent: int
 ) -> list[Message]:
     """`messages` without spent steps older than `recent` turns; see the module docstring."""
     users_after = [0] * len(messages)

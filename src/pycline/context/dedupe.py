@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pycline.context.results import parse_header
 from pycline.messages import Message, TextContent
@@ -122,7 +123,10 @@ def text_size(messages: Iterable[Message]) -> int:
     return sum(len(c.text) for m in messages for c in m.content if isinstance(c, TextContent))
 
 
-def _replace_spans(text: str, spans: Sequence[Span]) -> str:
+@lru_cache(maxsize=4096)
+def _replace_spans(text: str, spans: tuple[Span, ...]) -> str:
+    # Cached: the same copies are replaced on every request of a long task, and the same string
+    # object back keeps later hashing and comparisons of it cheap.
     parts: list[str] = []
     pos = 0
     for a, b in spans:
@@ -135,6 +139,16 @@ def _replace_spans(text: str, spans: Sequence[Span]) -> str:
 
 
 def _copies_in(text: str, message: int, block: int) -> list[_Copy]:
+    return [_Copy(path, message, block, span, done) for path, span, done in _copies_of(text)]
+
+
+@lru_cache(maxsize=8192)
+def _copies_of(text: str) -> tuple[tuple[str, Span, bool], ...]:
+    """The file copies in one block's text (cached: history is scanned again on every request)."""
+    return tuple((c.path, c.span, c.done) for c in _scan(text, 0, 0))
+
+
+def _scan(text: str, message: int, block: int) -> list[_Copy]:
     header = parse_header(text)
     if header is not None and header.tool == "read_file":
         copy = _read_result(text, header.arg, header.end, message, block)

@@ -74,10 +74,10 @@ def old_output_note(chars: int, turns: int) -> str:
 def _is_stale_context(block: Content) -> bool:
     if not isinstance(block, TextContent) or block.tool_use_id is not None:
         return False
-    text = block.text.lstrip()
-    if text.startswith(PROGRESS_REMINDER):
+    start = block.text[:64].lstrip()  # not the whole text: results can be long
+    if start.startswith(PROGRESS_REMINDER):
         return True
-    return text.startswith(ENVIRONMENT) and not any(news in text for news in _NEWS)
+    return start.startswith(ENVIRONMENT) and not any(news in block.text for news in _NEWS)
 
 
 def _drop_stale_context(messages: Sequence[Message], start: int) -> list[Message]:
@@ -103,9 +103,10 @@ def _key(name: str, params: Sequence[tuple[str, str]]) -> CallKey | None:
 
 
 @lru_cache(maxsize=8192)
-def _xml_call(text: str) -> CallKey | None:
-    """The first tool call written in an assistant message's text (XML tool calling)."""
-    for block in parse_assistant_message(text):
+def _xml_call(message: Message) -> CallKey | None:
+    """The first tool call written in an assistant message's text (XML tool calling); cached per
+    message, as a long task checks the same ones on every request."""
+    for block in parse_assistant_message(message.text):
         if isinstance(block, ToolUseBlock):
             return _key(block.name, tuple(block.params.items()))
     return None
@@ -125,7 +126,7 @@ def _results(messages: Sequence[Message]) -> list[tuple[int, int, CallKey]]:
                     if key is not None:
                         native[block.id] = key
             if not any(isinstance(b, ToolUseContent) for b in message.content):
-                xml = _xml_call(message.text)
+                xml = _xml_call(message)
             continue
         for j, block in enumerate(message.content):
             if not isinstance(block, TextContent):
