@@ -36,7 +36,7 @@ def digest(counts: Mapping[str, int]) -> str:
 
 
 # Cached per message (messages are immutable; a long task checks the same ones on every request).
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _calls(message: Message) -> tuple[str, ...]:
     native = tuple(c.name for c in message.content if isinstance(c, ToolUseContent))
     if native:
@@ -53,7 +53,7 @@ def _spent(text: str, markers: Sequence[str]) -> bool:
     return any(m in text[header.end :] for m in markers)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _spent_step(call: Message, result: Message, markers: tuple[str, ...]) -> bool:
     if call.role != "assistant" or result.role != "user" or not _calls(call):
         return False

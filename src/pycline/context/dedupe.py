@@ -142,7 +142,7 @@ def _copies_in(text: str, message: int, block: int) -> list[_Copy]:
     return [_Copy(path, message, block, span, done) for path, span, done in _copies_of(text)]
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _copies_of(text: str) -> tuple[tuple[str, Span, bool], ...]:
     """The file copies in one block's text (cached: history is scanned again on every request)."""
     return tuple((c.path, c.span, c.done) for c in _scan(text, 0, 0))

@@ -102,7 +102,7 @@ def _key(name: str, params: Sequence[tuple[str, str]]) -> CallKey | None:
     return name, tuple(sorted((k, v) for k, v in params if k not in _IGNORED_PARAMS))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _xml_call(message: Message) -> CallKey | None:
     """The first tool call written in an assistant message's text (XML tool calling); cached per
     message, as a long task checks the same ones on every request."""
