@@ -119,10 +119,6 @@ def apply_edits(messages: Sequence[Message], edits: Iterable[ReadEdit]) -> list[
     return out
 
 
-def text_size(messages: Iterable[Message]) -> int:
-    return sum(len(c.text) for m in messages for c in m.content if isinstance(c, TextContent))
-
-
 @lru_cache(maxsize=4096)
 def _replace_spans(text: str, spans: tuple[Span, ...]) -> str:
     # Cached: the same copies are replaced on every request of a long task, and the same string
