@@ -14,14 +14,14 @@ Configurations:
   pycline-native   the same replies as native tool calls: the tools travel as JSON-schema
                definitions (counted as their JSON text) instead of in the system prompt.
   cline-like   a 54 KB system-prompt stand-in, and the full environment details (with the
-               workspace listing) on every turn, and no duplicate-read removal.
+               workspace listing) on every turn.
   cline-listing-once   as cline-like, but the listing only on the first request (what SPEC §6
                says Cline does), to show how much of the gap is the system prompt alone.
 
-Cline's own prompt cannot be fetched here. SPEC §5 puts it at ~50-58 KB (~13k tokens); the stand-in
-is 54,000 characters of filler, the middle of that range. Duplicate-read removal in both Cline and
-pycline only starts when a request nears the context budget, which this 20-turn task (far below a
-200k window) never does, so it changes none of these numbers; it is listed for completeness.
+The stand-in follows SPEC §5 (Cline's VS Code prompt, ~50-58 KB; 54,000 characters of filler
+here) and runs through our own loop, so it also gets our context manager's savings (superseded
+copies and stale environment details left out of every request). For the real Cline CLI, measured
+on the wire, see `cline_compare.py`.
 """
 
 from __future__ import annotations

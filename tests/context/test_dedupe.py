@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pycline.context.dedupe import NOTE, ReadEdit, apply_edits, find_duplicate_reads, text_size
+from pycline.context.dedupe import NOTE, ReadEdit, apply_edits, find_duplicate_reads
 from pycline.messages import Message, TextContent
 from pycline.prompts import responses
 
@@ -99,6 +99,10 @@ def test_messages_before_start_are_never_touched() -> None:
     history = [task, Message.assistant("ok"), read("a.py", "A1")]
     assert not find_duplicate_reads(history, 2).updated
     assert find_duplicate_reads(history, 0).message_indices == [0]
+
+
+def text_size(messages: list[Message]) -> int:
+    return sum(len(c.text) for m in messages for c in m.content if isinstance(c, TextContent))
 
 
 def test_saved_characters_match_the_change_in_size() -> None:

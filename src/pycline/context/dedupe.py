@@ -11,15 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pycline.context.results import parse_header
 from pycline.messages import Message, TextContent
 from pycline.prompts import responses
 
-NOTE = (
-    "[Older copy of this file removed to save context space. The most recent copy further down "
-    "the conversation is the current one.]"
-)
+NOTE = "[Older copy of this file removed to save context: the latest copy further down is current.]"
 
 Span = tuple[int, int]  # [start, end) in a block's text
 
@@ -121,11 +119,10 @@ def apply_edits(messages: Sequence[Message], edits: Iterable[ReadEdit]) -> list[
     return out
 
 
-def text_size(messages: Iterable[Message]) -> int:
-    return sum(len(c.text) for m in messages for c in m.content if isinstance(c, TextContent))
-
-
-def _replace_spans(text: str, spans: Sequence[Span]) -> str:
+@lru_cache(maxsize=4096)
+def _replace_spans(text: str, spans: tuple[Span, ...]) -> str:
+    # Cached: the same copies are replaced on every request of a long task, and the same string
+    # object back keeps later hashing and comparisons of it cheap.
     parts: list[str] = []
     pos = 0
     for a, b in spans:
@@ -138,6 +135,16 @@ def _replace_spans(text: str, spans: Sequence[Span]) -> str:
 
 
 def _copies_in(text: str, message: int, block: int) -> list[_Copy]:
+    return [_Copy(path, message, block, span, done) for path, span, done in _copies_of(text)]
+
+
+@lru_cache(maxsize=4096)
+def _copies_of(text: str) -> tuple[tuple[str, Span, bool], ...]:
+    """The file copies in one block's text (cached: history is scanned again on every request)."""
+    return tuple((c.path, c.span, c.done) for c in _scan(text, 0, 0))
+
+
+def _scan(text: str, message: int, block: int) -> list[_Copy]:
     header = parse_header(text)
     if header is not None and header.tool == "read_file":
         copy = _read_result(text, header.arg, header.end, message, block)

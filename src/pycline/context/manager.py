@@ -2,7 +2,8 @@
 
 History on disk stays complete; what is sent is a view of it: the deleted range left out, earlier
 copies of files replaced by a note, and a notice where history was cut. That state is small and is
-saved to `context_history.json` so a resumed task sends the same view.
+saved to `context_history.json` so a resumed task sends the same view. On top of it, every request
+leaves out what later messages superseded (`lighten`), a pure function of the messages sent.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
 from pycline.context.budget import max_allowed, should_compact
-from pycline.context.dedupe import ReadEdit, apply_edits, find_duplicate_reads, text_size
+from pycline.context.dedupe import ReadEdit, apply_edits, find_duplicate_reads
+from pycline.context.lighten import lighten
 from pycline.context.tokens import estimate_messages, estimate_text
 from pycline.context.truncation import PAIR_SAFE_HEAD, Keep, Range, next_truncation_range
 from pycline.messages import Message, TextContent
 
-Action: TypeAlias = Literal["none", "dedupe", "truncate", "condense"]
+Action: TypeAlias = Literal["none", "truncate", "condense"]
 
 TRUNCATION_NOTICE = (
     "[NOTE] Older conversation history was removed at this point to stay within the context "
@@ -25,9 +27,6 @@ TRUNCATION_NOTICE = (
     "in the work. Re-read any file you need rather than relying on what the removed messages "
     "said, and keep working towards the user's latest request."
 )
-# Cline's rule: when removing duplicate file copies saves less than this share of the characters
-# being sent, it is not enough on its own and the oldest history is dropped as well.
-DEDUPE_ENOUGH = 0.3
 STATE_VERSION = 1
 
 
@@ -104,16 +103,17 @@ class ContextManager:
     # --- the view -----------------------------------------------------------------------------
 
     def render(self, history: Sequence[Message]) -> list[Message]:
-        """What is sent: the kept messages with edits applied and the notice at the gap."""
+        """What is sent: the kept messages with edits applied and the notice at the gap, minus
+        what later messages superseded (`lighten`)."""
         edited = apply_edits(history, self.edits)
         if self.deleted_range is None:
-            return edited
+            return lighten(edited)
         start, end = self.deleted_range
         before_gap = edited[start - 1]
         noted = Message(
             before_gap.role, (*before_gap.content, TextContent(TRUNCATION_NOTICE)), before_gap.ts
         )
-        return [*edited[: start - 1], noted, *edited[end + 1 :]]
+        return lighten([*edited[: start - 1], noted, *edited[end + 1 :]])
 
     def _kept_indices(self, length: int) -> list[int]:
         if self.deleted_range is None:
@@ -136,34 +136,22 @@ class ContextManager:
     def _shrink(
         self, history: Sequence[Message], used: int, budget: int, system: str
     ) -> tuple[Action, int]:
-        # Reported usage and our estimate disagree (tokenizers differ, CJK text, images): scale
-        # the estimate of what is left by their ratio instead of subtracting estimated tokens.
+        # Superseded copies are already left out of every request (`lighten`), so at the budget
+        # only dropping the oldest history helps. Cline drops once; we go on while the estimate
+        # is still over the budget, so one request never carries a known overflow. Reported usage
+        # and our estimate disagree (tokenizers differ, CJK text, images): scale the estimate of
+        # what is left by their ratio instead of subtracting estimated tokens.
         fixed = estimate_text(system)
-        base = max(fixed + estimate_messages(self.render(history)), 1)
-        before_chars = text_size(self.render(history))
-        old_edits = self.edits
-        self.edits = self._plan_edits(history)
-        after = self.render(history)
-        action: Action = "none" if self.edits == old_edits else "dedupe"
-        estimate = fixed + estimate_messages(after)
-        used = used * estimate // base
-        enough = bool(before_chars) and (before_chars - text_size(after)) / before_chars >= (
-            DEDUPE_ENOUGH
-        )
-        if enough and used < budget:
-            return action, used
-        # Cline drops history once when de-duplication saved too little; we go on while the
-        # estimate is still over the budget, so one request never carries a known overflow.
-        must = not enough
-        while must or used >= budget:
-            must = False
+        estimate = max(fixed + estimate_messages(self.render(history)), 1)
+        action: Action = "none"
+        while used >= budget:
             keep: Keep = "quarter" if used / 2 > budget else "half"
             if not self._truncate_once(history, keep):
                 break
             action = "truncate"
             now = fixed + estimate_messages(self.render(history))
-            used = used * now // max(estimate, 1)
-            estimate = now
+            used = used * now // estimate
+            estimate = max(now, 1)
         return action, used
 
     def _truncate_once(self, history: Sequence[Message], keep: Keep) -> bool:
