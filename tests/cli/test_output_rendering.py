@@ -52,7 +52,7 @@ def test_the_waiting_indicator_counts_seconds_until_ctrl_c(
         child.expect(r"waiting for the model… (\d+)s")
         assert int(child.match.group(1)) == first + 1
         child.sendintr()
-        child.expect("Stopped")
+        child.expect("is saved; your next message continues it")
         child.expect("Task> ")
         child.sendintr()
         child.expect(pexpect.EOF)
