@@ -90,6 +90,30 @@ async def test_auto_condense_replaces_history_at_the_threshold(
     assert task.record.tokens_out >= 300
 
 
+async def test_required_files_never_lead_outside_the_workspace_or_block(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    # The summary is model text: a listed symlink to a file outside, or a FIFO that would block
+    # the first read forever, is left out; the ordinary file next to them is attached.
+    setup_files(workspace)
+    outside = tmp_path / "outside-secret.txt"
+    outside.write_text("KEY=sk-outside\n", encoding="utf-8")
+    (workspace / "link.txt").symlink_to(outside)
+    os.mkfifo(workspace / "pipe.txt")
+    replies = [
+        ScriptedReply(text=READ, usage=big_usage()),
+        ScriptedReply(text=summary_reply("link.txt\npipe.txt\nsrc/app.py")),
+        complete(),
+    ]
+    task, provider = make_task(
+        isolated_home, workspace, replies, RecordingHost(), settings=settings(0.5)
+    )
+    assert (await task.start("fix the app")).completed
+    first = provider.requests[2].messages[0].text
+    assert "print('v1')" in first
+    assert "sk-outside" not in first and "link.txt" not in first and "pipe.txt" not in first
+
+
 async def test_without_a_threshold_nothing_is_condensed(
     isolated_home: Path, workspace: Path
 ) -> None:

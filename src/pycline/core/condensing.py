@@ -28,6 +28,7 @@ from pycline.messages import Message, TextContent
 from pycline.parsing.blocks import ToolUseBlock
 from pycline.providers.base import Provider, UsageChunk
 from pycline.tools.base import AccessRules
+from pycline.workspace.confined import read_confined
 from pycline.workspace.paths import Workspace
 
 # Bounds on what a summary may pull back in: it must stay far smaller than what it replaces.
@@ -112,10 +113,12 @@ def read_files(paths: Sequence[str], workspace: Workspace, access: AccessRules) 
             target = workspace.resolve(raw)
         except ToolError:
             continue
-        if target.outside or access.blocked(target.path) or not target.path.is_file():
+        if target.outside or access.blocked(target.path):
             continue
         try:
-            data = target.path.read_bytes()
+            # The summary is model text: a listed symlink or FIFO must not lead out of the
+            # workspace or block, and a huge file is read only as far as the budget goes.
+            data = read_confined(target.path, workspace.root, budget * 4 + 8)
         except OSError:
             continue
         if b"\x00" in data[:8_192]:
