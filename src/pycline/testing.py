@@ -18,10 +18,11 @@ from pycline.core.approval import AutoApprove
 from pycline.core.task import Task, TaskSettings
 from pycline.events import Answer, Event, Question
 from pycline.messages import Message
-from pycline.providers.base import ModelInfo, StreamChunk
+from pycline.providers.base import ModelInfo, Provider, StreamChunk
 from pycline.providers.scripted import ScriptedProvider, ScriptedReply
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskStore
+from pycline.tools.base import Tool
 from pycline.workspace.paths import Workspace
 
 Responder = Callable[[Question], Answer]
@@ -70,23 +71,44 @@ def make_task(
     task_text: str = "do it",
 ) -> tuple[Task, ScriptedProvider]:
     provider = ScriptedProvider.of(*replies, chunk_size=5)
-    tools = wiring.default_tools()
+    task = task_for(
+        home,
+        workspace,
+        provider,
+        host,
+        tools=wiring.default_tools(),
+        settings=settings or TaskSettings(auto_approve=AutoApprove(), max_retries=3),
+        task_text=task_text,
+    )
+    return task, provider
+
+
+def task_for(
+    home: Path,
+    workspace: Path,
+    provider: Provider,
+    host: RecordingHost,
+    *,
+    tools: Sequence[Tool] | None = None,
+    settings: TaskSettings | None = None,
+    task_text: str = "do it",
+) -> Task:
+    """A task on `provider` with the default tools (no browser), retries without waiting."""
+    tools = list(tools) if tools is not None else wiring.default_tools(browser=False)
     folder = TaskStore(home).create()
     ws = Workspace.at(workspace)
-    record = TaskRecord(id=folder.id, ts=0.0, task=task_text, workspace=str(ws.root))
-    task = Task(
+    return Task(
         provider=provider,
         tools=tools,
         host=host,
         folder=folder,
         workspace=ws,
         system_prompt=wiring.system_prompt(tools, ws.root),
-        record=record,
-        settings=settings or TaskSettings(auto_approve=AutoApprove(), max_retries=3),
+        record=TaskRecord(id=folder.id, ts=0.0, task=task_text, workspace=str(ws.root)),
+        settings=settings or TaskSettings(auto_approve=AutoApprove()),
         services=wiring.task_services(ws.root),
         sleep=_no_sleep,
     )
-    return task, provider
 
 
 @dataclass

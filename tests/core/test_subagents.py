@@ -7,14 +7,11 @@ import asyncio
 from pathlib import Path
 
 from pycline.app import wiring
-from pycline.core.approval import AutoApprove
-from pycline.core.task import Task, TaskSettings
+from pycline.core.task import Task
 from pycline.events import SubagentProgress
 from pycline.providers.scripted import ScriptedReply
-from pycline.storage.records import TaskRecord
-from pycline.storage.task_store import TaskFolder, TaskStore
-from pycline.testing import RecordingHost
-from pycline.workspace.paths import Workspace
+from pycline.storage.task_store import TaskFolder
+from pycline.testing import RecordingHost, task_for
 from tests.app.test_subagents import SPAWN, USAGE, RoutedProvider, _done, _read
 
 
@@ -22,19 +19,7 @@ def _task(home: Path, root: Path, provider: RoutedProvider, host: RecordingHost)
     (root / "a.txt").write_text("alpha\n", encoding="utf-8")
     (root / "b.txt").write_text("beta\n", encoding="utf-8")
     tools = [*wiring.default_tools(browser=False), *wiring.subagent_tools(home)]
-    folder = TaskStore(home).create()
-    ws = Workspace.at(root)
-    return Task(
-        provider=provider,
-        tools=tools,
-        host=host,
-        folder=folder,
-        workspace=ws,
-        system_prompt=wiring.system_prompt(tools, ws.root),
-        record=TaskRecord(id=folder.id, ts=0.0, task="research", workspace=str(ws.root)),
-        settings=TaskSettings(auto_approve=AutoApprove()),
-        services=wiring.task_services(ws.root),
-    )
+    return task_for(home, root, provider, host, tools=tools, task_text="research")
 
 
 async def test_inline_subagents_report_and_charge_the_parent(

@@ -7,17 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app import wiring
-from pycline.core.approval import AutoApprove
-from pycline.core.task import Task, TaskSettings
+from pycline.core.task import Task
 from pycline.events import Usage
 from pycline.providers.anthropic_provider import AnthropicProvider
 from pycline.providers.base import ModelInfo, Provider, UsageChunk
 from pycline.providers.catalog import lookup
 from pycline.providers.openai_compat import OpenAIProvider
-from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskStore
-from pycline.workspace.paths import Workspace
+from pycline.testing import task_for
 from tests.core.harness import RecordingHost, complete
 from tests.fakes.anthropic_server import AnthropicReply, AnthropicUsage, FakeAnthropic
 from tests.fakes.openai_server import FakeOpenAI, OpenAIReply, OpenAIUsage
@@ -40,21 +37,7 @@ def test_cost_prices_each_kind_of_token_per_million() -> None:
 
 
 def make_task(home: Path, workspace: Path, provider: Provider, host: RecordingHost) -> Task:
-    tools = wiring.default_tools(browser=False)
-    ws = Workspace.at(workspace)
-    store = TaskStore(home)
-    folder = store.create()
-    return Task(
-        provider=provider,
-        tools=tools,
-        host=host,
-        folder=folder,
-        workspace=ws,
-        system_prompt=wiring.system_prompt(tools, ws.root),
-        record=TaskRecord(id=folder.id, ts=0.0, task="cost", workspace=str(ws.root)),
-        settings=TaskSettings(auto_approve=AutoApprove()),
-        services=wiring.task_services(ws.root),
-    )
+    return task_for(home, workspace, provider, host, task_text="cost")
 
 
 async def test_openai_cached_tokens_are_priced_as_cache_reads_and_summed(
