@@ -383,7 +383,7 @@ async def _tasks(
             typed = line.strip()
             if typed == ESC_ESC:
                 typed = ""
-                stopped = await offer_rewind(reader, home, state.task_id) or stopped
+                stopped = await offer_rewind(reader, home, state.task_id, state.cwd) or stopped
                 if stopped:
                     _say(style("Your next message continues this task.", "dim"))
                 continue

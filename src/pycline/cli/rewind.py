@@ -12,7 +12,9 @@ from pycline.errors import PyclineError
 SHOWN = 10  # the most recent checkpoints offered
 
 
-async def offer_rewind(reader: LineReader, home: Path, task_id: str | None) -> str | None:
+async def offer_rewind(
+    reader: LineReader, home: Path, task_id: str | None, workspace: Path
+) -> str | None:
     """List the task's recent checkpoints (the latest task here without an id), restore the one
     the user picks; the task's id when it was rewound, None when nothing was done."""
     from pycline.app.checkpoints import Checkpoints
@@ -21,7 +23,7 @@ async def offer_rewind(reader: LineReader, home: Path, task_id: str | None) -> s
     from pycline.storage.task_store import TaskStore
 
     try:
-        listed = await Checkpoints(home).list(task_id, workspace=Path.cwd())
+        listed = await Checkpoints(home).list(task_id, workspace=workspace)
     except PyclineError as exc:
         print(style(f"Nothing to rewind: {exc}", "yellow"))
         return None
