@@ -37,7 +37,7 @@ def digest(counts: Mapping[str, int]) -> str:
 
 # Cached per message (messages are immutable; a long task checks the same ones on every request).
 @lru_cache(maxsize=4096)
-def _calls(message: Message) -> tuple[str, ...]:
+def calls_of(message: Message) -> tuple[str, ...]:
     native = tuple(c.name for c in message.content if isinstance(c, ToolUseContent))
     if native:
         return native
@@ -54,8 +54,8 @@ def _spent(text: str, markers: Sequence[str]) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _spent_step(call: Message, result: Message, markers: tuple[str, ...]) -> bool:
-    if call.role != "assistant" or result.role != "user" or not _calls(call):
+def spent_step(call: Message, result: Message, markers: tuple[str, ...]) -> bool:
+    if call.role != "assistant" or result.role != "user" or not calls_of(call):
         return False
     native = any(isinstance(c, ToolUseContent) for c in call.content)
     for j, block in enumerate(result.content):
@@ -88,9 +88,9 @@ def collapse_spent(
             i >= HEAD
             and i + 1 < len(messages)
             and users_after[i + 1] >= recent
-            and _spent_step(message, messages[i + 1], markers)
+            and spent_step(message, messages[i + 1], markers)
         ):
-            left_out.update(_calls(message))
+            left_out.update(calls_of(message))
             i += 2
             continue
         if left_out:

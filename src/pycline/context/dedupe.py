@@ -111,7 +111,7 @@ def apply_edits(messages: Sequence[Message], edits: Iterable[ReadEdit]) -> list[
             if not isinstance(block, TextContent) or len(block.text) != edit.length:
                 continue
             content[edit.block] = TextContent(
-                _replace_spans(block.text, edit.spans), block.tool_use_id
+                replace_spans(block.text, edit.spans), block.tool_use_id
             )
             changed = True
         if changed:
@@ -120,7 +120,7 @@ def apply_edits(messages: Sequence[Message], edits: Iterable[ReadEdit]) -> list[
 
 
 @lru_cache(maxsize=4096)
-def _replace_spans(text: str, spans: tuple[Span, ...]) -> str:
+def replace_spans(text: str, spans: tuple[Span, ...]) -> str:
     # Cached: the same copies are replaced on every request of a long task, and the same string
     # object back keeps later hashing and comparisons of it cheap.
     parts: list[str] = []
@@ -135,11 +135,11 @@ def _replace_spans(text: str, spans: tuple[Span, ...]) -> str:
 
 
 def _copies_in(text: str, message: int, block: int) -> list[_Copy]:
-    return [_Copy(path, message, block, span, done) for path, span, done in _copies_of(text)]
+    return [_Copy(path, message, block, span, done) for path, span, done in copies_of(text)]
 
 
 @lru_cache(maxsize=4096)
-def _copies_of(text: str) -> tuple[tuple[str, Span, bool], ...]:
+def copies_of(text: str) -> tuple[tuple[str, Span, bool], ...]:
     """The file copies in one block's text (cached: history is scanned again on every request)."""
     return tuple((c.path, c.span, c.done) for c in _scan(text, 0, 0))
 

@@ -58,14 +58,14 @@ def lighten(messages: Sequence[Message], *, start: int = 1) -> list[Message]:
     plan = find_duplicate_reads(out, start)
     out = apply_edits(out, plan.edits)
     out = _shorten_outputs(out, start)
-    return collapse_spent(out, markers=(NOTE, RERUN_NOTE, _OLD_OUTPUT), recent=RECENT_TURNS)
+    return collapse_spent(out, markers=(NOTE, RERUN_NOTE, OLD_OUTPUT_MARKER), recent=RECENT_TURNS)
 
 
-_OLD_OUTPUT = "removed to save context; repeat the call if you need it.]"
+OLD_OUTPUT_MARKER = "removed to save context; repeat the call if you need it.]"
 
 
 def old_output_note(chars: int, turns: int) -> str:
-    return f"[{chars:,} more characters of this output, from {turns} turns ago, {_OLD_OUTPUT}"
+    return f"[{chars:,} more characters of this output, from {turns} turns ago, {OLD_OUTPUT_MARKER}"
 
 
 # --- per-request context ----------------------------------------------------------------------
@@ -80,35 +80,39 @@ def _is_stale_context(block: Content) -> bool:
     return start.startswith(ENVIRONMENT) and not any(news in block.text for news in _NEWS)
 
 
+def drop_stale(message: Message) -> Message:
+    """A user message before the latest one without its per-request context (itself when none)."""
+    kept = tuple(b for b in message.content if not _is_stale_context(b))
+    if kept and len(kept) != len(message.content):
+        return Message(message.role, kept, message.ts)
+    return message
+
+
 def _drop_stale_context(messages: Sequence[Message], start: int) -> list[Message]:
     out = list(messages)
     last_user = max((i for i, m in enumerate(out) if m.role == "user"), default=-1)
     for i in range(max(start, 1), last_user):
-        message = out[i]
-        if message.role != "user":
-            continue
-        kept = tuple(b for b in message.content if not _is_stale_context(b))
-        if kept and len(kept) != len(message.content):
-            out[i] = Message(message.role, kept, message.ts)
+        if out[i].role == "user":
+            out[i] = drop_stale(out[i])
     return out
 
 
 # --- repeated calls -------------------------------------------------------------------------
 
 
-def _key(name: str, params: Sequence[tuple[str, str]]) -> CallKey | None:
+def call_key(name: str, params: Sequence[tuple[str, str]]) -> CallKey | None:
     if name not in RERUNNABLE:
         return None
     return name, tuple(sorted((k, v) for k, v in params if k not in _IGNORED_PARAMS))
 
 
 @lru_cache(maxsize=4096)
-def _xml_call(message: Message) -> CallKey | None:
+def xml_call(message: Message) -> CallKey | None:
     """The first tool call written in an assistant message's text (XML tool calling); cached per
     message, as a long task checks the same ones on every request."""
     for block in parse_assistant_message(message.text):
         if isinstance(block, ToolUseBlock):
-            return _key(block.name, tuple(block.params.items()))
+            return call_key(block.name, tuple(block.params.items()))
     return None
 
 
@@ -122,11 +126,11 @@ def _results(messages: Sequence[Message]) -> list[tuple[int, int, CallKey]]:
             xml = None
             for block in message.content:
                 if isinstance(block, ToolUseContent):
-                    key = _key(block.name, block.params)
+                    key = call_key(block.name, block.params)
                     if key is not None:
                         native[block.id] = key
             if not any(isinstance(b, ToolUseContent) for b in message.content):
-                xml = _xml_call(message)
+                xml = xml_call(message)
             continue
         for j, block in enumerate(message.content):
             if not isinstance(block, TextContent):
@@ -141,7 +145,7 @@ def _results(messages: Sequence[Message]) -> list[tuple[int, int, CallKey]]:
     return found
 
 
-def _shortened(text: str, key_seen: bool, turns_ago: int) -> str | None:
+def shortened(text: str, key_seen: bool, turns_ago: int) -> str | None:
     """The text to send instead of an older output, None to send it as it is."""
     header = parse_header(text)
     end = header.end if header is not None else 0
@@ -166,7 +170,7 @@ def _shorten_outputs(messages: list[Message], start: int) -> list[Message]:
         if i >= start:
             block = messages[i].content[j]
             assert isinstance(block, TextContent)
-            text = _shortened(block.text, key in seen, user_turns[i])
+            text = shortened(block.text, key in seen, user_turns[i])
             if text is not None:
                 replace.setdefault(i, {})[j] = text
         seen.add(key)

@@ -3,7 +3,8 @@
 History on disk stays complete; what is sent is a view of it: the deleted range left out, earlier
 copies of files replaced by a note, and a notice where history was cut. That state is small and is
 saved to `context_history.json` so a resumed task sends the same view. On top of it, every request
-leaves out what later messages superseded (`lighten`), a pure function of the messages sent.
+leaves out what later messages superseded (`lighten`), a pure function of the messages sent, kept up to
+date as history grows (`LightView`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, Literal, TypeAlias
 
 from pycline.context.budget import max_allowed, should_compact
 from pycline.context.dedupe import ReadEdit, apply_edits, find_duplicate_reads
-from pycline.context.lighten import lighten
+from pycline.context.incremental import LightView
 from pycline.context.tokens import estimate_messages, estimate_text
 from pycline.context.truncation import PAIR_SAFE_HEAD, Keep, Range, next_truncation_range
 from pycline.messages import Message, TextContent
@@ -47,6 +48,7 @@ class ContextManager:
         self.edits: tuple[ReadEdit, ...] = tuple(edits)
         self._sent_len: int | None = None  # history length at the last request
         self._usage_stale = False
+        self._view = LightView()  # `lighten` of what is sent, updated as history grows
 
     # --- the decisions ------------------------------------------------------------------------
 
@@ -107,13 +109,13 @@ class ContextManager:
         what later messages superseded (`lighten`)."""
         edited = apply_edits(history, self.edits)
         if self.deleted_range is None:
-            return lighten(edited)
+            return self._view.update(edited)
         start, end = self.deleted_range
         before_gap = edited[start - 1]
         noted = Message(
             before_gap.role, (*before_gap.content, TextContent(TRUNCATION_NOTICE)), before_gap.ts
         )
-        return lighten([*edited[: start - 1], noted, *edited[end + 1 :]])
+        return self._view.update([*edited[: start - 1], noted, *edited[end + 1 :]])
 
     def _kept_indices(self, length: int) -> list[int]:
         if self.deleted_range is None:
