@@ -62,6 +62,26 @@ def test_the_browser_screenshot_is_shown_in_its_row(start_ui, new_page, site):
     screenshot(page, "chat-browser")
 
 
+def test_a_task_reopened_after_a_restart_shows_its_browser_screenshot(start_ui, new_page, site):
+    ui = start_ui([browser_action("launch", site), browser_action("close"), complete("Seen.")])
+    page = new_page()
+    page.goto(ui.url)
+    send_task(page, "Look at the site")
+    page.get_by_role("button", name="Approve").click()
+    expect(page.get_by_text("Seen.").first).to_be_visible(timeout=30_000)
+    live = page.get_by_role("img", name="Browser screenshot").get_attribute("src")
+    assert ui.stop() == 0
+    ui2 = start_ui([complete()])  # the same home: the task comes back from its saved files
+    page.goto(ui2.url)
+    page.get_by_role("button", name="History").click()
+    page.get_by_role("button", name="Open task: Look at the site").click()
+    row = page.locator(".row.tool", has_text="launch")
+    shot = row.get_by_role("img", name="Browser screenshot")
+    expect(shot).to_be_visible()
+    assert shot.get_attribute("src") == live
+    assert page.evaluate("(img) => img.naturalWidth", shot.element_handle()) > 100
+
+
 def test_a_selection_in_a_message_is_quoted_into_the_input(start_ui, new_page):
     ui = start_ui([complete("The answer is **forty-two** exactly.")])
     page = new_page()

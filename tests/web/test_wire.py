@@ -98,3 +98,17 @@ def test_a_saved_transcript_becomes_wire_events():
         ("checkpoint_created", "abc"),
         ("tool_started", None),  # unreadable: shown as an unnamed tool, not a crash
     ]
+
+
+def test_a_saved_tool_result_shows_only_its_raster_data_url_images():
+    png = "data:image/png;base64,iVBORw0KGgo="
+    saved = [png, "data:image/svg+xml;base64,PHN2Zz4=", "javascript:alert(1)", 7, png + "<"]
+    messages = [
+        UiMessage(
+            0.0, "say", "tool_result", "ok", extra={"tool": "browser_action", "images": saved}
+        ),
+        UiMessage(0.0, "say", "tool_result", "ok", extra={"tool": "read_file", "images": "x"}),
+    ]
+    shot, plain = saved_events("t1", messages)
+    assert shot["images"] == [png]
+    assert plain["images"] == []

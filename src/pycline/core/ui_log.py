@@ -43,6 +43,10 @@ from pycline.events import (
 from pycline.messages import UiMessage
 from pycline.storage.rewind import CALL_ID_KEY
 
+# A screenshot of the 900×600 viewport is far below this; a larger image (a big file read as an
+# image) is shown live but not copied into the log, which every reopening reads whole.
+SAVED_IMAGE_CHARS = 2_000_000
+
 
 class UiLog:
     def __init__(self, messages: list[UiMessage] | None = None) -> None:
@@ -82,8 +86,11 @@ class UiLog:
                 # The id lets a checkpoint taken later find the turn it belongs to.
                 ids = {CALL_ID_KEY: call_id} if call_id else {}
                 self._add("say", "tool", json.dumps({"tool": tool, "summary": summary}), **ids)
-            case ToolFinished(tool=tool, ok=ok, result=result):
-                self._add("say", "tool_result", result, tool=tool, ok=ok)
+            case ToolFinished(tool=tool, ok=ok, result=result, images=images):
+                # Cline's own `images` field: a reopened task shows the browser's screenshot.
+                kept = [i for i in images if len(i) <= SAVED_IMAGE_CHARS]
+                shown = {"images": kept} if kept else {}
+                self._add("say", "tool_result", result, tool=tool, ok=ok, **shown)
             case Usage() as u:
                 self._add(
                     "say",

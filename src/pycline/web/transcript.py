@@ -4,6 +4,7 @@ shows what happened before with the same renderer as live events."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -17,6 +18,19 @@ def _json(text: str) -> dict[str, Any]:
     except json.JSONDecodeError:
         return {}
     return data if isinstance(data, dict) else {}
+
+
+# The page shows only raster images in base64 data URLs; the saved file is checked the same way.
+_SAFE_IMAGE = re.compile(r"data:image/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*")
+MAX_IMAGES = 8
+
+
+def _images(m: UiMessage) -> list[str]:
+    saved = m.extra.get("images")
+    if not isinstance(saved, list):
+        return []
+    ok = [i for i in saved if isinstance(i, str) and _SAFE_IMAGE.fullmatch(i)]
+    return ok[:MAX_IMAGES]
 
 
 def _call_id(m: UiMessage) -> str:
@@ -47,6 +61,7 @@ def _event(m: UiMessage) -> dict[str, Any] | None:
                 "summary": "",
                 "ok": bool(m.extra.get("ok", True)),
                 "result": m.text,
+                "images": _images(m),
             }
         case ("say", "command_output"):
             return {"kind": "tool_output", "text": m.text}
