@@ -57,6 +57,18 @@ BUILTINS: Final[Mapping[str, tuple[str, str]]] = {
 }
 
 
+# Tools only a command calls for: offered (in the tool list and the prompt) once the user has typed
+# the command, which says when to call them; until then they would only cost tokens every request.
+COMMAND_TOOLS: Final[Mapping[str, str]] = {
+    "newtask": "new_task",
+    "deep-planning": "new_task",
+    "smol": "condense",
+    "compact": "condense",
+    "newrule": "new_rule",
+}
+ON_REQUEST_TOOLS: Final = frozenset(COMMAND_TOOLS.values())
+
+
 def workflow_files(
     root: Path,
     global_dir: Path | None,
