@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pycline.app import wiring
+from pycline.core.commands import expand
 from pycline.core.tool_format import ToolFormat
 from pycline.messages import Message, TextContent
 from tests.core.harness import RecordingHost, complete, make_task
@@ -68,3 +69,14 @@ async def test_with_xml_calls_the_command_brings_its_tool_docs(
     text = _first_text(request.messages)
     assert "## new_rule" in text and "<new_rule>" in text and "about testing" in text
     assert not request.tools
+
+
+def test_after_a_restart_a_command_asked_for_earlier_keeps_its_tool_offered(
+    isolated_home: Path, workspace: Path
+) -> None:
+    task, _ = make_task(isolated_home, workspace, [complete()], RecordingHost())
+    expanded = expand("/newtask please", [])
+    history = [Message.user(expanded.text), Message.user("<task>\nplain\n</task>")]
+    task.features.recall_commands(history)
+    offered = {s.name for s in task.features.offered(task)}
+    assert "new_task" in offered and not offered & {"condense", "new_rule"}

@@ -67,6 +67,12 @@ COMMAND_TOOLS: Final[Mapping[str, str]] = {
     "newrule": "new_rule",
 }
 ON_REQUEST_TOOLS: Final = frozenset(COMMAND_TOOLS.values())
+_APPLIED = re.compile(r'<explicit_instructions type="([^"]+)">')
+
+
+def tools_asked_for(text: str) -> set[str]:
+    """The command tools that commands applied in `text` (an expanded message) call for."""
+    return {COMMAND_TOOLS[k] for k in _APPLIED.findall(text) if k in COMMAND_TOOLS}
 
 
 def workflow_files(

@@ -29,7 +29,7 @@ from pycline.events import (
     PlanQuestion,
     Question,
 )
-from pycline.messages import Content, TextContent
+from pycline.messages import Content, Message, TextContent
 from pycline.parsing.native import ToolDefinition
 from pycline.prompts.system import render_tool
 from pycline.prompts.tool_schema import definitions
@@ -73,6 +73,14 @@ class AgentFeatures:
         if self.tool_format.native(task.provider.model):
             return expanded.text
         return f"{expanded.text}\n\n# Tool for this request\n{render_tool(tool.spec)}"
+
+    def recall_commands(self, history: Sequence[Message]) -> None:
+        """After a restart: the command tools the user asked for earlier in the task."""
+        for message in history:
+            if message.role == "user":
+                for part in message.content:
+                    if isinstance(part, TextContent):
+                        self.requested_tools |= commands.tools_asked_for(part.text)
 
     def offered(self, task: Task) -> tuple[ToolSpec, ...]:
         """The tools offered to the model now: a command's tool only once it was asked for."""

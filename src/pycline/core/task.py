@@ -240,6 +240,7 @@ class Task:
     async def resume(self, ago: str, pending: list[Content], message: str = "") -> TaskOutcome:
         """Continue after a restart; `message` is what the user typed to go on with."""
         self.say(TaskStarted(self.id, self.record.task, str(self.workspace.root), resumed=True))
+        self.features.recall_commands(self.history)
         text = responses.task_resumption(ago, str(self.workspace.root))
         if message:
             text += f"\n\nNew instructions for task continuation:\n<user_message>\n{message}\n</user_message>"
