@@ -58,13 +58,12 @@ _EDITING = """# Editing files
 
 _RULES = """# Rules
 - Paths are relative to the working directory; you cannot cd out of it (run `cd dir && command` instead).
-- Prefer tools over asking. Ask with ask_followup_question only when a required detail cannot be found.
 - Before running a command, consider the system information below and explain what it does.
 - Environment details arrive with each user message; they are context, not the user's request.
 - Do not start replies with filler ("Great", "Certainly"); be direct and technical."""
 
 _OBJECTIVE = """# Objective
-Break the task into steps and work through them. Explore only as much as needed. When the work is verified, call attempt_completion with a final result that does not end in a question. If the user gives feedback, improve and try again."""
+Break the task into steps and work through them. Explore only as much as needed. When the work is verified, call attempt_completion. If the user gives feedback, improve and try again."""
 
 _MODES = {
     "act": "# Mode\nACT MODE: carry the task out with the tools.",
