@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from pycline.app.config import ModelConfig
 from pycline.app.task_settings import ToolSettings
+from pycline.core.commands import ON_REQUEST_TOOLS
 from pycline.core.modes import Mode, ModeProfile, tools_for
 from pycline.core.services import TaskServices
 from pycline.errors import ConfigError
@@ -261,8 +262,9 @@ def system_info(cwd: Path) -> SystemInfo:
 def system_prompt(
     tools: Sequence[Tool], cwd: Path, *, mode: str = "act", native: bool = False
 ) -> str:
+    # A command's own tool (condense, new_rule) is described when the user types the command.
     return build_system_prompt(
-        [t.spec for t in tools],
+        [t.spec for t in tools if t.spec.name not in ON_REQUEST_TOOLS],
         system_info(cwd),
         mode="plan" if mode == "plan" else "act",
         native=native,

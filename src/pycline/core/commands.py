@@ -57,6 +57,24 @@ BUILTINS: Final[Mapping[str, tuple[str, str]]] = {
 }
 
 
+# Tools only a command calls for: offered (in the tool list and the prompt) once the user has typed
+# the command, which says when to call them; until then they would only cost tokens every request.
+COMMAND_TOOLS: Final[Mapping[str, str]] = {
+    "newtask": "new_task",
+    "deep-planning": "new_task",
+    "smol": "condense",
+    "compact": "condense",
+    "newrule": "new_rule",
+}
+ON_REQUEST_TOOLS: Final = frozenset(COMMAND_TOOLS.values())
+_APPLIED = re.compile(r'<explicit_instructions type="([^"]+)">')
+
+
+def tools_asked_for(text: str) -> set[str]:
+    """The command tools that commands applied in `text` (an expanded message) call for."""
+    return {COMMAND_TOOLS[k] for k in _APPLIED.findall(text) if k in COMMAND_TOOLS}
+
+
 def workflow_files(
     root: Path,
     global_dir: Path | None,

@@ -29,8 +29,9 @@ from pycline.events import (
     PlanQuestion,
     Question,
 )
-from pycline.messages import Content, TextContent
+from pycline.messages import Content, Message, TextContent
 from pycline.parsing.native import ToolDefinition
+from pycline.prompts.system import render_tool
 from pycline.prompts.tool_schema import definitions
 
 if TYPE_CHECKING:
@@ -50,23 +51,50 @@ class AgentFeatures:
     spawner: SubagentSpawner | None = None  # runs sub-agents; None: inline, without a session
     stop_reason: str | None = None  # a hook cancelled the task
     next_task: str | None = None  # the model handed over to a new task with this context
+    requested_tools: set[str] = field(default_factory=set)  # command tools the user asked for
     _pending_context: str = ""  # PreToolUse's context, sent with the tool's result
     _notifications: set[asyncio.Task[HookResult]] = field(default_factory=set)
     _notification_ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     # The last tool specs and their definitions: the same every request until the mode changes.
     _definitions: tuple[tuple[ToolSpec, ...], tuple[ToolDefinition, ...]] = ((), ())
 
-    def expand_commands(self, text: str, root: Path) -> str:
-        """A slash command in the user's text (a built-in or a workflow) as instructions."""
+    def expand_commands(self, text: str, task: Task) -> str:
+        """A slash command in the user's text (a built-in or a workflow) as instructions; a
+        command's own tool is offered from then on (with XML calls, its docs come along)."""
         if not commands.has_command_word(text):
             return text  # e.g. a path: no need to list and open the workflow files
-        return commands.expand(text, commands.workflow_files(root, self.global_workflows)).text
+        workflows = commands.workflow_files(task.workspace.root, self.global_workflows)
+        expanded = commands.expand(text, workflows)
+        name = commands.COMMAND_TOOLS.get(expanded.command or "")
+        tool = task.tools.get(name) if name else None
+        if tool is None:
+            return expanded.text
+        self.requested_tools.add(tool.spec.name)
+        if self.tool_format.native(task.provider.model):
+            return expanded.text
+        return f"{expanded.text}\n\n# Tool for this request\n{render_tool(tool.spec)}"
+
+    def recall_commands(self, history: Sequence[Message]) -> None:
+        """After a restart: the command tools the user asked for earlier in the task."""
+        for message in history:
+            if message.role == "user":
+                for part in message.content:
+                    if isinstance(part, TextContent):
+                        self.requested_tools |= commands.tools_asked_for(part.text)
+
+    def offered(self, task: Task) -> tuple[ToolSpec, ...]:
+        """The tools offered to the model now: a command's tool only once it was asked for."""
+        return tuple(
+            t.spec
+            for t in task.tools.values()
+            if t.spec.name not in commands.ON_REQUEST_TOOLS or t.spec.name in self.requested_tools
+        )
 
     def native_tools(self, task: Task) -> tuple[ToolDefinition, ...]:
         """The tool definitions to send, or () when this request uses XML tool calls."""
         if not self.tool_format.native(task.provider.model):
             return ()
-        specs = tuple(t.spec for t in task.tools.values())
+        specs = self.offered(task)
         if specs != self._definitions[0]:
             self._definitions = (specs, definitions(specs))
         return self._definitions[1]

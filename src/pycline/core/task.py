@@ -202,7 +202,7 @@ class Task:
         self.features.notify(self, question)
         answer = await self.host.ask(question)
         if answer.text:
-            commanded = self.features.expand_commands(answer.text, self.workspace.root)
+            commanded = self.features.expand_commands(answer.text, self)
             answer = dataclasses.replace(answer, text=commanded)
         if answer.text and find_mentions(answer.text):
             expanded = await user_input.expand(answer.text, self.workspace.root, self.services)
@@ -232,7 +232,7 @@ class Task:
 
     async def start(self, text: str, images: tuple[ImageContent, ...] = ()) -> TaskOutcome:
         self.say(TaskStarted(self.id, text, str(self.workspace.root)))
-        text = self.features.expand_commands(text, self.workspace.root)
+        text = self.features.expand_commands(text, self)
         text = await user_input.expand(text, self.workspace.root, self.services)
         first: list[Content] = [TextContent(f"<task>\n{text}\n</task>"), *images]
         return await self._run(first)
@@ -240,6 +240,7 @@ class Task:
     async def resume(self, ago: str, pending: list[Content], message: str = "") -> TaskOutcome:
         """Continue after a restart; `message` is what the user typed to go on with."""
         self.say(TaskStarted(self.id, self.record.task, str(self.workspace.root), resumed=True))
+        self.features.recall_commands(self.history)
         text = responses.task_resumption(ago, str(self.workspace.root))
         if message:
             text += f"\n\nNew instructions for task continuation:\n<user_message>\n{message}\n</user_message>"

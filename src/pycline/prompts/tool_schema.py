@@ -26,8 +26,10 @@ _TYPES: Final[dict[str, str]] = {
 NO_TASK_PROGRESS: Final = frozenset(
     {"execute_command", "browser_action", "new_task", "use_skill", "use_subagents"}
 )
-# Repeated in every tool's schema, so kept short.
-TASK_PROGRESS_DOC: Final = "The task's steps as a Markdown checklist (- [ ] todo / - [x] done)."
+# Repeated in every tool's schema, so kept short (the first message explains the checklist).
+# No `additionalProperties: false` either: without strict mode it only costs tokens, and calls
+# with unknown parameters are ignored field by field anyway.
+TASK_PROGRESS_DOC: Final = "The task's checklist: - [ ] todo / - [x] done."
 
 
 def definition(tool: ToolDoc) -> ToolDefinition:
@@ -43,7 +45,6 @@ def definition(tool: ToolDoc) -> ToolDefinition:
         "type": "object",
         "properties": properties,
         "required": required,
-        "additionalProperties": False,
     }
     return ToolDefinition(tool.name, tool.description.strip(), schema)
 

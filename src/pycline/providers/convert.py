@@ -89,7 +89,6 @@ def openai_tools(tools: Sequence[ToolDefinition]) -> list[dict[str, Any]]:
             "function": {
                 "name": t.name,
                 "description": t.description,
-                "strict": False,
                 "parameters": dict(t.parameters),
             },
         }

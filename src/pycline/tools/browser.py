@@ -25,30 +25,27 @@ _W, _H = VIEWPORT
 BROWSER_SPEC = ToolSpec(
     name="browser_action",
     description=(
-        f"Use a headless browser ({_W}x{_H} pixels) to look at and interact with a web page, "
-        "e.g. to check a web app you built. Every action except close returns a screenshot and "
-        "the console log. The sequence must start with launch and end with close; while the "
-        "browser is open use only browser_action (close it before using another tool); launch "
-        "again opens another URL in the same browser. Click at the centre of the element you see in the "
-        "latest screenshot."
+        f"Drive a headless browser ({_W}x{_H}) to view and test a web page, e.g. an app you "
+        "built. Each action but close returns a screenshot and the console log. Start with "
+        "launch, end with close (launch again opens another URL); while it is open use no other "
+        "tool. Click the centre of an element seen in the latest screenshot."
     ),
     params=(
         ParamSpec(
             "action",
-            "One of: launch (open url), click (at coordinate), type (text), scroll_down, "
-            "scroll_up, close.",
+            "launch (url), click (coordinate), type (text), scroll_down, scroll_up or close.",
         ),
         ParamSpec(
             "url",
-            "For launch: the URL, e.g. http://localhost:3000 or file:///path/to/index.html.",
+            "For launch, e.g. http://localhost:3000 or file:///path/index.html.",
             required=False,
         ),
         ParamSpec(
             "coordinate",
-            f'For click: "x,y" in pixels within the {_W}x{_H} viewport.',
+            f'For click: "x,y" in the {_W}x{_H} viewport.',
             required=False,
         ),
-        ParamSpec("text", "For type: the text to type.", required=False),
+        ParamSpec("text", "For type.", required=False),
     ),
     example=(
         "<browser_action>\n<action>launch</action>\n<url>http://localhost:3000</url>\n"

@@ -35,28 +35,24 @@ from pycline.workspace.command_reach import Reach, command_reach
 EXECUTE_COMMAND_SPEC = ToolSpec(
     name="execute_command",
     description=(
-        "Run a CLI command in the current working directory. Tailor it to the user's system and "
-        "shell; chain steps with the shell's syntax rather than creating scripts. Output streams "
-        "to the user; you get the exit code and the output (long output is shortened in the "
-        "middle). Commands cannot read input, so pass flags such as --yes. For a long-running "
-        "command (dev server, watcher) set a short timeout, e.g. 10: once it passes, the command "
-        "keeps running in the background and its later output appears in the environment "
-        "details; it is stopped when the task ends. Files hidden by .clineignore must not be "
-        "read by commands; pycline's sandbox enforces that where it runs, without it that is "
-        "best effort."
+        "Run a CLI command in the working directory, tailored to the user's OS and shell (chain "
+        "steps with the shell's syntax rather than writing scripts). You get the exit code and "
+        "the output (long output is cut in the middle). Commands cannot read input: pass flags "
+        "such as --yes. For a long-running command (dev server, watcher) set a short timeout, "
+        "e.g. 10: it then keeps running in the background, its later output comes in the "
+        "environment details. Never read files hidden by .clineignore."
     ),
     params=(
         ParamSpec("command", "The command line to run."),
         ParamSpec(
             "requires_approval",
             "true for impactful operations (installing or removing packages, deleting or "
-            "overwriting files, system changes, network actions); false for safe ones (reading "
-            "files, running builds and tests, starting dev servers).",
+            "overwriting files, system changes, network access); false for safe ones (reading, "
+            "builds, tests, dev servers).",
         ),
         ParamSpec(
             "timeout",
-            "Seconds to wait for the command (default: the user's setting); a command still "
-            "running then continues in the background.",
+            "Seconds to wait (default: the user's setting); then it continues in the background.",
             required=False,
         ),
     ),

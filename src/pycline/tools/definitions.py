@@ -14,11 +14,10 @@ from pycline.workspace.ignore import blocked_message
 LIST_DEFINITIONS_SPEC = ToolSpec(
     name="list_code_definition_names",
     description=(
-        "List the definition names (classes, functions, methods, types…) in the source files "
-        "directly inside a directory, to understand its structure without reading every file. "
-        "Subdirectories are not included; call it on them separately."
+        "List the definitions (classes, functions, methods, types…) in the source files directly "
+        "in a directory (not its subdirectories), to see its structure without reading them."
     ),
-    params=(ParamSpec("path", "The directory, relative to the working directory."),),
+    params=(ParamSpec("path", "The directory."),),
     example=("<list_code_definition_names>\n<path>src</path>\n</list_code_definition_names>"),
 )
 

@@ -45,14 +45,13 @@ ERROR_CONTENT_MAX_LINES = 300
 WRITE_TO_FILE_SPEC = ToolSpec(
     name="write_to_file",
     description=(
-        "Write a file: create it (and any missing folders) or replace all of its content. Use it "
-        "for new files and for rewrites; for changes to part of an existing file prefer "
-        "replace_in_file. Always send the complete content: no placeholders such as "
-        "'// rest of code unchanged', because whatever they stand for would be lost."
+        "Create a file (and missing folders) or replace all of its content; for changes to part "
+        "of a file prefer replace_in_file. Send the COMPLETE content, never placeholders such "
+        "as '// rest of code unchanged': what they stand for would be lost."
     ),
     params=(
-        ParamSpec("path", "The file's path, relative to the working directory."),
-        ParamSpec("content", "The complete new content of the file."),
+        ParamSpec("path", "The file's path."),
+        ParamSpec("content", "The file's complete new content."),
     ),
     example=(
         "<write_to_file>\n<path>src/config.json</path>\n<content>\n"
@@ -65,14 +64,13 @@ REPLACE_IN_FILE_SPEC = ToolSpec(
     description=(
         "Change parts of an existing file with SEARCH/REPLACE blocks:\n"
         "------- SEARCH\n[exact lines from the file]\n=======\n[new lines]\n+++++++ REPLACE\n"
-        "The SEARCH lines must match the file's current lines exactly (whole lines, with their "
-        "indentation); include just enough lines to be unique. Several blocks may be sent in "
-        "one call, in the order they appear in the file; either all apply or none does. To "
-        "delete code, leave the REPLACE part empty. To move code, use one block to delete it "
-        "and one to insert it."
+        "SEARCH must match the file's current lines exactly (whole lines: indentation, "
+        "comments), with just enough lines to be unique. Several small blocks may go in one "
+        "call, in file order; all apply or none does. An empty REPLACE deletes; to move code, "
+        "delete it with one block and insert it with another."
     ),
     params=(
-        ParamSpec("path", "The file's path, relative to the working directory."),
+        ParamSpec("path", "The file's path."),
         ParamSpec("diff", "One or more SEARCH/REPLACE blocks."),
     ),
     example=(

@@ -46,14 +46,14 @@ CONDENSE_SPEC = ToolSpec(
 NEW_TASK_SPEC = ToolSpec(
     name="new_task",
     description=(
-        "Start a new task that continues from this one with only the context you give, when the "
-        "user asks for it (/newtask). The user approves the hand-off first."
+        "Start a new task that continues this one with only the context you give, when the user "
+        "asks (/newtask). The user approves first."
     ),
     params=(
         ParamSpec(
             "context",
-            "Everything the new task needs: current work, key technical concepts, relevant files "
-            "and code, problem solving, pending tasks and next steps.",
+            "What the new task needs: current work, key concepts, relevant files and code, "
+            "problem solving, pending tasks and next steps.",
         ),
     ),
 )

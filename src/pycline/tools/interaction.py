@@ -11,8 +11,8 @@ from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, Too
 FOLLOWUP_SPEC = ToolSpec(
     name="ask_followup_question",
     description=(
-        "Ask the user a question when a detail needed to proceed cannot be found with the tools. "
-        "Use sparingly."
+        "Ask the user a question, only when a detail needed to proceed cannot be found with the "
+        "tools (prefer the tools)."
     ),
     params=(
         ParamSpec("question", "The question: clear and specific."),

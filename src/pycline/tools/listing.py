@@ -22,16 +22,15 @@ from pycline.workspace.paths import ResolvedPath
 LIST_FILES_SPEC = ToolSpec(
     name="list_files",
     description=(
-        "List the files and folders in a directory. With recursive true, the listing goes down "
-        "the tree breadth-first (about 200 entries at most; it says when it is truncated). "
-        "Files ignored by .gitignore are left out; entries hidden by .clineignore carry a lock. "
-        "Do not use it to check that a file you created exists: the tool result already says so."
+        "List a directory's files and folders; recursive true walks the tree breadth-first (about "
+        "200 entries, truncation is noted). Files in .gitignore are left out; a lock marks "
+        "entries hidden by .clineignore. Not needed to check a file you created exists."
     ),
     params=(
-        ParamSpec("path", "The directory to list, relative to the working directory."),
+        ParamSpec("path", "The directory to list."),
         ParamSpec(
             "recursive",
-            "true to list the whole tree, false (default) for the top level only.",
+            "true: the whole tree; false (default): the top level.",
             required=False,
         ),
     ),

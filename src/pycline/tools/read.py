@@ -27,15 +27,13 @@ from pycline.workspace.paths import ResolvedPath
 READ_FILE_SPEC = ToolSpec(
     name="read_file",
     description=(
-        "Read a file's contents, e.g. to analyse code, review text or extract information from "
-        "configuration files. PDF, DOCX and Jupyter notebooks are converted to text. Large files "
-        "are returned one page at a time; use start_line and end_line to read a part. Not for "
-        "directories (use list_files)."
+        "Read a file (PDF, DOCX and Jupyter notebooks come as text). Large files come one page at "
+        "a time; start_line and end_line read a part. Not for directories (use list_files)."
     ),
     params=(
-        ParamSpec("path", "The file's path, relative to the current working directory."),
-        ParamSpec("start_line", "First line to read (1-based).", required=False),
-        ParamSpec("end_line", "Last line to read (inclusive).", required=False),
+        ParamSpec("path", "The file's path."),
+        ParamSpec("start_line", "First line (1-based).", required=False),
+        ParamSpec("end_line", "Last line (inclusive).", required=False),
     ),
     example="<read_file>\n<path>src/main.py</path>\n</read_file>",
 )

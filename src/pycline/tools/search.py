@@ -12,16 +12,15 @@ from pycline.workspace.search import MAX_RESULTS, format_results, run_search
 SEARCH_FILES_SPEC = ToolSpec(
     name="search_files",
     description=(
-        "Search the files in a directory (recursively) for a regular expression, showing each "
-        "match with its line number and one line of context around it. Uses Rust regex syntax. "
-        f"At most {MAX_RESULTS} results. Files ignored by .gitignore are not searched."
+        "Search the files under a directory for a regex (Rust syntax): each match with its line "
+        f"number and a line of context, at most {MAX_RESULTS}. Files in .gitignore are skipped."
     ),
     params=(
-        ParamSpec("path", "The directory (or file) to search, relative to the working directory."),
-        ParamSpec("regex", "The regular expression to look for (Rust regex syntax)."),
+        ParamSpec("path", "The directory (or file) to search."),
+        ParamSpec("regex", "The regular expression."),
         ParamSpec(
             "file_pattern",
-            "A glob limiting which files are searched, e.g. '*.ts'. Default: all files.",
+            "A glob for the files to search, e.g. '*.ts' (default: all).",
             required=False,
         ),
     ),

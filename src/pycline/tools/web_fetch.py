@@ -36,15 +36,14 @@ _INVISIBLE = ("script", "style", "noscript", "template", "svg", "canvas", "ifram
 WEB_FETCH_SPEC = ToolSpec(
     name="web_fetch",
     description=(
-        "Fetch a web page (http or https) and return its content as Markdown, e.g. to read "
-        "documentation or an API reference. Plain text and JSON are returned as they are. Long "
-        "pages are cut."
+        "Fetch a web page (http or https) as Markdown, e.g. documentation; plain text and JSON "
+        "come as they are; long pages are cut."
     ),
     params=(
-        ParamSpec("url", "The full URL, starting with http:// or https://."),
+        ParamSpec("url", "The full http(s) URL."),
         ParamSpec(
             "prompt",
-            "What you are looking for in the page (kept with the result to focus your reading).",
+            "What you are looking for in the page.",
             required=False,
         ),
     ),
