@@ -289,6 +289,8 @@ def main(argv: list[str] | None = None) -> int:
             return subprocess.run(inside).returncode
         print("bubblewrap unavailable: running without a loopback-only network", file=sys.stderr)
     turns = [4, 50] if args.quick else args.turns
+    if args.dump is not None:
+        args.dump.mkdir(parents=True, exist_ok=True)
     print(f"tokens counted at {CHARS_PER_TOKEN} characters per token (cline_task.request_chars)")
     failed = False
     for n in turns:
