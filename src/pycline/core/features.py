@@ -32,6 +32,7 @@ from pycline.events import (
 from pycline.messages import Content, TextContent
 from pycline.parsing.native import ToolDefinition
 from pycline.prompts.tool_schema import definitions
+from pycline.workspace.workflows import enabled_workflows
 
 if TYPE_CHECKING:
     from pycline.core.subagents import SubagentSpawner
@@ -60,7 +61,7 @@ class AgentFeatures:
         """A slash command in the user's text (a built-in or a workflow) as instructions."""
         if not commands.has_command_word(text):
             return text  # e.g. a path: no need to list and open the workflow files
-        return commands.expand(text, commands.workflow_files(root, self.global_workflows)).text
+        return commands.expand(text, enabled_workflows(root, self.global_workflows)).text
 
     def native_tools(self, task: Task) -> tuple[ToolDefinition, ...]:
         """The tool definitions to send, or () when this request uses XML tool calls."""
