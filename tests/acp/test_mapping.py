@@ -8,6 +8,7 @@ import pytest
 
 from pycline.acp.mapping import checklist, tool_kind, tool_title
 from pycline.acp.permissions import Remembered
+from pycline.core.focus_chain import items
 from pycline.terminal.allow_rules import command_prefix, prefix_covers
 
 
@@ -58,12 +59,18 @@ def test_tools_map_to_acp_kinds_and_titles() -> None:
 
 
 def test_checklist_marks_the_first_open_item_in_progress() -> None:
-    items = checklist("intro\n- [x] one\n* [ ] two\n- [ ] three\nnot an item")
-    assert [(i.content, i.status) for i in items] == [
+    plan = checklist("intro\n- [x] one\n  - [ ] two\n- [ ] three\nnot an item")
+    assert [(i.content, i.status) for i in plan] == [
         ("one", "completed"),
         ("two", "in_progress"),
         ("three", "pending"),
     ]
+
+
+def test_checklist_items_are_the_ones_the_core_counts() -> None:
+    # Cline's focus chain knows only `- [ ]` / `- [x]`: other marks are not steps anywhere.
+    text = "- [x] one\n* [ ] starred\n- [~] partial\n- [ ] two"
+    assert [i.content for i in checklist(text)] == [t for _, t in items(text)] == ["one", "two"]
     assert checklist("no items here") == []
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pexpect
 
 from pycline.cli import slash
+from pycline.storage.task_store import TaskStore
 from tests.cli.test_interactive import COMPLETE, WRITE, spawn
 
 
@@ -150,12 +151,15 @@ def test_a_workflow_and_clines_commands_become_the_message(
     child.sendline("")
     child.expect("Task> ")
     _quit(child)
-    tasks = sorted(
-        json.loads((t / "task_metadata.json").read_text(encoding="utf-8"))["record"]["task"]
+    typed = {
+        json.loads((t / "task_metadata.json").read_text(encoding="utf-8"))["record"]["task"]: t
         for t in _tasks(isolated_home)
-    )
-    assert tasks[0] == "/newtask"
-    assert "1. bump the version" in tasks[1] and tasks[1].endswith("2.0")
+    }
+    assert sorted(typed) == ["/newtask", "/release 2.0"]
+    # The agent core expands both, the workflow as Cline's own commands.
+    first = TaskStore(isolated_home).open(typed["/release 2.0"].name).load_api_history()[0]
+    assert '<explicit_instructions type="release.md">\n1. bump the version' in first.text
+    assert "2.0" in first.text
 
 
 def test_a_task_starting_with_an_absolute_path_is_not_a_command() -> None:

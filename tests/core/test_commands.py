@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pycline.core.commands import available_commands, expand, workflow_files
+from pycline.core.commands import expand
+from pycline.workspace.workflows import enabled_workflows
 
 
 def _workflow(folder: Path, name: str, text: str) -> Path:
@@ -24,7 +25,7 @@ def test_a_builtin_command_is_removed_and_its_instructions_come_first(tmp_path: 
 
 def test_a_workflow_runs_by_file_name_or_stem_and_is_read_when_invoked(tmp_path: Path) -> None:
     path = _workflow(tmp_path / ".clinerules" / "workflows", "release.md", "# Release\n1. tag")
-    flows = workflow_files(tmp_path, None)
+    flows = enabled_workflows(tmp_path, None)
     assert expand("/release.md", flows).text.startswith('<explicit_instructions type="release.md">')
     path.write_text("# Release\n2. push", encoding="utf-8")
     assert "2. push" in expand("do /release", flows).text
@@ -36,9 +37,11 @@ def test_the_workspace_workflow_wins_over_a_global_one_and_toggles_switch_off(
     _workflow(tmp_path / "ws" / ".clinerules" / "workflows", "ship.md", "local steps")
     _workflow(tmp_path / "global", "ship.md", "global steps")
     _workflow(tmp_path / "global", "other.md", "other steps")
-    flows = workflow_files(tmp_path / "ws", tmp_path / "global")
+    flows = enabled_workflows(tmp_path / "ws", tmp_path / "global")
     assert "local steps" in expand("/ship.md", flows).text
-    off = workflow_files(tmp_path / "ws", tmp_path / "global", global_toggles={"other.md": False})
+    off = enabled_workflows(
+        tmp_path / "ws", tmp_path / "global", global_toggles={"other.md": False}
+    )
     assert expand("/other.md", off).command is None
 
 
@@ -52,9 +55,7 @@ def test_only_the_first_command_applies() -> None:
     assert out.command == "smol" and "/newrule" in out.text
 
 
-def test_available_commands_list_builtins_and_workflows_with_descriptions(tmp_path: Path) -> None:
+def test_a_workflow_is_described_by_its_first_line(tmp_path: Path) -> None:
     _workflow(tmp_path / ".clinerules" / "workflows", "pr.md", "## Open a pull request\n...")
-    listed = {c.name: c for c in available_commands(tmp_path, None)}
-    assert {"newtask", "smol", "compact", "newrule", "deep-planning", "pr.md"} <= set(listed)
-    assert listed["pr.md"].description == "Open a pull request"
-    assert listed["pr.md"].source == "workflow"
+    (listed,) = enabled_workflows(tmp_path, None)
+    assert (listed.name, listed.description) == ("pr.md", "Open a pull request")

@@ -284,3 +284,23 @@ async def test_a_cancelled_approval_writes_nothing(workspace: Path) -> None:
     with pytest.raises(asyncio.CancelledError):
         await WRITE.run(call("write_to_file", path="a.txt", content="x"), ctx)
     assert not (workspace / "a.txt").exists()
+
+
+async def test_an_edit_reads_the_file_once_and_checks_it_once_after_approval(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = workspace / "a.py"
+    target.write_text("x = 1\n", encoding="utf-8")
+    reads: list[Path] = []
+    real = Path.read_bytes
+
+    def counted(self: Path) -> bytes:
+        reads.append(self)
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", counted)
+    await REPLACE.run(
+        call("replace_in_file", path="a.py", diff=block("x = 1", "x = 2")), make_context(workspace)
+    )
+    assert target.read_text(encoding="utf-8") == "x = 2\n"
+    assert reads.count(target) == 2  # the edit's own read, then the is-it-unchanged check

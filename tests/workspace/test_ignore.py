@@ -94,6 +94,12 @@ def test_commands_reading_blocked_files_are_refused(workspace: Path) -> None:
         "wc -l < .env",
         "cat secrets/*.txt",
         "/bin/cat .env",
+        # wrappers are found the way the reach and danger checks find them
+        "/usr/bin/sudo cat .env",
+        "doas cat .env",
+        "timeout 5 cat .env",
+        "xargs -n 1 cat .env",
+        "stdbuf -o0 cat .env",
     ):
         refusal = rules.command_refusal(command)
         assert refusal is not None and ".clineignore" in refusal, command

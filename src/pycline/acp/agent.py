@@ -46,7 +46,6 @@ from pycline.acp.mcp_servers import client_servers
 from pycline.acp.options import (
     ModelChoices,
     available_commands,
-    find_workflows,
     mode_state,
 )
 from pycline.acp.replay import replay
@@ -56,6 +55,7 @@ from pycline.app.session import ConfigOverrides, Session
 from pycline.app.task_settings import task_settings
 from pycline.errors import PyclineError, StorageError
 from pycline.storage.task_store import TaskStore
+from pycline.workspace.workflows import enabled_workflows
 
 log = logging.getLogger("pycline.acp")
 
@@ -207,7 +207,7 @@ class PyclineAgent:
 
     def _announce(self, session: AcpSession) -> None:
         self.sessions[session.id] = session
-        workflows = find_workflows(session.workspace)
+        workflows = enabled_workflows(session.workspace, self.home / "workflows")
         session.outbox.send(acp.helpers.update_available_commands(available_commands(workflows)))
 
     async def new_session(
@@ -356,7 +356,6 @@ class PyclineAgent:
         handled = await commands.run_command(session, given)
         if handled is not None:
             return handled
-        given = commands.expand_workflow(session, given)
         try:
             return await session.prompt(given)
         except Busy:

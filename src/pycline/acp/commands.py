@@ -1,4 +1,5 @@
-"""Slash commands typed in the editor: `/plan`, `/act`, `/compact`, and workflows."""
+"""Slash commands typed in the editor: `/plan`, `/act`, `/compact`. Workflows and Cline's
+commands go on to the agent core, which expands them."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import acp
 from acp.schema import PromptResponse
 
 from pycline.acp.inputs import UserInput
-from pycline.acp.options import find_workflows
 from pycline.acp.session import AcpSession
 
 
@@ -40,22 +40,3 @@ async def run_command(session: AcpSession, given: UserInput) -> PromptResponse |
             return None
     await session.outbox.drain()
     return PromptResponse(stop_reason="end_turn")
-
-
-def expand_workflow(session: AcpSession, given: UserInput) -> UserInput:
-    """`/name extra` runs the workspace workflow `name`: its steps become the instructions."""
-    parts = _split(given.text)
-    if parts is None:
-        return given
-    name, rest = parts
-    path = find_workflows(session.workspace).get(name)
-    if path is None:
-        return given
-    try:
-        steps = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return given
-    text = f'<explicit_instructions type="{path.name}">\n{steps}\n</explicit_instructions>'
-    if rest:
-        text += f"\n{rest}"
-    return UserInput(text, given.images)

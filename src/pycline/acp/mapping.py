@@ -5,11 +5,12 @@ Kept apart from the wire code so a new protocol version changes one module.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeAlias
+
+from pycline.core import focus_chain
 
 ToolKind: TypeAlias = Literal[
     "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"
@@ -92,8 +93,6 @@ def _positive_int(raw: str | None) -> int | None:
 
 # --- the progress checklist (`task_progress`) as an ACP plan -------------------------------------
 
-_ITEM = re.compile(r"^\s*[-*]\s*\[( |x|X|~|-)\]\s*(.+?)\s*$")
-
 
 @dataclass(frozen=True, slots=True)
 class PlanItem:
@@ -102,19 +101,15 @@ class PlanItem:
 
 
 def checklist(markdown: str) -> list[PlanItem]:
-    """`- [ ] step` / `- [x] step` lines; the first open item is the one in progress."""
-    items: list[PlanItem] = []
+    """The core's checklist items; the first open one is the one in progress."""
+    plan: list[PlanItem] = []
     started = False
-    for line in markdown.splitlines():
-        match = _ITEM.match(line)
-        if match is None:
-            continue
-        mark, text = match.groups()
-        if mark in "xX":
-            items.append(PlanItem(text, "completed"))
+    for done, text in focus_chain.items(markdown):
+        if done:
+            plan.append(PlanItem(text, "completed"))
         elif not started:
             started = True
-            items.append(PlanItem(text, "in_progress"))
+            plan.append(PlanItem(text, "in_progress"))
         else:
-            items.append(PlanItem(text, "pending"))
-    return items
+            plan.append(PlanItem(text, "pending"))
+    return plan

@@ -20,6 +20,7 @@ from acp.schema import (
 from pycline.app.config import ModelConfig, load, resolve
 from pycline.core.approval import AutoApprove
 from pycline.errors import ConfigError
+from pycline.workspace.workflows import Workflow, menu
 
 MODES = (
     SessionMode(id="act", name="Act", description="Read, edit and run commands to do the task"),
@@ -151,29 +152,17 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def available_commands(workflows: dict[str, Path]) -> list[AvailableCommand]:
+def available_commands(found: list[Workflow]) -> list[AvailableCommand]:
+    """The session's own commands, then the workflows (which the agent core expands)."""
     commands = [AvailableCommand(name=n, description=d) for n, d in COMMANDS.items()]
-    for name in sorted(workflows):
+    for flow in sorted(menu(found, taken=COMMANDS), key=lambda w: w.stem):
         commands.append(
             AvailableCommand(
-                name=name,
-                description=f"Run the workflow {workflows[name].name}",
+                name=flow.stem,
+                description=f"Run the workflow {flow.name}",
                 input=AvailableCommandInput(
                     root=UnstructuredCommandInput(hint="extra instructions (optional)")
                 ),
             )
         )
     return commands
-
-
-def find_workflows(workspace: Path) -> dict[str, Path]:
-    """The workspace's workflow files (`.clinerules/workflows/*.md`) by command name."""
-    folder = workspace / ".clinerules" / "workflows"
-    if not folder.is_dir():
-        return {}
-    found: dict[str, Path] = {}
-    for path in sorted(folder.glob("*.md")):
-        name = path.stem.replace(" ", "-")
-        if name not in COMMANDS and path.is_file():
-            found[name] = path
-    return found

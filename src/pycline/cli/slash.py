@@ -2,8 +2,8 @@
 the nearest command to a mistyped one. Running them is `cli/slash_run.py`'s job.
 
 Three sources: pycline's own commands, Cline's commands that the agent core expands into
-instructions for the model (`/newtask`, `/smol`, …), and workflows — every `.md` file in the
-project's `.clinerules/workflows/` and in the global `PYCLINE_HOME/workflows/` is `/its-name`.
+instructions for the model (`/newtask`, `/smol`, …), and the enabled workflows (listed by
+`workspace/workflows.py`; the agent core expands them, as it does Cline's commands).
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from pycline.workspace import workflows as wf
 
 Source = Literal["pycline", "cline", "workflow"]
 
@@ -57,31 +59,18 @@ CLINE: tuple[SlashCommand, ...] = (
 _WORD = re.compile(r"/([A-Za-z][A-Za-z0-9_.-]*)")
 
 
-def workflow_folders(root: Path, home: Path) -> tuple[Path, Path]:
-    """The project's folder first: a project workflow wins over a global one of the same name."""
-    return root / ".clinerules" / "workflows", home / "workflows"
-
-
-def workflows(root: Path, home: Path) -> list[SlashCommand]:
-    found: dict[str, SlashCommand] = {}
-    for folder in workflow_folders(root, home):
-        try:
-            files = sorted(p for p in folder.iterdir() if p.suffix == ".md" and p.is_file())
-        except OSError:
-            continue  # no such folder
-        for path in files:
-            name = path.stem
-            if _WORD.fullmatch(f"/{name}") and name not in found:
-                found[name] = SlashCommand(
-                    name, f"/{name}", f"workflow ({path.parent})", "workflow", path
-                )
-    return list(found.values())
+def workflows(found: list[wf.Workflow]) -> list[SlashCommand]:
+    """The menu's workflows; one named like a command does not hide it."""
+    taken = [c.name for c in (*BUILTIN, *CLINE)]
+    return [
+        SlashCommand(w.stem, f"/{w.stem}", f"workflow ({w.path.parent})", "workflow", w.path)
+        for w in wf.menu(found, taken=taken)
+    ]
 
 
 def registry(root: Path, home: Path) -> list[SlashCommand]:
-    """Every command at this moment; a workflow named like a command does not hide it."""
-    taken = {c.name for c in (*BUILTIN, *CLINE)}
-    return [*BUILTIN, *CLINE, *(w for w in workflows(root, home) if w.name not in taken)]
+    """Every command at this moment."""
+    return [*BUILTIN, *CLINE, *workflows(wf.enabled_workflows(root, home / "workflows"))]
 
 
 def split(line: str) -> tuple[str, str] | None:

@@ -100,10 +100,7 @@ async def run(state: SlashState, line: str, where: Where) -> Outcome | None:
         state.say(style(f"Unknown command /{name}.{hint} (/help lists them)", "yellow"))
         return Handled()
     match command.source:
-        case "workflow":
-            assert command.path is not None
-            return _workflow(state, command, rest)
-        case "cline":
+        case "workflow" | "cline":
             if name == "smol":
                 return await _compact(state)
             return Send(line.strip())  # the agent core turns these into instructions
@@ -111,19 +108,6 @@ async def run(state: SlashState, line: str, where: Where) -> Outcome | None:
             return await _builtin(state, name, rest, where)
         case _:
             assert_never(command.source)
-
-
-def _workflow(state: SlashState, command: slash.SlashCommand, rest: str) -> Outcome:
-    assert command.path is not None
-    try:
-        steps = command.path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        state.say(style(f"Cannot read the workflow {command.path}: {exc}", "red"))
-        return Handled()
-    text = (
-        f'<explicit_instructions type="{command.name}">\n{steps.strip()}\n</explicit_instructions>'
-    )
-    return Send(f"{text}\n{rest}" if rest else text)
 
 
 async def _builtin(state: SlashState, name: str, rest: str, where: Where) -> Outcome:

@@ -85,8 +85,11 @@ class CostGovernor:
         return None
 
     def raise_cap(self, question: BudgetQuestion, answer: Answer) -> bool:
-        """Apply the user's answer: True when the cap was raised (to the number typed, if above
-        what is spent; else by its original size), False to stop."""
+        """Apply the user's answer; True when the cap was raised, False to stop.
+
+        A number typed (`12`, `$12`) becomes the new cap when it is above what is already spent;
+        a number not above it, or text that is not a number, stops. Choosing "raise" without a
+        number allows as much again as the cap reached (new cap: spent + that cap)."""
         key: tuple[Scope, Unit] = (_scope(question.scope), _unit(question.unit))
         if answer.chose(RAISE_CAP) and not answer.text.strip():
             self._caps[key] = question.spent + question.cap

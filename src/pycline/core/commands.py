@@ -6,9 +6,8 @@ end) is a command when it names a built-in (`/newtask`, `/smol`, `/compact`, `/n
 are put before the rest as `<explicit_instructions type="name">…</explicit_instructions>`. One
 command per message; anything else that looks like one is left alone.
 
-Workflows are files in the workspace's `.clinerules/workflows/` (any depth) and in the global
-workflows folder, invoked by file name (`/deploy.md`) or, when unambiguous, by stem (`/deploy`).
-A workspace workflow wins over a global one of the same name. Each file is read when invoked.
+Workflows (what exists and which wins) are `workspace/workflows.py`'s; a workflow runs by file
+name (`/deploy.md`) or by stem (`/deploy`), and its file is read when invoked.
 """
 
 from __future__ import annotations
@@ -16,19 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Final, Literal
+from typing import Final
 
-_COMMAND = re.compile(r"(^|\s)/([a-zA-Z0-9_.:@-]+)(?=\s|$)")
-MAX_WORKFLOW_CHARS: Final = 100_000
+from pycline.workspace import workflows as wf
+from pycline.workspace.workflows import Workflow
 
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    name: str
-    description: str
-    source: Literal["builtin", "workflow"]
-    path: Path | None = None
+_COMMAND = re.compile(r"(^|\s)/(" + wf.COMMAND_NAME.pattern + r")(?=\s|$)")
 
 
 _NEWTASK = """The user wants to start a new task with the context of this one. Your only action: call the new_task tool. Its context must let a fresh session continue the work without this conversation, in five parts:
@@ -75,41 +67,6 @@ def tools_asked_for(text: str) -> set[str]:
     return {COMMAND_TOOLS[k] for k in _APPLIED.findall(text) if k in COMMAND_TOOLS}
 
 
-def workflow_files(
-    root: Path,
-    global_dir: Path | None,
-    *,
-    toggles: Mapping[str, bool] | None = None,
-    global_toggles: Mapping[str, bool] | None = None,
-) -> list[Command]:
-    """The enabled workflows, workspace ones first. Toggles map a file's absolute path (or its
-    path relative to its folder) to whether it is on; files not named are on."""
-    found: list[Command] = []
-    folders = [(root / ".clinerules" / "workflows", toggles)]
-    if global_dir is not None:
-        folders.append((global_dir, global_toggles))
-    for folder, switches in folders:
-        for path in _files(folder):
-            if not _enabled(path, folder, switches):
-                continue
-            found.append(Command(path.name, _describe(path), "workflow", path))
-    return found
-
-
-def available_commands(
-    root: Path,
-    global_dir: Path | None,
-    *,
-    toggles: Mapping[str, bool] | None = None,
-    global_toggles: Mapping[str, bool] | None = None,
-) -> list[Command]:
-    """Every command a user may type now, for completion and help."""
-    builtins = [Command(n, d, "builtin") for n, (d, _) in BUILTINS.items()]
-    return builtins + workflow_files(
-        root, global_dir, toggles=toggles, global_toggles=global_toggles
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class Expanded:
     text: str
@@ -121,7 +78,7 @@ def has_command_word(text: str) -> bool:
     return _COMMAND.search(text) is not None
 
 
-def expand(text: str, workflows: Sequence[Command]) -> Expanded:
+def expand(text: str, workflows: Sequence[Workflow]) -> Expanded:
     """`text` with its first slash command turned into explicit instructions."""
     for match in _COMMAND.finditer(text):
         name = match.group(2)
@@ -136,49 +93,11 @@ def expand(text: str, workflows: Sequence[Command]) -> Expanded:
     return Expanded(text)
 
 
-def _instructions(name: str, workflows: Sequence[Command]) -> tuple[str, str] | None:
+def _instructions(name: str, workflows: Sequence[Workflow]) -> tuple[str, str] | None:
     if name in BUILTINS:
         return name, BUILTINS[name][1]
-    chosen = next((w for w in workflows if w.name == name), None)
-    if chosen is None:
-        stems = [w for w in workflows if w.path is not None and w.path.stem == name]
-        chosen = stems[0] if stems else None
-    if chosen is None or chosen.path is None:
+    chosen = wf.find(name, workflows)
+    steps = None if chosen is None else wf.read_steps(chosen)
+    if chosen is None or steps is None:
         return None
-    try:
-        body = chosen.path.read_text(encoding="utf-8", errors="replace")[:MAX_WORKFLOW_CHARS]
-    except OSError:
-        return None
-    return chosen.name, body.strip()
-
-
-def _files(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        return []
-    try:
-        files = [p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")]
-    except OSError:
-        return []
-    return sorted(files, key=lambda p: p.relative_to(folder).as_posix().casefold())
-
-
-def _enabled(path: Path, folder: Path, toggles: Mapping[str, bool] | None) -> bool:
-    if not toggles:
-        return True
-    for key in (str(path), path.relative_to(folder).as_posix()):
-        if key in toggles:
-            return bool(toggles[key])
-    return True
-
-
-def _describe(path: Path) -> str:
-    """The workflow's first non-empty line, without Markdown heading marks."""
-    try:
-        with path.open(encoding="utf-8", errors="replace") as f:
-            for line in f:
-                line = line.strip().lstrip("#").strip()
-                if line and line != "---":
-                    return line[:100]
-    except OSError:
-        pass
-    return "workflow"
+    return chosen.name, steps

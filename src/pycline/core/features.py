@@ -33,6 +33,7 @@ from pycline.messages import Content, Message, TextContent
 from pycline.parsing.native import ToolDefinition
 from pycline.prompts.system import render_tool
 from pycline.prompts.tool_schema import definitions
+from pycline.workspace.workflows import enabled_workflows
 
 if TYPE_CHECKING:
     from pycline.core.subagents import SubagentSpawner
@@ -63,7 +64,7 @@ class AgentFeatures:
         command's own tool is offered from then on (with XML calls, its docs come along)."""
         if not commands.has_command_word(text):
             return text  # e.g. a path: no need to list and open the workflow files
-        workflows = commands.workflow_files(task.workspace.root, self.global_workflows)
+        workflows = enabled_workflows(task.workspace.root, self.global_workflows)
         expanded = commands.expand(text, workflows)
         name = commands.COMMAND_TOOLS.get(expanded.command or "")
         tool = task.tools.get(name) if name else None

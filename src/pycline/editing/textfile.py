@@ -63,7 +63,8 @@ class TextFile:
             ) from exc
 
 
-def decode(data: bytes) -> TextFile:
+def decode(data: bytes, mode: int | None = None) -> TextFile:
+    """The text in `data`; `mode` is the permission bits of the file it came from."""
     bom, encoding = b"", ""
     for mark, name in _BOMS:
         if data.startswith(mark):
@@ -83,7 +84,7 @@ def decode(data: bytes) -> TextFile:
     if crlf:
         text = text.replace("\r\n", "\n")
     final_newline = text.endswith("\n") or not text
-    return TextFile(text, encoding, bom, crlf, final_newline)
+    return TextFile(text, encoding, bom, crlf, final_newline, mode)
 
 
 def _decode_plain(body: bytes) -> tuple[str, str]:
@@ -93,29 +94,25 @@ def _decode_plain(body: bytes) -> tuple[str, str]:
         return encodings.detect(body)
 
 
-def read(path: Path) -> TextFile:
+def read_bytes(path: Path) -> tuple[bytes, int]:
+    """The file's bytes and permission bits, refusing what is not a regular file."""
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
             # A FIFO would block the read forever; a device may never end.
             raise ToolError(f"{path} is not a regular file (a pipe, device or socket).")
-        data = path.read_bytes()
-        mode = stat.S_IMODE(info.st_mode)
+        return path.read_bytes(), stat.S_IMODE(info.st_mode)
     except IsADirectoryError as exc:
         raise ToolError(f"{path} is a directory, not a file.") from exc
     except PermissionError as exc:
         raise ToolError(f"{path} cannot be read: permission denied.") from exc
     except OSError as exc:
         raise ToolError(f"{path} cannot be read: {exc.strerror or exc}.") from exc
-    decoded = decode(data)
-    return TextFile(
-        decoded.text,
-        decoded.encoding,
-        decoded.bom,
-        decoded.crlf,
-        decoded.final_newline,
-        mode,
-    )
+
+
+def read(path: Path) -> TextFile:
+    data, mode = read_bytes(path)
+    return decode(data, mode)
 
 
 def write(path: Path, data: bytes, *, mode: int | None) -> None:

@@ -10,6 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pycline.workspace.command_words import (
+    ADMIN,
+    SHELLS,
+    WRAPPERS,
+    command_start,
+    program_name,
+)
 from pycline.workspace.shell import ShellSyntaxError, Subshell, split_commands, tokenize
 
 # Folders whose recursive deletion is routine (build output, caches, installed dependencies).
@@ -44,15 +51,8 @@ BUILD_FOLDERS = frozenset(
     }
 )
 
-# Words that run the command after them; the real command name comes later.
-_WRAPPERS = frozenset(
-    {"env", "nohup", "time", "nice", "command", "exec", "builtin", "stdbuf", "xargs", "timeout"}
-)
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_SHELLS = frozenset({"sh", "bash", "zsh", "ksh", "dash", "fish", "csh", "tcsh", "ash"})
 _INTERPRETERS = re.compile(r"^(?:python[0-9.]*|perl|ruby|node|php)$")
 _DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c"})
-_ADMIN = frozenset({"sudo", "doas", "pkexec", "run0"})
 _FUNCTION_DEF = re.compile(r"([A-Za-z_:][\w:]{0,63})\s*\(\)\s*\{")
 _BLOCK_DEVICE = re.compile(r"^/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|md|dm-)\w*$")
 _HARMLESS_DEVICES = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty")
@@ -145,42 +145,28 @@ def _rough_parse(command: str) -> list[_Simple]:
 def runs_other_programs(program: str) -> bool:
     """`program` runs whatever its arguments name (a shell, an interpreter, sudo, env, xargs…),
     so allowing it by name would allow everything."""
-    name = _name(program)
+    name = program_name(program)
     return (
-        name in _WRAPPERS
-        or name in _SHELLS
-        or name in _ADMIN
+        name in WRAPPERS
+        or name in SHELLS
+        or name in ADMIN
         or name in ("su", "eval", "source", ".")
         or bool(_INTERPRETERS.match(name))
     )
 
 
-def _command_index(words: tuple[str, ...]) -> int:
-    i = 0
-    while i < len(words) and (_ASSIGNMENT.match(words[i]) or _name(words[i]) in _WRAPPERS):
-        i += 1
-        # a wrapper's own options (`timeout 5`, `nice -n 5`, `xargs -0`)
-        while i < len(words) and (words[i].startswith("-") or words[i][:1].isdigit()):
-            i += 1
-    return i
-
-
-def _name(word: str) -> str:
-    return word.rsplit("/", 1)[-1]
-
-
 def _runs_shell(words: tuple[str, ...]) -> bool:
     """The command reads a program from its input: a shell, or an interpreter without one."""
-    start = _command_index(words)
-    if start < len(words) and _name(words[start]) in _ADMIN:
-        start += 1 + _command_index(words[start + 1 :])
+    start = command_start(words, WRAPPERS)
+    if start < len(words) and program_name(words[start]) in ADMIN:
+        start += 1 + command_start(words[start + 1 :], WRAPPERS)
         while start < len(words) and words[start].startswith("-"):
             start += 1
     if start >= len(words):
         return False
-    name = _name(words[start])
+    name = program_name(words[start])
     rest = words[start + 1 :]
-    if name in _SHELLS:
+    if name in SHELLS:
         return not any(w == "-c" for w in rest)
     if _INTERPRETERS.match(name):
         return not rest or rest[0] == "-"
@@ -188,8 +174,8 @@ def _runs_shell(words: tuple[str, ...]) -> bool:
 
 
 def _downloads(simple: _Simple) -> bool:
-    start = _command_index(simple.words)
-    return start < len(simple.words) and _name(simple.words[start]) in _DOWNLOADERS
+    start = command_start(simple.words, WRAPPERS)
+    return start < len(simple.words) and program_name(simple.words[start]) in _DOWNLOADERS
 
 
 def _check_pipelines(simples: list[_Simple]) -> str | None:
@@ -207,10 +193,10 @@ def _saves_download(simple: _Simple) -> bool:
     """A download written to a file (not to the pipe)."""
     if not _downloads(simple):
         return False
-    words = simple.words[_command_index(simple.words) :]
+    words = simple.words[command_start(simple.words, WRAPPERS) :]
     if simple.outputs:
         return True
-    if _name(words[0]) == "wget":
+    if program_name(words[0]) == "wget":
         return not any(w in ("-O-", "-qO-", "-O -") for w in words) and "-" not in words
     return any(w in ("-o", "-O", "--output", "--remote-name") or w.startswith("-o") for w in words)
 
@@ -221,7 +207,7 @@ def _download_then_run(simples: list[_Simple]) -> str | None:
     seen_download = False
     for simple in simples:
         if any(
-            _name(sub.split(maxsplit=1)[0]) in _DOWNLOADERS
+            program_name(sub.split(maxsplit=1)[0]) in _DOWNLOADERS
             for sub in simple.substitutions
             if sub.strip()
         ) and _runs_code(simple.words):
@@ -231,12 +217,12 @@ def _download_then_run(simples: list[_Simple]) -> str | None:
             continue
         if not seen_download or simple.piped:
             continue
-        start = _command_index(simple.words)
+        start = command_start(simple.words, WRAPPERS)
         if start >= len(simple.words):
             continue
-        name = _name(simple.words[start])
+        name = program_name(simple.words[start])
         runs = (
-            name in _SHELLS
+            name in SHELLS
             or name in ("source", ".", "eval")
             or bool(_INTERPRETERS.match(name))
             or simple.words[start].startswith("./")
@@ -248,13 +234,13 @@ def _download_then_run(simples: list[_Simple]) -> str | None:
 
 
 def _runs_code(words: tuple[str, ...]) -> bool:
-    start = _command_index(words)
-    if start < len(words) and _name(words[start]) in _ADMIN:
+    start = command_start(words, WRAPPERS)
+    if start < len(words) and program_name(words[start]) in ADMIN:
         start += 1
     if start >= len(words):
         return False
-    name = _name(words[start])
-    return name in _SHELLS or name in ("source", ".", "eval") or bool(_INTERPRETERS.match(name))
+    name = program_name(words[start])
+    return name in SHELLS or name in ("source", ".", "eval") or bool(_INTERPRETERS.match(name))
 
 
 def _inline_scripts(words: tuple[str, ...]) -> list[str]:
@@ -262,7 +248,7 @@ def _inline_scripts(words: tuple[str, ...]) -> list[str]:
     found: list[str] = []
     for i in range(1, len(words)):
         previous = words[i - 1]
-        if previous in ("-c", "eval") or _name(previous) == "eval":
+        if previous in ("-c", "eval") or program_name(previous) == "eval":
             found.append(words[i])
     return found
 
@@ -285,9 +271,9 @@ def _check_simple(simple: _Simple) -> str | None:
     for target in simple.outputs:
         if _BLOCK_DEVICE.match(target):
             return "writes to a disk device"
-    start = _command_index(words)
-    names = [_name(w) for w in words]
-    if _ADMIN & set(names):
+    start = command_start(words, WRAPPERS)
+    names = [program_name(w) for w in words]
+    if ADMIN & set(names):
         return "runs with administrator rights (sudo)"
     if start >= len(words):
         return None

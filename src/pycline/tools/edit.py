@@ -84,6 +84,7 @@ REPLACE_IN_FILE_SPEC = ToolSpec(
 class _Target:
     resolved: ResolvedPath
     existing: TextFile | None  # None: a new file
+    on_disk: bytes | None = None  # the bytes `existing` was read from (None: no file)
 
 
 def _target(ctx: ToolContext, path: str, *, must_exist: bool) -> _Target:
@@ -102,12 +103,13 @@ def _target(ctx: ToolContext, path: str, *, must_exist: bool) -> _Target:
                 "help), or create the file with write_to_file."
             )
         return _Target(resolved, None)
+    data, mode = textfile.read_bytes(resolved.path)
     try:
-        return _Target(resolved, textfile.read(resolved.path))
+        return _Target(resolved, textfile.decode(data, mode), data)
     except textfile.BinaryFile:
         if must_exist:
             raise
-        return _Target(resolved, None)  # write_to_file may replace a binary file entirely
+        return _Target(resolved, None, data)  # write_to_file may replace a binary file entirely
 
 
 class WriteToFileTool:
@@ -168,18 +170,22 @@ def _fingerprint(path: Path) -> bytes | None:
         return None
 
 
-def _reread(path: Path) -> TextFile | None:
+def _reread(resolved: ResolvedPath) -> _Target:
+    """The file as it is now, after a change made while the user was being asked."""
     try:
-        return textfile.read(path) if path.exists() else None
+        if not resolved.path.exists():
+            return _Target(resolved, None)
+        data, mode = textfile.read_bytes(resolved.path)
+        return _Target(resolved, textfile.decode(data, mode), data)
     except (ToolError, OSError):
-        return None
+        return _Target(resolved, None, _fingerprint(resolved.path))
 
 
 async def _propose_and_save(
     ctx: ToolContext, summary: str, tool: str, target: _Target, proposed: str, warning: str
 ) -> ToolResult:
     resolved = target.resolved
-    on_disk = _fingerprint(resolved.path)
+    on_disk = target.on_disk  # read once, with the file's text
     old_text = target.existing.text if target.existing else ""
     file = target.existing or TextFile("")
     # A replacement the file's encoding cannot hold is refused before anyone is asked.
@@ -221,7 +227,7 @@ async def _propose_and_save(
             ctx,
             f"{summary} (the file changed while waiting for approval; review again)",
             tool,
-            _Target(resolved, _reread(resolved.path)),
+            _reread(resolved),
             proposed,
             warning,
         )

@@ -13,6 +13,7 @@ from pycline.errors import PyclineError
 from pycline.web import usecases
 from pycline.web.tasks import WebSession
 from pycline.web.transcript import saved_events
+from pycline.workspace.workflows import enabled_workflows
 
 SessionOf = Callable[[web.Request], WebSession]
 
@@ -183,13 +184,9 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     @routes.get("/api/workflows")
     async def workflows(request: web.Request) -> web.Response:
         """The / menu's workflows: the project's `.clinerules/workflows`, then the user's."""
-        from pycline.core.commands import workflow_files
-
         session = session_of(request)
-        found = workflow_files(session.cwd, session.home / "workflows")
-        return _ok(
-            [{"name": c.path.stem if c.path else c.name, "hint": c.description} for c in found]
-        )
+        found = enabled_workflows(session.cwd, session.home / "workflows")
+        return _ok(usecases.workflow_menu(found))
 
     @routes.get("/api/files")
     async def files(request: web.Request) -> web.Response:

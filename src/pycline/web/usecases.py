@@ -8,7 +8,9 @@ from typing import Any, Literal
 
 from pycline.checkpoints.types import CheckpointError
 from pycline.core.checkpointing import label_of
+from pycline.core.commands import BUILTINS
 from pycline.storage.task_store import TaskStore
+from pycline.workspace.workflows import Workflow, menu
 
 Sort = Literal["newest", "oldest", "cost", "tokens"]
 RestoreMode = Literal["both", "workspace", "task"]
@@ -166,3 +168,8 @@ def _walk(root: Path, skip: set[str], *, budget: int) -> list[Path]:
             if child.is_dir():
                 stack.append(child)
     return found
+
+
+def workflow_menu(found: list[Workflow]) -> list[dict[str, str]]:
+    """The / menu's workflows (Cline's own commands are listed by the page itself)."""
+    return [{"name": w.stem, "hint": w.description} for w in menu(found, taken=BUILTINS)]

@@ -16,13 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from pycline.workspace.command_words import SHELLS, is_assignment, program_name, strip_wrappers
 from pycline.workspace.shell import Segment, ShellSyntaxError, Subshell, split_commands, tokenize
 
-_WRAPPERS = frozenset(
-    {"sudo", "doas", "env", "nice", "nohup", "time", "command", "builtin", "exec", "xargs",
-     "timeout", "stdbuf"}
-)  # fmt: skip
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 # Variables a command may expand without that being a read of the user's secrets.
 _PLAIN_VARIABLES = frozenset(
@@ -30,7 +26,6 @@ _PLAIN_VARIABLES = frozenset(
      "HOSTNAME", "VIRTUAL_ENV", "CI", "NODE_ENV"}
 )  # fmt: skip
 _ENV_PRINTERS = frozenset({"env", "printenv", "set", "export", "declare", "typeset", "compgen"})
-_SHELLS = frozenset({"sh", "bash", "zsh", "ksh", "dash", "fish", "csh", "tcsh", "ash"})
 _INTERPRETER = re.compile(r"^(?:python[0-9.]*|perl|ruby|node|deno|bun|php|lua|osascript|R)$")
 _INLINE_FLAGS = frozenset({"-c", "-e", "-E", "--eval", "-r", "-p", "--print", "-x"})
 # Commands that read whole folders or the repository's history: with `.clineignore` in force,
@@ -100,9 +95,9 @@ def _walk(command: str, cwd: Path, scope: _Scope, depth: int) -> tuple[str | Non
             for sub in part.substitutions:
                 nested = _walk(sub, cwd, scope, depth + 1)
                 inner = (inner[0] or nested[0], inner[1] or nested[1])
-            words = _strip(part.words)
+            words = strip_wrappers(part.words)
             for i in range(1, len(words)):
-                if words[i - 1] == "-c" or _name(words[i - 1]) == "eval":
+                if words[i - 1] == "-c" or program_name(words[i - 1]) == "eval":
                     nested = _walk(words[i], cwd, scope, depth + 1)
                     inner = (inner[0] or nested[0], inner[1] or nested[1])
         risk = risk or inner[0]
@@ -112,40 +107,22 @@ def _walk(command: str, cwd: Path, scope: _Scope, depth: int) -> tuple[str | Non
     return risk, outside
 
 
-def _name(word: str) -> str:
-    return word.rsplit("/", 1)[-1]
-
-
-def _strip(words: tuple[str, ...]) -> tuple[str, ...]:
-    i = 0
-    while i < len(words):
-        if _ASSIGNMENT.match(words[i]):
-            i += 1
-        elif _name(words[i]) in _WRAPPERS:
-            i += 1
-            while i < len(words) and (words[i].startswith("-") or words[i][:1].isdigit()):
-                i += 1
-        else:
-            break
-    return words[i:]
-
-
 def _segment(segment: Segment, cwd: Path, scope: _Scope) -> tuple[str | None, str | None]:
-    words = _strip(segment.words)
+    words = strip_wrappers(segment.words)
     risk: str | None = None
     outside: str | None = None
     prefix_risk = _variables(" ".join(segment.words[: len(segment.words) - len(words)]))
     if not words:  # `env` alone (or `env -0`, `nohup env`) prints the environment
-        if any(_name(w) == "env" for w in segment.words):
+        if any(program_name(w) == "env" for w in segment.words):
             return "reads the environment", None
         return prefix_risk, None
-    name = _name(words[0])
+    name = program_name(words[0])
     args = words[1:]
-    if name in _ENV_PRINTERS and all(a.startswith("-") or _ASSIGNMENT.match(a) for a in args):
+    if name in _ENV_PRINTERS and all(a.startswith("-") or is_assignment(a) for a in args):
         risk = "reads the environment"
-    elif (name in _SHELLS or _INTERPRETER.match(name)) and _INLINE_FLAGS & set(args):
+    elif (name in SHELLS or _INTERPRETER.match(name)) and _INLINE_FLAGS & set(args):
         risk = "runs inline code, which can read any file"
-    elif name in ("eval", "source", ".") or (name in _SHELLS and not args):
+    elif name in ("eval", "source", ".") or (name in SHELLS and not args):
         risk = "runs code from a string or file"
     elif scope.ignore_active and (
         name in _BULK_READERS

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import glob
 import os
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pathspec
 
+from pycline.workspace.command_words import strip_wrappers
 from pycline.workspace.confined import read_confined
 from pycline.workspace.permissions import (
     PermissionRules,
@@ -32,7 +32,6 @@ _INCLUDE = "!include "
 _MAX_INCLUDE_DEPTH = 5
 _MAX_GLOB_MATCHES = 500
 MAX_INCLUDE_BYTES = 1 << 20
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 # Commands whose arguments are files they print or copy somewhere readable.
 READ_VERBS = frozenset(
@@ -44,10 +43,6 @@ READ_VERBS = frozenset(
         "select-string", "sls", "iconv", "tr", "paste", "column", "fold", "fmt", "pr", "rev",
     }
 )  # fmt: skip
-# Words that run the command after them: `sudo cat x` reads x just the same.
-_WRAPPERS = frozenset(
-    {"sudo", "env", "nice", "nohup", "time", "command", "builtin", "exec", "xargs"}
-)
 
 
 def blocked_message(display: str) -> str:
@@ -223,7 +218,7 @@ class IgnoreRules:
         base = cwd or self.root
         for words, inputs in _commands(command, 0):
             candidates = list(inputs)
-            args = _strip_wrappers(words)
+            args = strip_wrappers(words)  # `sudo cat x` reads x just the same
             if args and Path(args[0]).name.lower() in READ_VERBS:
                 candidates.extend(a for a in args[1:] if not a.startswith("-"))
             for arg in candidates:
@@ -258,21 +253,6 @@ def _matches(
             return True
     rel = "/".join(parts)
     return spec.match_file(rel) or (is_dir() and spec.match_file(rel + "/"))
-
-
-def _strip_wrappers(words: tuple[str, ...]) -> tuple[str, ...]:
-    """Drop `VAR=value` prefixes and wrappers such as `sudo -E` before the real command."""
-    i = 0
-    while i < len(words):
-        if _ASSIGNMENT.match(words[i]):
-            i += 1
-        elif words[i] in _WRAPPERS:
-            i += 1
-            while i < len(words) and words[i].startswith("-"):
-                i += 1
-        else:
-            break
-    return words[i:]
 
 
 def _commands(command: str, depth: int) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
