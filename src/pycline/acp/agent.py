@@ -53,9 +53,9 @@ from pycline.acp.session import AcpSession, Busy, ClientOffers
 from pycline.app.config import KEY_ENV, ModelConfig, resolve, resolve_plan
 from pycline.app.session import ConfigOverrides, Session
 from pycline.app.task_settings import task_settings
+from pycline.app.toggles import enabled_workflows
 from pycline.errors import PyclineError, StorageError
 from pycline.storage.task_store import TaskStore
-from pycline.workspace.workflows import enabled_workflows
 
 log = logging.getLogger("pycline.acp")
 
@@ -207,7 +207,7 @@ class PyclineAgent:
 
     def _announce(self, session: AcpSession) -> None:
         self.sessions[session.id] = session
-        workflows = enabled_workflows(session.workspace, self.home / "workflows")
+        workflows = enabled_workflows(self.home, session.workspace)
         session.outbox.send(acp.helpers.update_available_commands(available_commands(workflows)))
 
     async def new_session(

@@ -7,6 +7,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ from pycline.app.task_settings import (
     feature_settings,
     workspace_tool_settings,
 )
+from pycline.app.toggles import enabled_workflows
 from pycline.context.manager import ContextManager
 from pycline.core import resumption
 from pycline.core.budget import CostGovernor, SessionSpend
@@ -141,7 +143,7 @@ class TaskBuilder:
             ToolFormat(settings.tool_call_format),
             focus,
             budget=budget,
-            global_workflows=self.home / "workflows",
+            workflows=partial(enabled_workflows, self.home),
             hooks=hooks,
             spawner=SessionSpawner(
                 host,
@@ -161,7 +163,9 @@ class TaskBuilder:
             history=history,
             ui=ui,
             services=services,
-            prompt_extras=wiring.prompt_extras(root, self.mcp, skill_dirs=skill_dirs),
+            prompt_extras=wiring.prompt_extras(
+                root, self.mcp, home=self.home, skill_dirs=skill_dirs
+            ),
             context=ContextManager.from_json(folder.load_context()) if history else None,
             profiles=profiles,
             checkpoints=self._checkpoints(root),

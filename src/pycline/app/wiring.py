@@ -184,11 +184,12 @@ def mcp_tools() -> list[Tool]:
 
 
 def prompt_extras(
-    root: Path, hub: McpHub | None, *, skill_dirs: Sequence[Path] = ()
+    root: Path, hub: McpHub | None, *, home: Path, skill_dirs: Sequence[Path] = ()
 ) -> Callable[[Sequence[str]], str]:
     """The parts of the system prompt that change during a task: connected MCP servers, the
-    skills, and the user's rules (conditional rules apply once a matching file is in play)."""
-    from pycline.workspace.rules import gather_rules
+    skills, and the user's rules (conditional rules apply once a matching file is in play; the
+    files the user switched off are left out, read anew each request)."""
+    from pycline.app.toggles import gather_rules
     from pycline.workspace.skills import discover_skills, skills_prompt
 
     def extras(paths_in_play: Sequence[str]) -> str:
@@ -198,7 +199,7 @@ def prompt_extras(
 
             parts.append(mcp_prompt_section(hub.servers()))
         parts.append(skills_prompt(discover_skills(root, skill_dirs)))
-        parts.append(gather_rules(root, paths_in_play=paths_in_play))
+        parts.append(gather_rules(home, root, tuple(paths_in_play)))
         return "\n\n".join(p for p in parts if p)
 
     return extras

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pycline.app.toggles import enabled_workflows
 from pycline.workspace import workflows as wf
 
 Source = Literal["pycline", "cline", "workflow"]
@@ -70,7 +71,7 @@ def workflows(found: list[wf.Workflow]) -> list[SlashCommand]:
 
 def registry(root: Path, home: Path) -> list[SlashCommand]:
     """Every command at this moment."""
-    return [*BUILTIN, *CLINE, *workflows(wf.enabled_workflows(root, home / "workflows"))]
+    return [*BUILTIN, *CLINE, *workflows(enabled_workflows(home, root))]
 
 
 def split(line: str) -> tuple[str, str] | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never
@@ -33,7 +33,7 @@ from pycline.messages import Content, Message, TextContent
 from pycline.parsing.native import ToolDefinition
 from pycline.prompts.system import render_tool
 from pycline.prompts.tool_schema import definitions
-from pycline.workspace.workflows import enabled_workflows
+from pycline.workspace.workflows import Workflow, enabled_workflows
 
 if TYPE_CHECKING:
     from pycline.core.subagents import SubagentSpawner
@@ -47,7 +47,11 @@ class AgentFeatures:
     focus: FocusChain = field(default_factory=FocusChain)
     loops: LoopDetector = field(default_factory=LoopDetector)
     budget: CostGovernor = field(default_factory=CostGovernor)
-    global_workflows: Path | None = None  # the user's own workflows folder
+    # The workflows `/name` may run in a workspace (the app's: the user's folder too, minus the
+    # ones switched off); by default the workspace's own.
+    workflows: Callable[[Path], list[Workflow]] = field(
+        default=lambda root: enabled_workflows(root, None)
+    )
     hooks: Hooks | None = None
     spawner: SubagentSpawner | None = None  # runs sub-agents; None: inline, without a session
     stop_reason: str | None = None  # a hook cancelled the task
@@ -64,7 +68,7 @@ class AgentFeatures:
         command's own tool is offered from then on (with XML calls, its docs come along)."""
         if not commands.has_command_word(text):
             return text  # e.g. a path: no need to list and open the workflow files
-        workflows = enabled_workflows(task.workspace.root, self.global_workflows)
+        workflows = self.workflows(task.workspace.root)
         expanded = commands.expand(text, workflows)
         name = commands.COMMAND_TOOLS.get(expanded.command or "")
         tool = task.tools.get(name) if name else None

@@ -8,12 +8,12 @@ from typing import Any
 
 from aiohttp import web
 
+from pycline.app.toggles import enabled_workflows
 from pycline.checkpoints.types import CheckpointError
 from pycline.errors import PyclineError
 from pycline.web import usecases
 from pycline.web.tasks import WebSession
 from pycline.web.transcript import saved_events
-from pycline.workspace.workflows import enabled_workflows
 
 SessionOf = Callable[[web.Request], WebSession]
 
@@ -185,7 +185,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def workflows(request: web.Request) -> web.Response:
         """The / menu's workflows: the project's `.clinerules/workflows`, then the user's."""
         session = session_of(request)
-        found = enabled_workflows(session.cwd, session.home / "workflows")
+        found = enabled_workflows(session.home, session.cwd)
         return _ok(usecases.workflow_menu(found))
 
     @routes.get("/api/files")

@@ -51,7 +51,7 @@ def enabled_workflows(
     if global_dir is not None:
         folders.append((global_dir, global_toggles))
     for folder, switches in folders:
-        for path in _files(folder):
+        for path in workflow_files(folder):
             if _enabled(path, folder, switches):
                 found.append(Workflow(path.name, path, folder, _describe(path, folder)))
     return found
@@ -88,7 +88,7 @@ def read_steps(flow: Workflow) -> str | None:
     return data.decode("utf-8", errors="replace")[:MAX_WORKFLOW_CHARS].strip()
 
 
-def _files(folder: Path) -> list[Path]:
+def workflow_files(folder: Path) -> list[Path]:
     if not folder.is_dir():
         return []
     try:
