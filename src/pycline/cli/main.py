@@ -12,6 +12,8 @@ COMMANDS = (
     "resume",
     "mcp",
     "hooks",
+    "rules",  # switch rules files and workflows on or off (cli/toggles_cmd.py)
+    "workflows",
     "config",
     "auth",
     # saved tasks and their checkpoints (cli/tasks_cmd.py, cli/checkpoints_cmd.py)
@@ -80,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
             "session; `pycline run TASK` runs headless; `pycline history` lists past tasks "
             "(`show`, `export`, `delete`, `favorite`, `resume` take a task id; `checkpoints`, "
             "`diff`, `restore` work with its checkpoints); "
+            "`pycline rules` and `pycline workflows` list them and switch them on or off; "
             "`pycline config` shows or changes settings; `pycline auth PROVIDER` stores a key; "
             "`pycline ui` opens the chat in a browser."
         ),
@@ -230,6 +233,10 @@ def _dispatch(args: list[str]) -> int:
         from pycline.cli.hooks_cmd import run_hooks
 
         return run_hooks(args[1:])
+    if command in ("rules", "workflows"):
+        from pycline.cli.toggles_cmd import run_toggles
+
+        return run_toggles("rules" if command == "rules" else "workflows", args[1:])
     if command in ("config", "auth"):
         from pycline.cli.config_cmd import run_auth, run_config
 
