@@ -80,7 +80,8 @@ def switch(home: Path, root: Path, kind: Kind, name: str, on: bool) -> list[Togg
     """Switch the rules file or workflow called `name` (its path relative to its folder, its
     absolute path, or for a workflow its file name or `/stem`) on or off; the files switched.
     Raises KeyError when nothing is called `name`."""
-    wanted = name.removeprefix("/") if kind == "workflows" else name
+    command = kind == "workflows" and name.startswith("/") and "/" not in name[1:]
+    wanted = name[1:] if command else name  # `/deploy`, as typed to run it
     matched = [t for t in toggles(home, root, kind) if _names(t, wanted)]
     if not matched:
         raise KeyError(name)

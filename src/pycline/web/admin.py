@@ -280,6 +280,45 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             trust.trust(file)
         return web.json_response({"trusted": [str(f) for f in files]})
 
+    @routes.get("/api/toggles")
+    async def toggles(request: web.Request) -> web.Response:
+        """`pycline rules|workflows list`: every rules file and workflow, on or off."""
+        from pycline.app.toggles import rule_toggles, workflow_toggles
+
+        session = session_of(request)
+        found = [
+            *rule_toggles(session.home, session.cwd),
+            *workflow_toggles(session.home, session.cwd),
+        ]
+        return web.json_response(
+            [
+                {
+                    "kind": t.kind,
+                    "name": t.name,
+                    "path": str(t.path),
+                    "global": t.is_global,
+                    "on": t.on,
+                }
+                for t in found
+            ]
+        )
+
+    @routes.post("/api/toggles")
+    async def set_toggle(request: web.Request) -> web.Response:
+        """`pycline rules|workflows enable|disable`, for the file at `path`."""
+        from pycline.app.toggles import switch
+
+        session = session_of(request)
+        body = await json_body(request)
+        kind, path = body.get("kind"), body.get("path")
+        if kind not in ("rules", "workflows") or not isinstance(path, str):
+            return fail(ValueError("kind must be rules or workflows, path a string"), 400)
+        try:
+            switch(session.home, session.cwd, kind, path, bool(body.get("on")))
+        except KeyError:
+            return fail(KeyError(f"no such file: {path}"), 404)
+        return web.json_response({"ok": True})
+
     @routes.get("/api/mcp")
     async def mcp(request: web.Request) -> web.Response:
         return web.json_response(mcp_state(session_of(request)))

@@ -80,12 +80,17 @@ export class SettingsView {
     this.hooks = h("ul", { class: "hooks", "aria-label": "Hooks" });
     this.trustHooks = button("Trust project hooks", () => this.trust(), { hidden: true });
     this.loadHooks();
+    this.toggles = h("ul", { class: "checks toggles", "aria-label": "Rules and workflows" });
+    this.loadToggles();
     this.form.replaceChildren(
       h("h2", { text: "API Configuration" }), this.modeFields("act", d.act),
       h("label", { for: "sep-plan" }, this.separate, " Use different models for Plan and Act modes"), plan,
       h("h2", { text: "Auto-approve" }), h("div", { class: "checks" }, ...autos),
       h("h2", { text: "Features" }), h("div", { class: "checks" }, ...feats),
       h("h2", { text: "Hooks" }), this.hooks, this.trustHooks,
+      h("h2", { text: "Rules and workflows" }),
+      h("p", { class: "muted", text: "Switch a rules file or workflow off for this project (global ones: everywhere). Kept in your pycline home, never in the project." }),
+      this.toggles,
       h("h2", { text: "All settings" }),
       h("p", { class: "muted", text: "Every setting as `pycline config` sees it: edit the file's JSON; it is checked before it is saved." }),
       h("div", { class: "filters" }, this.scope, button("Apply settings file", () => this.saveFile())), this.fileText,
@@ -107,6 +112,29 @@ export class SettingsView {
       h("code", { text: r.name }), ` ${r.scope} · `, h("span", { class: r.state === "untrusted" ? "warn" : "muted", "aria-label": `State of ${r.scope} hook ${r.name}`, text: words[r.state] || r.state }), " ", h("span", { class: "muted", text: r.path })))
       : [h("li", { class: "muted", text: "No hooks." })]));
     this.trustHooks.hidden = !rows.some((r) => r.state === "untrusted");
+  }
+
+  // Every rules file and workflow with an on/off box (`pycline rules|workflows`); a change is saved at once.
+  async loadToggles() {
+    let rows = [];
+    try {
+      rows = await api.get("/api/toggles");
+    } catch (e) {
+      return this.app.notify(e.message, true);
+    }
+    this.toggles.replaceChildren(...(rows.length ? rows.map((r, i) => {
+      const what = `${r.global ? "Global" : "Project"} ${r.kind === "rules" ? "rule" : "workflow"} ${r.name}`;
+      const box = h("input", { type: "checkbox", id: `toggle-${i}`, checked: r.on, "aria-label": what });
+      box.addEventListener("change", async () => {
+        try {
+          await api.post("/api/toggles", { kind: r.kind, path: r.path, on: box.checked });
+        } catch (e) {
+          this.app.notify(e.message, true);
+        }
+        this.loadToggles();
+      });
+      return h("li", {}, h("label", { for: `toggle-${i}` }, box, ` ${what}`), " ", h("span", { class: "muted", text: r.path }));
+    }) : [h("li", { class: "muted", text: "No rules files or workflows." })]));
   }
 
   async loadFile() {
