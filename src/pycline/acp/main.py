@@ -47,14 +47,7 @@ def run_acp(argv: Sequence[str]) -> int:
     from pycline.app.session import ConfigOverrides
     from pycline.storage.paths import pycline_home
 
-    flags = ConfigOverrides(
-        provider=ns.provider,
-        model=ns.model,
-        base_url=ns.base_url,
-        api_key=ns.api_key,
-        script=ns.script,
-        profile=ns.profile,
-    )
+    flags = ConfigOverrides.from_args(ns)
     agent = PyclineAgent(flags, pycline_home())
     try:
         asyncio.run(_serve(agent))

@@ -54,6 +54,13 @@ class ConfigOverrides:
     script: str | None = None  # the scripted provider's replies file
     profile: str | None = None
 
+    @classmethod
+    def from_args(cls, args: object) -> ConfigOverrides:
+        """The overrides in parsed command-line flags (every front end's model options share
+        these names: --provider, --model, --base-url, --api-key, --script, --profile)."""
+        names = ("provider", "model", "base_url", "api_key", "script", "profile")
+        return cls(**{n: getattr(args, n, None) for n in names})
+
     def flags(self) -> ModelConfig:
         return ModelConfig(
             provider=self.provider,

@@ -63,14 +63,7 @@ EXIT_OVER_BUDGET = 3
 def overrides_of(ns: argparse.Namespace) -> ConfigOverrides:
     from pycline.app.session import ConfigOverrides
 
-    return ConfigOverrides(
-        provider=ns.provider,
-        model=ns.model,
-        base_url=ns.base_url,
-        api_key=ns.api_key,
-        script=ns.script,
-        profile=ns.profile,
-    )
+    return ConfigOverrides.from_args(ns)
 
 
 def run_to_exit_code(

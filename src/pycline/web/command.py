@@ -57,14 +57,7 @@ async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int
     from pycline.web.server import build_app
     from pycline.web.tasks import WebSession
 
-    overrides = ConfigOverrides(
-        provider=ns.provider,
-        model=ns.model,
-        base_url=ns.base_url,
-        api_key=ns.api_key,
-        script=ns.script,
-        profile=ns.profile,
-    )
+    overrides = ConfigOverrides.from_args(ns)
     try:
         opened = await Session.open(cwd, overrides=overrides)
     except PyclineError as exc:
