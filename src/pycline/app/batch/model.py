@@ -86,6 +86,24 @@ class BatchResult:
     transcript: str | None  # the saved task's folder
     error: str | None = None
 
+    @classmethod
+    def failed(cls, task_id: str, error: str, duration: float = 0.0) -> BatchResult:
+        """A task that could not run to an outcome: nothing done, nothing spent."""
+        return cls(
+            id=task_id,
+            status="error",
+            completed=False,
+            check=None,
+            cost=0.0,
+            tokens_in=0,
+            tokens_out=0,
+            requests=0,
+            duration=duration,
+            patch="",
+            transcript=None,
+            error=error,
+        )
+
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 

@@ -178,19 +178,6 @@ def _ray_result(ray: Any, ref: Any, task: BatchTask) -> BatchResult:
     try:
         result = ray.get(ref)
     except Exception as exc:  # a worker that died takes only its own task down
-        return BatchResult(
-            id=task.id,
-            status="error",
-            completed=False,
-            check=None,
-            cost=0.0,
-            tokens_in=0,
-            tokens_out=0,
-            requests=0,
-            duration=0.0,
-            patch="",
-            transcript=None,
-            error=f"Ray: {type(exc).__name__}: {str(exc)[-2000:]}",
-        )
+        return BatchResult.failed(task.id, f"Ray: {type(exc).__name__}: {str(exc)[-2000:]}")
     assert isinstance(result, BatchResult)
     return result

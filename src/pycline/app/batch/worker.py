@@ -140,20 +140,7 @@ def _agent_error(agent: AgentRun) -> str | None:
 
 
 def _error(task: BatchTask, started: float, message: str) -> BatchResult:
-    return BatchResult(
-        id=task.id,
-        status="error",
-        completed=False,
-        check=None,
-        cost=0.0,
-        tokens_in=0,
-        tokens_out=0,
-        requests=0,
-        duration=round(time.monotonic() - started, 3),
-        patch="",
-        transcript=None,
-        error=message[-_TAIL:],
-    )
+    return BatchResult.failed(task.id, message[-_TAIL:], round(time.monotonic() - started, 3))
 
 
 def agent_command(task: BatchTask, workspace: Path, options: WorkerOptions) -> list[str]:
