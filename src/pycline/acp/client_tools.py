@@ -15,8 +15,6 @@ from typing import Any, Protocol
 
 from pycline.acp.tool_calls import ActiveCall, CallReporter
 from pycline.errors import ToolError
-from pycline.events import ApprovalQuestion
-from pycline.prompts.responses import DENIED, with_feedback
 from pycline.tools.base import ToolCall, ToolContext, ToolResult, ToolSpec
 from pycline.tools.command import EXECUTE_COMMAND_SPEC, approve_command
 from pycline.tools.read import (
@@ -96,13 +94,9 @@ class ClientReadFileTool:
         start, end = parse_range(call.get("start_line"), call.get("end_line"))
         if ctx.access.blocked(target.path):
             raise ToolError(blocked_message(target.display))
-        approval = await ctx.approve(
-            ApprovalQuestion(self.spec.name, self.summary(call), outside_workspace=target.outside),
-            "read",
-            outside_workspace=target.outside,
-        )
-        if not approval.approved:
-            return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+        refused = await self.local.ask(call, ctx, target)
+        if refused is not None:
+            return refused
         from acp import RequestError
 
         try:

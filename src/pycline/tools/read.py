@@ -57,19 +57,29 @@ class ReadFileTool:
     def summary(self, call: ToolCall) -> str:
         return describe(self.spec.name, call.get("path"))
 
+    async def ask(
+        self, call: ToolCall, ctx: ToolContext, target: ResolvedPath
+    ) -> ToolResult | None:
+        """The user's approval of reading `target` (reads of any origin ask the same question):
+        None to go ahead, else the refusal to return."""
+        approval = await ctx.approve(
+            ApprovalQuestion(self.spec.name, self.summary(call), outside_workspace=target.outside),
+            "read",
+            outside_workspace=target.outside,
+        )
+        if approval.approved:
+            return None
+        return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+
     async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
         target = ctx.resolve(call.require("path"))
         start, end = parse_range(call.get("start_line"), call.get("end_line"))
         if ctx.access.blocked(target.path):
             raise ToolError(blocked_message(target.display))
         _check_readable(target)
-        approval = await ctx.approve(
-            ApprovalQuestion(self.spec.name, self.summary(call), outside_workspace=target.outside),
-            "read",
-            outside_workspace=target.outside,
-        )
-        if not approval.approved:
-            return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+        refused = await self.ask(call, ctx, target)
+        if refused is not None:
+            return refused
         if target.path.suffix.lower() in IMAGE_SUFFIXES:
             return await asyncio.to_thread(_read_image, target, ctx.supports_images)
         convert = converter_for(target.path)
