@@ -26,6 +26,7 @@ from pycline.tools.base import (
     ParamSpec,
     ToolCall,
     ToolContext,
+    ToolFacts,
     ToolResult,
     ToolSpec,
     describe,
@@ -34,6 +35,14 @@ from pycline.workspace.command_reach import Reach, command_reach
 
 EXECUTE_COMMAND_SPEC = ToolSpec(
     name="execute_command",
+    facts=ToolFacts(
+        effect="execute",
+        title="Cline wants to execute this command:",
+        done_title="Cline ran this command:",
+        label="Run {command}",
+        kind="execute",
+        checkpointed=True,
+    ),
     description=(
         "Run a CLI command in the working directory, tailored to the user's OS and shell (chain "
         "steps with the shell's syntax rather than writing scripts). You get the exit code and "

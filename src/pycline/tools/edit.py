@@ -31,6 +31,7 @@ from pycline.tools.base import (
     ParamSpec,
     ToolCall,
     ToolContext,
+    ToolFacts,
     ToolResult,
     ToolSpec,
     describe,
@@ -44,6 +45,14 @@ ERROR_CONTENT_MAX_LINES = 300
 
 WRITE_TO_FILE_SPEC = ToolSpec(
     name="write_to_file",
+    facts=ToolFacts(
+        effect="edit",
+        title="Cline wants to create or overwrite this file:",
+        done_title="Cline wrote this file:",
+        label="Write {path}",
+        kind="edit",
+        checkpointed=True,
+    ),
     description=(
         "Create a file (and missing folders) or replace all of its content; for changes to part "
         "of a file prefer replace_in_file. Send the COMPLETE content, never placeholders such "
@@ -61,6 +70,14 @@ WRITE_TO_FILE_SPEC = ToolSpec(
 
 REPLACE_IN_FILE_SPEC = ToolSpec(
     name="replace_in_file",
+    facts=ToolFacts(
+        effect="edit",
+        title="Cline wants to edit this file:",
+        done_title="Cline edited this file:",
+        label="Edit {path}",
+        kind="edit",
+        checkpointed=True,
+    ),
     description=(
         "Change parts of an existing file with SEARCH/REPLACE blocks:\n"
         "------- SEARCH\n[exact lines from the file]\n=======\n[new lines]\n+++++++ REPLACE\n"

@@ -22,6 +22,7 @@ def state(session: WebSession) -> dict[str, Any]:
     config = session.session.config
     plan = session.session.plan_config or config
     from pycline.app.settings_model import PROVIDERS
+    from pycline.app.tool_catalogue import catalogue_json
 
     return {
         "workspace": str(session.cwd),
@@ -31,6 +32,7 @@ def state(session: WebSession) -> dict[str, Any]:
             "plan": f"{plan.provider}/{plan.model}",
         },
         "tasks": [r.summary() for r in session.runs.values()],
+        "tools": catalogue_json(),
     }
 
 
