@@ -12,6 +12,8 @@ from pycline.errors import ToolError
 from pycline.events import Answer, ApprovalQuestion, Event, Question
 from pycline.messages import ImageContent
 from pycline.tools.services import ToolServices
+from pycline.workspace.access import AccessRules as AccessRules
+from pycline.workspace.access import AllowAll as AllowAll
 from pycline.workspace.paths import ResolvedPath, Workspace
 
 
@@ -149,28 +151,6 @@ class Approver(Protocol):
     async def __call__(
         self, question: ApprovalQuestion, category: ApprovalCategory, *, outside_workspace: bool
     ) -> Approval: ...
-
-
-class AccessRules(Protocol):
-    """The user's ignore rules (`.clineignore`) as the tools see them."""
-
-    def blocked(self, path: Path) -> bool:
-        """True when the user has hidden this file or folder from the model."""
-        ...
-
-    def command_refusal(self, command: str) -> str | None:
-        """Why a command may not run (it reads a hidden file, or a permission rule denies it)."""
-        ...
-
-
-class AllowAll:
-    """No ignore rules: every path and command is allowed."""
-
-    def blocked(self, path: Path) -> bool:
-        return False
-
-    def command_refusal(self, command: str) -> str | None:
-        return None
 
 
 @dataclass(slots=True)

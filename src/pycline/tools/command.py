@@ -14,9 +14,9 @@ import math
 from pycline.errors import ToolError
 from pycline.events import ALWAYS_ALLOW, APPROVE, DENY, ApprovalQuestion, Option, ToolOutput
 from pycline.prompts.responses import DENIED, with_feedback
-from pycline.storage.command_rules import add_rule, workspace_rules
 from pycline.storage.paths import pycline_home
 from pycline.terminal.allow_rules import covered, rememberable
+from pycline.terminal.command_rules import add_rule, workspace_rules
 from pycline.terminal.danger import is_dangerous
 from pycline.terminal.process import ShellProcess
 from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable, unavailable_reason

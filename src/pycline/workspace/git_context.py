@@ -11,7 +11,7 @@ import os
 import re
 from pathlib import Path
 
-from pycline.tools.base import AccessRules
+from pycline.workspace.access import AccessRules
 
 MAX_CHARS = 50_000
 GIT_TIMEOUT = 15.0
