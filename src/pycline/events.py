@@ -19,10 +19,14 @@ EVENTS_VERSION = 2
 
 @dataclass(frozen=True, slots=True)
 class TaskStarted:
+    """A run of the task begins: the task's first, or a resumed one (`message`: what the user
+    typed to go on with, if anything)."""
+
     task_id: str
     task: str
     workspace: str
     resumed: bool = False
+    message: str = ""
     kind: Literal["task_started"] = "task_started"
 
 

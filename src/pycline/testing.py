@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pycline.app import wiring
+from pycline.app.recorder import Recorder, recorded
 from pycline.core.approval import AutoApprove
+from pycline.core.services import TaskServices
 from pycline.core.task import Task, TaskSettings
-from pycline.events import Answer, Event, Question
+from pycline.events import Answer, Event, Host, Question
 from pycline.messages import Message
 from pycline.providers.base import ModelInfo, Provider, StreamChunk
 from pycline.providers.scripted import ScriptedProvider, ScriptedReply
@@ -87,26 +89,33 @@ def task_for(
     home: Path,
     workspace: Path,
     provider: Provider,
-    host: RecordingHost,
+    host: Host,
     *,
     tools: Sequence[Tool] | None = None,
     settings: TaskSettings | None = None,
     task_text: str = "do it",
+    services: TaskServices | None = None,
+    system_prompt: str | None = None,
 ) -> Task:
-    """A task on `provider` with the default tools (no browser), retries without waiting."""
+    """A task on `provider` with the default tools (no browser), retries without waiting, its
+    events and history saved as a session saves them."""
     tools = list(tools) if tools is not None else wiring.default_tools(browser=False)
     folder = TaskStore(home).create()
     ws = Workspace.at(workspace)
+    history: list[Message] = []
+    recorder = Recorder(folder, history, background=False)
     return Task(
         provider=provider,
         tools=tools,
-        host=host,
+        host=recorded(host, recorder, folder.id),
         folder=folder,
+        history=history,
+        recorder=recorder,
         workspace=ws,
-        system_prompt=wiring.system_prompt(tools, ws.root),
+        system_prompt=system_prompt or wiring.system_prompt(tools, ws.root),
         record=TaskRecord(id=folder.id, ts=0.0, task=task_text, workspace=str(ws.root)),
         settings=settings or TaskSettings(auto_approve=AutoApprove()),
-        services=wiring.task_services(ws.root),
+        services=services or wiring.task_services(ws.root),
         sleep=_no_sleep,
     )
 

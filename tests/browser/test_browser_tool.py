@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,14 +12,13 @@ import pytest
 from pycline.browser.session import BrowserSession
 from pycline.core.approval import AutoApprove
 from pycline.core.services import TaskServices
-from pycline.core.task import Task, TaskSettings
+from pycline.core.task import TaskSettings
 from pycline.errors import ToolError
 from pycline.events import APPROVE, Answer, ApprovalQuestion, Event, Question
 from pycline.messages import ImageContent, TextContent
 from pycline.providers.base import ModelInfo
 from pycline.providers.scripted import ScriptedProvider, ScriptedReply
-from pycline.storage.records import TaskRecord
-from pycline.storage.task_store import TaskStore
+from pycline.testing import task_for
 from pycline.tools.base import Approval, ToolCall
 from pycline.tools.browser import (
     BrowserActionTool,
@@ -30,7 +28,6 @@ from pycline.tools.browser import (
 )
 from pycline.tools.interaction import AttemptCompletionTool
 from pycline.tools.services import ToolServices
-from pycline.workspace.paths import Workspace
 from tests.browser import pages, png
 from tests.browser.conftest import Site
 from tests.browser.context import Approvals, tool_context
@@ -187,18 +184,16 @@ async def run_task(
     session = BrowserSession(executable_path=chromium)
     services = TaskServices(tools=ToolServices(browser=session), closers=[session.close])
     host = YesHost()
-    folder = TaskStore(home).create()
-    ws = Workspace.at(workspace)
-    task = Task(
-        provider=provider,
+    task = task_for(
+        home,
+        workspace,
+        provider,
+        host,
         tools=[BrowserActionTool(), AttemptCompletionTool()],
-        host=host,
-        folder=folder,
-        workspace=ws,
-        system_prompt="test",
-        record=TaskRecord(id=folder.id, ts=time.time(), task="click", workspace=str(ws.root)),
         settings=TaskSettings(auto_approve=AutoApprove()),
+        task_text="click",
         services=services,
+        system_prompt="test",
     )
     outcome = await task.start("Click the button")
     assert outcome.completed

@@ -148,11 +148,11 @@ def test_corrupt_task_is_reported_and_the_rest_of_history_loads(
     assert "good" in proc.stdout and good in proc.stdout
     assert bad not in proc.stdout
     assert f"task {bad} cannot be read" in proc.stderr and "corrupt" in proc.stderr
-    ui = isolated_home / "tasks" / good / "ui_messages.json"
-    ui.write_text('[{"ts": 1, "type": "say", "say"', encoding="utf-8")
+    log = isolated_home / "tasks" / good / "events.jsonl"
+    log.write_text('[{"ts": 1, "type": "say", "say"', encoding="utf-8")
     shown = pycline("show", good, home=isolated_home, cwd=workspace)
     assert shown.returncode == 1 and "Traceback" not in shown.stderr
-    assert "ui_messages.json is corrupt" in shown.stderr and "Status:    completed" in shown.stdout
+    assert "events.jsonl is corrupt" in shown.stderr and "Status:    completed" in shown.stdout
 
 
 def test_several_pycline_processes_at_once_keep_a_consistent_history(

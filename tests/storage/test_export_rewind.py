@@ -36,7 +36,9 @@ def test_export_file_name_reads_like_a_date() -> None:
     assert name.startswith("pycline_task_") and name.endswith(("am.md", "pm.md"))
 
 
-def test_summary_lists_what_happened() -> None:
+def test_summary_lists_what_happened_in_a_task_saved_before_the_event_log(
+    tmp_path: Path,
+) -> None:
     ui = [
         UiMessage(1.0, "say", "task", "make it"),
         UiMessage(2.0, "say", "api_req_started", "{}"),
@@ -45,7 +47,9 @@ def test_summary_lists_what_happened() -> None:
         UiMessage(5.0, "say", "checkpoint_created", extra={"lastCheckpointHash": "abcdef123"}),
         UiMessage(6.0, "say", "completion_result", "all done"),
     ]
-    lines = [line.split("  ", 1)[1] for line in transcript_summary(ui)]
+    folder = TaskStore(tmp_path).create()
+    folder.save_ui_messages(ui)
+    lines = [line.split("  ", 1)[1] for line in transcript_summary(folder.load_events())]
     assert lines == [
         "Task: make it",
         "Tool: write_to_file a",

@@ -53,9 +53,12 @@ async def test_replaying_a_journal_already_folded_in_changes_nothing(isolated_ho
     ui = [_ui("a"), _ui("b")]
     history = [Message.assistant("one", ts=1.0)]
     recorder.history_changed(history)
-    recorder.ui_changed(ui)
+    # UI lines as an earlier pycline journaled them (its journal may still be in a folder).
+    ui_lines = [{"k": "ui", "i": i, "m": m.to_json()} for i, m in enumerate(ui)]
     ui[0].extra["lastCheckpointHash"] = "abc"
-    recorder.ui_edited(ui, 0)
+    ui_lines.append({"k": "ui~", "i": 0, "m": ui[0].to_json()})
+    with (folder.path / JOURNAL).open("a", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(line) + "\n" for line in ui_lines)
     journal = (folder.path / JOURNAL).read_bytes()
     folder.fold_journal()
     # A kill between writing the files and removing the journal: the journal is still there.

@@ -116,3 +116,27 @@ def test_a_saved_task_opens_from_history_and_resumes(start_ui, new_page):
 
 def _restart(ui, start_ui):
     return start_ui([write_file("h.txt", "x\n"), complete("Resumed and done.")])
+
+
+def test_a_task_reopened_from_history_shows_what_it_showed_live(start_ui, new_page):
+    ui = start_ui([write_file("r.txt", "reopened\n"), complete("Wrote r.txt.")])
+    page = new_page()
+    page.goto(ui.url)
+    send_task(page, "Write r.txt")
+    approval = page.locator(".row.approval")
+    expect(approval.locator("pre.diff")).to_contain_text("+reopened")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_text("Wrote r.txt.").first).to_be_visible()
+    live_bar = page.locator(".context-label").inner_text()
+    live_rows = page.locator(".row").all_inner_texts()
+    assert not live_bar.startswith("0 /")
+
+    page.reload()  # a fresh page: the task is read back from its saved log
+    page.get_by_role("button", name="History").click()
+    page.get_by_role("button", name="Open task: Write r.txt").click()
+    expect(page.get_by_text("Wrote r.txt.").first).to_be_visible()
+    # The edit keeps its diff and its answer; the context bar its figures.
+    expect(page.locator(".row.approval pre.diff")).to_contain_text("+reopened")
+    expect(page.locator(".row.approval")).to_contain_text("Approved")
+    expect(page.locator(".context-label")).to_have_text(live_bar)
+    assert page.locator(".row").all_inner_texts() == live_rows

@@ -21,6 +21,7 @@ from pycline.events import (
     ToolStarted,
 )
 from pycline.messages import UiMessage
+from pycline.storage.task_store import TaskStore
 from pycline.web.transcript import saved_events
 from pycline.web.wire import event_json
 
@@ -97,7 +98,7 @@ def test_a_late_checkpoint_is_placed_after_its_own_turn_and_no_row_is_drawn_twic
     expect(page.locator(".row.tool").nth(0)).to_contain_text("a.txt")
 
 
-def test_a_saved_transcript_names_each_checkpoints_tool_call_and_skips_one_never_made():
+def test_a_saved_transcript_names_each_checkpoints_tool_call_and_skips_one_never_made(tmp_path):
     tool = UiMessage(1.0, "say", "tool", '{"tool": "write_to_file", "summary": "a.txt"}')
     tool.extra.update(toolCallId="call_1", lastCheckpointHash=FIRST)
     made = UiMessage(2.0, "say", "checkpoint_created", "")
@@ -105,7 +106,10 @@ def test_a_saved_transcript_names_each_checkpoints_tool_call_and_skips_one_never
     # The process was killed while this one's commit was being made: it has no hash.
     unmade = UiMessage(3.0, "say", "checkpoint_created", "")
     unmade.extra.update(toolCallId="call_2", conversationHistoryIndex=3)
-    events = list(saved_events(TASK, [tool, made, unmade]))
+    # As an earlier pycline saved it (its UI log only).
+    folder = TaskStore(tmp_path).create()
+    folder.save_ui_messages([tool, made, unmade])
+    events = saved_events(folder.load_events())
     assert [(e["kind"], e["tool_call_id"]) for e in events] == [
         ("tool_started", "call_1"),
         ("checkpoint_created", "call_1"),

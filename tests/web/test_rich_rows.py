@@ -75,7 +75,7 @@ def test_a_task_reopened_after_a_restart_shows_its_browser_screenshot(start_ui, 
     page.goto(ui2.url)
     page.get_by_role("button", name="History").click()
     page.get_by_role("button", name="Open task: Look at the site").click()
-    row = page.locator(".row.tool", has_text="launch")
+    row = page.locator(".row.approval", has_text="launch")  # approved, as it was live
     shot = row.get_by_role("img", name="Browser screenshot")
     expect(shot).to_be_visible()
     assert shot.get_attribute("src") == live

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import jsonschema
 import pytest
 
+from pycline import event_wire
 from pycline.events import (
     ApprovalQuestion,
     CompletionQuestion,
@@ -15,6 +20,7 @@ from pycline.events import (
     QuestionAsked,
 )
 from pycline.messages import UiMessage
+from pycline.storage.task_store import TaskStore
 from pycline.web.transcript import saved_events
 from pycline.web.wire import BadAnswer, event_json, parse_answer
 
@@ -76,7 +82,14 @@ def test_malformed_answers_are_refused(data):
         parse_answer(ApprovalQuestion("write_to_file", "w"), data)
 
 
-def test_a_saved_transcript_becomes_wire_events():
+def _saved(tmp_path: Path, messages: list[UiMessage]) -> list[dict[str, Any]]:
+    """A task saved by an earlier pycline (its UI log only), as the page gets it."""
+    folder = TaskStore(tmp_path).create()
+    folder.save_ui_messages(messages)
+    return saved_events(folder.load_events())
+
+
+def test_a_task_saved_before_the_event_log_becomes_schema_valid_wire_events(tmp_path):
     messages = [
         UiMessage(1.0, "say", "task", "do it"),
         UiMessage(2.0, "say", "text", "hello"),
@@ -86,21 +99,25 @@ def test_a_saved_transcript_becomes_wire_events():
         UiMessage(6.0, "say", "tool", "not json"),
         UiMessage(7.0, "ask", "unknown_kind", "ignored"),
     ]
+    events = _saved(tmp_path, messages)
     kinds = [
-        (e["kind"], e.get("text") or e.get("tool") or e.get("commit"))
-        for e in saved_events("t1", messages)
+        (e["kind"], e.get("task") or e.get("text") or e.get("tool") or e.get("commit"))
+        for e in events
     ]
     assert kinds == [
-        ("user_message", "do it"),
+        ("task_started", "do it"),
         ("text_done", "hello"),
         ("tool_started", "read_file"),
         ("tool_finished", "read_file"),
         ("checkpoint_created", "abc"),
         ("tool_started", None),  # unreadable: shown as an unnamed tool, not a crash
     ]
+    schema = event_wire.json_schema()
+    for event in events:
+        jsonschema.validate({**event, "seq": 1}, schema)
 
 
-def test_a_saved_tool_result_shows_only_its_raster_data_url_images():
+def test_a_saved_tool_result_shows_only_its_raster_data_url_images(tmp_path):
     png = "data:image/png;base64,iVBORw0KGgo="
     saved = [png, "data:image/svg+xml;base64,PHN2Zz4=", "javascript:alert(1)", 7, png + "<"]
     messages = [
@@ -109,6 +126,6 @@ def test_a_saved_tool_result_shows_only_its_raster_data_url_images():
         ),
         UiMessage(0.0, "say", "tool_result", "ok", extra={"tool": "read_file", "images": "x"}),
     ]
-    shot, plain = saved_events("t1", messages)
+    shot, plain = _saved(tmp_path, messages)
     assert shot["images"] == [png]
     assert plain["images"] == []

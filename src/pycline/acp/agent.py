@@ -53,6 +53,7 @@ from pycline.acp.session import AcpSession, Busy, ClientOffers
 from pycline.app.config import KEY_ENV, ModelConfig, resolve, resolve_plan
 from pycline.app.session import ConfigOverrides, Session
 from pycline.app.task_settings import task_settings
+from pycline.app.tasks import Tasks
 from pycline.app.toggles import enabled_workflows
 from pycline.errors import PyclineError, StorageError
 from pycline.storage.task_store import TaskStore
@@ -236,12 +237,11 @@ class PyclineAgent:
         if old is not None:
             await old.close()
         try:
-            folder = TaskStore(self.home).open(session_id)
-            messages = folder.load_ui_messages()
+            shown = await Tasks(self.home).transcript(session_id)
         except StorageError as exc:
             raise RequestError.invalid_params({"message": str(exc)}) from exc
         session = await self._open(cwd, mcp_servers, session_id)
-        session.saved_log = messages
+        session.saved_log = shown
         return session
 
     async def load_session(

@@ -1,74 +1,115 @@
-"""A saved task's log replayed as session updates (`session/load`)."""
+"""A saved task replayed as session updates (`session/load`): the events it showed, from its log
+(`pycline.app.tasks.Tasks.transcript`), mapped as the live session maps them."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import acp
+from acp.schema import Cost, UsageUpdate
 
-from pycline.acp.mapping import tool_kind
+from pycline.acp.mapping import checklist
 from pycline.app.tool_catalogue import facts_of
-from pycline.messages import UiMessage
+from pycline.events import (
+    ApprovalQuestion,
+    CompletionResult,
+    Envelope,
+    ErrorEvent,
+    FollowupQuestion,
+    MistakeLimitQuestion,
+    Notice,
+    PlanResponse,
+    QuestionAnswered,
+    QuestionAsked,
+    ReasoningDelta,
+    TaskProgress,
+    TaskStarted,
+    TextDone,
+    ToolFinished,
+    ToolOutput,
+    ToolStarted,
+    Usage,
+)
+
+RESULT_CHARS = 20_000
 
 
-def replay(messages: Sequence[UiMessage]) -> Iterator[Any]:
+def replay(events: Sequence[Envelope]) -> Iterator[Any]:
     calls = 0
     open_call: str | None = None
-    for message in messages:
-        text = message.text
-        match (message.type, message.kind):
-            case ("say", "task" | "user_feedback"):
-                if text.strip():
-                    yield acp.update_user_message_text(text)
-            case ("say", "text" | "completion_result"):
+    output: list[str] = []
+    for envelope in events:
+        match envelope.event:
+            case TaskStarted(task=task, resumed=resumed, message=message):
+                said = message if resumed else task
+                if said.strip():
+                    yield acp.update_user_message_text(said)
+            case QuestionAnswered(answer=answer) if answer.text.strip():
+                yield acp.update_user_message_text(answer.text)
+            case TextDone(text=text):
                 yield acp.update_agent_message_text(text + "\n")
-            case ("say", "reasoning"):
+            case ReasoningDelta(text=text):
                 yield acp.update_agent_thought_text(text)
-            case ("say", "error"):
-                yield acp.update_agent_message_text(f"Error: {text}\n")
-            case ("say", "tool"):
-                tool, summary = _tool(text)
-                if facts_of(tool).conversational:
+            case CompletionResult(result=result, command=command):
+                extra = f"\n\nTo see it: `{command}`" if command else ""
+                yield acp.update_agent_message_text(f"\n\n{result}{extra}\n")
+            case PlanResponse(response=response):
+                yield acp.update_agent_message_text(f"\n\n{response}\n")
+            case ErrorEvent(text=text):
+                yield acp.update_agent_message_text(f"\n\nError: {text}\n")
+            case Notice(text=text):
+                yield acp.update_agent_thought_text(f"\n{text}\n")
+            case ToolStarted(tool=tool, summary=summary):
+                facts = facts_of(tool)
+                if facts.conversational:
                     open_call = None  # shown as messages, as when it ran
                     continue
                 calls += 1
-                open_call = f"replay_{calls}"
+                open_call, output = f"replay_{calls}", []
                 yield acp.start_tool_call(
-                    open_call, summary, kind=tool_kind(tool), status="in_progress"
+                    open_call, summary or tool, kind=facts.kind, status="in_progress"
                 )
-            case ("say", "command_output") if open_call is not None:
-                block = acp.tool_content(acp.text_block(f"```\n{text}\n```"))
+            case QuestionAsked(question=ApprovalQuestion(preview=preview)) if open_call and preview:
+                # What was asked: the edit's diff, or the command line.
+                block = acp.tool_content(acp.text_block(f"```\n{_clip(preview)}\n```"))
                 yield acp.update_tool_call(open_call, content=[block])
-            case ("say", "tool_result") if open_call is not None:
-                ok = bool(message.extra.get("ok", True))
-                yield acp.update_tool_call(open_call, status="completed" if ok else "failed")
+            case QuestionAsked(question=FollowupQuestion(question=text, options=options)):
+                listed = "".join(f"\n- {o.label}" for o in options)
+                yield acp.update_agent_message_text(f"\n\n{text}{listed}\n")
+            case QuestionAsked(question=MistakeLimitQuestion(count=count)):
+                yield acp.update_agent_message_text(
+                    f"\n\nThe model made {count} mistakes in a row.\n"
+                )
+            case ToolOutput(text=text) if open_call is not None:
+                output.append(text)
+                block = acp.tool_content(acp.text_block(f"```\n{_clip(''.join(output))}\n```"))
+                yield acp.update_tool_call(open_call, content=[block])
+            case ToolFinished(ok=ok, result=result) if open_call is not None:
+                content = None if output else [acp.tool_content(acp.text_block(_clip(result)))]
+                yield acp.update_tool_call(
+                    open_call, status="completed" if ok else "failed", content=content
+                )
                 open_call = None
-            case ("ask", "followup"):
-                question = _followup(text)
-                if question:
-                    yield acp.update_agent_message_text(question + "\n")
+            case Usage() as usage:
+                yield UsageUpdate(
+                    session_update="usage_update",
+                    used=usage.context_tokens,
+                    size=usage.context_window,
+                    cost=Cost(amount=usage.task_cost, currency="USD"),
+                )
+            case TaskProgress(checklist=markdown):
+                items = checklist(markdown)
+                if items:
+                    yield acp.update_plan(
+                        acp.plan_entry(i.content, priority="medium", status=i.status) for i in items
+                    )
             case _:
                 pass
 
 
-def _tool(text: str) -> tuple[str, str]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        return "", text
-    if not isinstance(data, dict):
-        return "", text
-    return str(data.get("tool", "")), str(data.get("summary", ""))
-
-
-def _followup(text: str) -> str:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
+def _clip(text: str) -> str:
+    if len(text) <= RESULT_CHARS:
         return text
-    if not isinstance(data, dict):
-        return text
-    options = "".join(f"\n- {o}" for o in data.get("options", []) if isinstance(o, str))
-    return f"{data.get('question', '')}{options}"
+    half = RESULT_CHARS // 2
+    return f"{text[:half]}\n[… {len(text) - RESULT_CHARS} characters left out …]\n{text[-half:]}"

@@ -70,7 +70,6 @@ from pycline.events import (
     TextDelta,
     Usage,
 )
-from pycline.messages import UiMessage
 from pycline.tools.base import Tool, ToolCall
 
 log = logging.getLogger("pycline.acp")
@@ -128,7 +127,7 @@ class AcpSession:
         self._stop: StopReason = "end_turn"
         self._quiet = False
         self._turn_usage = [0, 0, 0, 0]  # input, output, cache read, cache write
-        self.saved_log: list[UiMessage] = []  # a reopened session's log, for `session/load`
+        self.saved_log: list[Envelope] = []  # what a reopened session showed, for `session/load`
 
     @property
     def task(self) -> Task | None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pycline.app import wiring
 from pycline.app.config import ModelConfig
 from pycline.app.hook_trust import HookTrust
+from pycline.app.recorder import Recorder, recorded
 from pycline.app.resume_model import resumed_config
 from pycline.app.subagents import SessionSpawner
 from pycline.app.task_settings import (
@@ -34,12 +35,10 @@ from pycline.core.hooks import Hooks
 from pycline.core.modes import as_mode
 from pycline.core.task import Task, TaskOutcome, TaskSettings
 from pycline.core.tool_format import ToolFormat
-from pycline.core.ui_log import UiLog
 from pycline.errors import StorageError
 from pycline.events import Host
 from pycline.messages import Content, Message
 from pycline.providers.base import Provider
-from pycline.storage.journal import TaskRecorder
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder, TaskStore
 from pycline.tools.base import Tool
@@ -101,7 +100,6 @@ class TaskBuilder:
         provider: Provider | None,
         tools: list[Tool] | None,
         history: list[Message] | None = None,
-        ui: UiLog | None = None,
     ) -> Task:
         act = provider or wiring.build_provider(self.config)
         plan = wiring.build_provider(self.plan_config) if self.plan_config else act
@@ -151,17 +149,18 @@ class TaskBuilder:
                 lambda tools, native: wiring.system_prompt(tools, root, native=native),
             ),
         )
+        history = history if history is not None else []
+        recorder = Recorder(folder, history)
         return Task(
             provider=current.provider,
             tools=current.tools,
-            host=host,
+            host=recorded(host, recorder, folder.id),
             folder=folder,
             workspace=Workspace.at(root),
             system_prompt=current.system_prompt,
             record=record,
             settings=settings,
             history=history,
-            ui=ui,
             services=services,
             prompt_extras=wiring.prompt_extras(
                 root, self.mcp, home=self.home, skill_dirs=skill_dirs
@@ -170,7 +169,7 @@ class TaskBuilder:
             profiles=profiles,
             checkpoints=self._checkpoints(root),
             features=features,
-            recorder=TaskRecorder(folder, background=True),
+            recorder=recorder,
         )
 
     def _provider_for(self, model_id: str) -> Provider | None:
@@ -251,10 +250,6 @@ class TaskBuilder:
             if ran_with is not None:
                 provider = wiring.build_provider(ran_with)
         history, pending = resumption.prepare(folder.load_api_history())
-        try:
-            ui = folder.load_ui_messages()
-        except StorageError:
-            ui = []  # the user-facing log is a convenience; the model's history is what matters
         task = self._task(
             folder,
             record,
@@ -263,7 +258,6 @@ class TaskBuilder:
             provider=provider,
             tools=tools,
             history=history,
-            ui=UiLog(ui),
         )
         record.provider = task.provider.name
         record.model = task.provider.model.id

@@ -6,11 +6,13 @@ Each use case returns data; the terminal, the web UI and an editor server render
 from __future__ import annotations
 
 import asyncio
+import builtins
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pycline.errors import StorageError
+from pycline.events import Envelope
 from pycline.messages import UiMessage
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import Problem, TaskFolder, TaskStore
@@ -26,8 +28,9 @@ class TaskList:
 class TaskDetails:
     record: TaskRecord
     size: int
-    messages: list[UiMessage]
+    messages: list[UiMessage]  # Cline's UI log, written from the events
     problem: str | None = None  # why the messages cannot be shown, when they cannot
+    events: list[Envelope] = field(default_factory=list)  # what the task showed
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +71,19 @@ class Tasks:
         record = folder.load_record()
         size = folder.disk_size()
         try:
-            return TaskDetails(record, size, folder.load_ui_messages())
+            return TaskDetails(record, size, folder.load_ui_messages(), events=folder.load_events())
         except StorageError as exc:
             return TaskDetails(record, size, [], str(exc))
+
+    async def transcript(
+        self, task_id: str, *, before: float | None = None
+    ) -> builtins.list[Envelope]:
+        """Everything the task showed, as the events it showed (numbered from 1): what every
+        front end replays a saved task from. `before`: only what was shown before that time (a
+        task resumed since: the part before its new run)."""
+        folder = self.store.open(task_id)
+        events = await asyncio.to_thread(folder.load_events)
+        return events if before is None else [e for e in events if e.ts < before]
 
     def export(self, task_id: str | None, *, workspace: Path, to: Path | None = None) -> Exported:
         """The conversation as Markdown; written to `to` (a file, or a folder to put it in)."""

@@ -133,7 +133,7 @@ def _show(tasks: Tasks, ns: argparse.Namespace) -> int:
     else:
         _print_record(record, size)
         print()
-        for line in transcript_summary(ui):
+        for line in transcript_summary(details.events):
             print(line)
     if ui_problem is not None:
         print(f"pycline: the task's messages cannot be shown: {ui_problem}", file=sys.stderr)

@@ -1,47 +1,31 @@
 """Checkpoints during a task (SPEC §10): the hook object the task loop calls.
 
-A snapshot is taken when the task starts, after every turn whose tool may have changed files, and
-after `attempt_completion`. Each is recorded in the UI log the way Cline does: a `checkpoint_created`
-message carrying the commit (`lastCheckpointHash`) and the conversation position
-(`conversationHistoryIndex`, used by a *task* restore), and the same hash on the turn's tool
-message. A failing checkpoint never fails the task: the user gets a notice and the task goes on
-without checkpoints.
+A snapshot is taken when the task starts, after every turn whose tool may have changed files
+(the tool's facts say it is checkpointed), and after `attempt_completion`. Each is announced by a
+`CheckpointCreated` event naming the tool call whose turn it follows; the recorder places it in
+the task's log with the conversation position a *task* restore cuts back to. A failing
+checkpoint never fails the task: the user gets a notice and the task goes on without checkpoints.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from pycline.checkpoints.types import Checkpoint, CheckpointError
 from pycline.events import CheckpointCreated, Notice
-from pycline.messages import UiMessage
 from pycline.parsing.blocks import ToolUseBlock
-from pycline.storage.rewind import (
-    CALL_ID_KEY,
-    CHECKPOINT_KIND,
-    HASH_KEY,
-    INDEX_KEY,
-    INDEX_TS_KEY,
-)
 
 if TYPE_CHECKING:
     from pycline.core.streaming import Reply
-    from pycline.core.ui_log import UiLog
     from pycline.events import Event
     from pycline.messages import Message
-    from pycline.storage.journal import TaskRecorder
     from pycline.storage.records import TaskRecord
     from pycline.tools.base import ToolFacts
 
 log = logging.getLogger(__name__)
-
-# UI messages that stand for the turn's tool; the newest one gets the checkpoint's hash.
-_TOOL_KINDS = frozenset({"tool", "completion_result"})
 
 
 class CheckpointedTask(Protocol):
@@ -52,12 +36,6 @@ class CheckpointedTask(Protocol):
 
     @property
     def history(self) -> list[Message]: ...
-
-    @property
-    def ui(self) -> UiLog: ...
-
-    @property
-    def recorder(self) -> TaskRecorder: ...
 
     @property
     def record(self) -> TaskRecord: ...
@@ -96,9 +74,8 @@ class TaskCheckpoints:
 
     A checkpoint's commit runs while the next request streams: nothing the model asks for can
     change the files before its next tool runs, and the task calls `settle()` before that (and
-    before hooks run, a cancel or the end of the task). Its place is fixed when it is started:
-    the `checkpoint_created` UI message is put after its turn at once and gets its hash when the
-    commit is made, and the event names the tool call it follows, so front ends place it by id.
+    before hooks run, a cancel or the end of the task). Its event names the tool call whose turn
+    it follows, so front ends and the recorder place it by id, never by arrival order.
     """
 
     def __init__(self, tracker: Tracker | None = None, *, retention: int = 0) -> None:
@@ -117,7 +94,7 @@ class TaskCheckpoints:
         return self._pending is not None and not self._pending.done()
 
     async def at_start(self, task: CheckpointedTask) -> None:
-        await self._start(task, "resumed" if task.history else "task start", tool=False)
+        await self._start(task, "resumed" if task.history else "task start", "")
 
     async def after_turn(self, task: CheckpointedTask, reply: Reply) -> None:
         block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
@@ -125,7 +102,7 @@ class TaskCheckpoints:
             return
         target = block.params.get("path") or block.params.get("command") or ""
         label = f"after {block.name}" + (f" {' '.join(target.split())[:80]}" if target else "")
-        await self._start(task, label, tool=True)
+        await self._start(task, label, reply.tool_call_id)
 
     async def settle(self) -> None:
         """Wait for the checkpoint being taken, if any: call before anything may change files.
@@ -155,74 +132,21 @@ class TaskCheckpoints:
         except (CheckpointError, OSError) as exc:
             task.say(Notice(f"Old checkpoints could not be pruned: {exc}"))
 
-    async def _start(self, task: CheckpointedTask, label: str, *, tool: bool) -> None:
+    async def _start(self, task: CheckpointedTask, label: str, call_id: str) -> None:
         if self._tracker is None or self._broken:
             return
         await self.settle()  # one at a time, in order
-        messages = task.ui.messages
-        anchor, call_id = _turn_of(messages) if tool else (None, "")
-        slot = UiMessage(
-            ts=time.time(),
-            type="say",
-            kind=CHECKPOINT_KIND,
-            extra={
-                INDEX_KEY: len(task.history) - 1,
-                INDEX_TS_KEY: task.history[-1].ts if task.history else None,
-                **({CALL_ID_KEY: call_id} if call_id else {}),
-            },
-        )
-        messages.append(slot)
-        task.recorder.ui_changed(messages)
         self._pending = asyncio.create_task(
-            self._commit(task, label, _Place(slot, anchor, call_id)),
-            name=f"checkpoint-{task.id}",
+            self._commit(task, label, call_id), name=f"checkpoint-{task.id}"
         )
 
-    async def _commit(self, task: CheckpointedTask, label: str, place: _Place) -> None:
+    async def _commit(self, task: CheckpointedTask, label: str, call_id: str) -> None:
         assert self._tracker is not None
         try:
             commit = await self._tracker.commit(commit_message(task.id, label))
         except (CheckpointError, OSError) as exc:
             self._broken = True
             log.info("checkpoint failed for task %s: %s", task.id, exc)
-            messages = task.ui.messages
-            if (at := _find(messages, place.slot)) is not None:
-                del messages[at]
-                task.recorder.ui_changed(messages)
             task.say(Notice(f"Checkpoints are off for this task: {exc}"))
             return
-        messages = task.ui.messages
-        # Found by identity: messages added since do not move them, and a log replaced meanwhile
-        # (the conversation rewound) no longer holds them.
-        for message in (place.anchor, place.slot):
-            if message is not None and (at := _find(messages, message)) is not None:
-                message.extra[HASH_KEY] = commit
-                task.recorder.ui_edited(messages, at)
-        task.say(CheckpointCreated(commit, label, place.call_id))
-
-
-@dataclass(frozen=True, slots=True)
-class _Place:
-    slot: UiMessage  # the checkpoint's own message, put after its turn when it was started
-    anchor: UiMessage | None  # the turn's tool message, which carries the checkpoint's hash too
-    call_id: str  # the turn's tool call ("" for the checkpoint at the start of a run)
-
-
-def _turn_of(messages: list[UiMessage]) -> tuple[UiMessage | None, str]:
-    """The turn's tool message (which carries the hash) and the id of its tool call."""
-    anchor: UiMessage | None = None
-    for m in reversed(messages):
-        if m.kind == "api_req_started":
-            break  # the start of this turn
-        if anchor is None and m.type == "say" and m.kind in _TOOL_KINDS:
-            anchor = m
-        if isinstance(call_id := m.extra.get(CALL_ID_KEY), str) and call_id:
-            return anchor, call_id
-    return anchor, ""
-
-
-def _find(messages: list[UiMessage], message: UiMessage) -> int | None:
-    for i in range(len(messages) - 1, -1, -1):
-        if messages[i] is message:
-            return i
-    return None
+        task.say(CheckpointCreated(commit, label, call_id))

@@ -9,15 +9,16 @@ update, in Plan mode, just after the switch to Act, and after a user edit.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from pycline.events import TaskProgress
+from pycline.parsing.checklist import ITEM as _ITEM
+from pycline.parsing.checklist import items as items
+from pycline.parsing.checklist import progress_event as progress_event
 from pycline.storage.atomic import atomic_write_text
 
-_ITEM = re.compile(r"^- \[( |x|X)\] ")
 DEFAULT_INTERVAL: Final = 6
 REMINDER_HEADING: Final = "# Task progress"
 
@@ -26,23 +27,6 @@ REMINDER_HEADING: Final = "# Task progress"
 class FocusSettings:
     enabled: bool = True
     remind_interval: int = DEFAULT_INTERVAL  # requests without an update before a reminder
-
-
-def items(checklist: str) -> list[tuple[bool, str]]:
-    """(done, text) for each checklist line; other lines are ignored, as in Cline."""
-    out: list[tuple[bool, str]] = []
-    for line in checklist.splitlines():
-        line = line.strip()
-        if _ITEM.match(line):
-            out.append((line[3] in "xX", line[6:].strip()))
-    return out
-
-
-def progress_event(checklist: str) -> TaskProgress:
-    listed = items(checklist)
-    done = sum(1 for d, _ in listed if d)
-    current = next((text for d, text in listed if not d), "")
-    return TaskProgress(checklist, done, len(listed), current)
 
 
 @dataclass(slots=True)

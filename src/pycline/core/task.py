@@ -19,11 +19,11 @@ from pycline.core import calls, modes, resumption, user_input
 from pycline.core.approval import ApprovalPolicy, AutoApprove
 from pycline.core.checkpointing import TaskCheckpoints
 from pycline.core.features import AgentFeatures
+from pycline.core.persistence import TaskJournal
 from pycline.core.retry import RetryPolicy, one_line
 from pycline.core.services import TaskServices
 from pycline.core.streaming import Reply, StreamFailed, stream_reply
 from pycline.core.tool_format import ToolCallFormat, ToolFormat
-from pycline.core.ui_log import UiLog
 from pycline.editing.diffs import bounded_diff
 from pycline.errors import ProviderErrorKind
 from pycline.events import (
@@ -96,10 +96,9 @@ class Task:
         record: TaskRecord,
         settings: TaskSettings | None = None,
         history: list[Message] | None = None,
-        ui: UiLog | None = None,
         services: TaskServices | None = None,
         checkpoints: TaskCheckpoints | None = None,
-        recorder: TaskRecorder | None = None,
+        recorder: TaskJournal | None = None,
         context: ContextManager | None = None,
         prompt_extras: Callable[[Sequence[str]], str] | None = None,
         profiles: Mapping[modes.Mode, modes.ModeProfile] | None = None,
@@ -116,13 +115,12 @@ class Task:
         self._profiles.update(profiles or {})
         self.mode: modes.Mode = modes.as_mode(self.settings.mode)
         self.history: list[Message] = history if history is not None else []
-        self.ui = ui or UiLog()
         self.services = services or TaskServices()
         self.checkpoints = checkpoints or TaskCheckpoints()
-        # The only writer of the task's files; without one given, writes happen inline.
-        self.recorder = recorder or TaskRecorder(folder)
+        # Where the conversation is saved (the app's recorder); without one given, inline.
+        self.recorder: TaskJournal = recorder or TaskRecorder(folder)
         if history:
-            self.recorder.start_from(self.history, self.ui.messages)
+            self.recorder.start_from(self.history)
         self.context = context or ContextManager()
         self.prompt_extras = prompt_extras
         self.features = features or AgentFeatures(ToolFormat(self.settings.tool_call_format))
@@ -196,16 +194,12 @@ class Task:
     def say(self, event: Event) -> None:
         if isinstance(event, ToolOutput) and not event.tool_call_id and self.running_call:
             event = dataclasses.replace(event, tool_call_id=self.running_call)
-        if self.ui.record(event):
-            self.recorder.ui_changed(self.ui.messages)
         self.host.say(event)
 
     async def ask(self, question: Question) -> Answer:
         if isinstance(question, ApprovalQuestion) and not question.tool_call_id:
             question = dataclasses.replace(question, tool_call_id=self.running_call)
-        self.ui.record_question(question)
-        self.recorder.ui_changed(self.ui.messages)
-        await self.recorder.flush()  # saved before it is shown: a kill while waiting keeps it
+        await self.recorder.flush()  # what led to it is saved before it is shown
         self.features.notify(self, question)
         answer = await self.host.ask(question)
         if answer.text:
@@ -214,8 +208,6 @@ class Task:
         if answer.text and find_mentions(answer.text):
             expanded = await user_input.expand(answer.text, self.workspace.root, self.services)
             answer = dataclasses.replace(answer, text=expanded)
-        self.ui.record_answer(answer)
-        self.recorder.ui_changed(self.ui.messages)
         # Pictures sent with an answer go to the model in the next user message, after the
         # result they came with (as the first message carries the task's own images).
         for url in answer.images:
@@ -227,7 +219,6 @@ class Task:
     def _save(self) -> None:
         self.record.ts = time.time()
         self.recorder.history_changed(self.history)
-        self.recorder.ui_changed(self.ui.messages)
         self.recorder.record_changed(self.record)
 
     async def _saved(self) -> None:
@@ -246,7 +237,8 @@ class Task:
 
     async def resume(self, ago: str, pending: list[Content], message: str = "") -> TaskOutcome:
         """Continue after a restart; `message` is what the user typed to go on with."""
-        self.say(TaskStarted(self.id, self.record.task, str(self.workspace.root), resumed=True))
+        root = str(self.workspace.root)
+        self.say(TaskStarted(self.id, self.record.task, root, resumed=True, message=message))
         self.features.recall_commands(self.history)
         text = responses.task_resumption(ago, str(self.workspace.root))
         if message:

@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Sequence
-from typing import Any
 
-from pycline.messages import Message, TextContent, UiMessage
+from pycline.events import (
+    CheckpointCreated,
+    CompletionResult,
+    Envelope,
+    ErrorEvent,
+    ErrorRetryQuestion,
+    Event,
+    FollowupQuestion,
+    MistakeLimitQuestion,
+    Notice,
+    QuestionAnswered,
+    QuestionAsked,
+    ReasoningDelta,
+    TaskStarted,
+    TextDone,
+    ToolFinished,
+    ToolOutput,
+    ToolStarted,
+)
+from pycline.messages import Message, TextContent
 
 
 def export_markdown(messages: Sequence[Message]) -> str:
@@ -38,56 +55,43 @@ def _one_line(text: str, limit: int = 160) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def _json(text: str) -> dict[str, Any]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _describe(m: UiMessage) -> str | None:
-    """One line for a UI message, or None for bookkeeping the reader does not need."""
-    say = m.type == "say"
-    match m.kind:
-        case "task":
-            return f"Task: {_one_line(m.text, 400)}"
-        case "resume_task":
-            return "Resumed"
-        case "text" if say:
-            return f"Assistant: {_one_line(m.text)}"
-        case "reasoning":
-            return f"Thinking ({len(m.text)} characters)"
-        case "tool" if say:
-            return f"Tool: {_json(m.text).get('summary') or _one_line(m.text)}"
-        case "tool_result":
-            mark = "ok" if m.extra.get("ok", True) else "failed"
-            return f"  {mark}: {_one_line(m.text, 120)}" if m.text.strip() else f"  {mark}"
-        case "command_output":
-            return f"  output: {len(m.text.splitlines())} lines"
-        case "tool" | "command":
-            return None  # the approval question repeats the tool line; the answer follows
-        case "followup":
-            return f"Question: {_one_line(str(_json(m.text).get('question', m.text)))}"
-        case "user_feedback":
-            # `response` is the yes/no of tasks saved before answers named their option.
-            chosen = str(m.extra.get("option", m.extra.get("response", "")))
-            answer = _ANSWER_WORDS.get(chosen, "replied")
-            return f"User {answer}" + (f": {_one_line(m.text)}" if m.text.strip() else "")
-        case "completion_result" if say:
-            return f"Completed: {_one_line(m.text, 400)}"
-        case "checkpoint_created" if m.extra.get("lastCheckpointHash"):
-            return f"Checkpoint {str(m.extra['lastCheckpointHash'])[:8]}"
-        case "deleted_api_reqs":
-            return "Conversation restored to a checkpoint"
-        case "info":
-            return f"Note: {_one_line(m.text)}"
-        case "error" | "api_req_failed":
-            return f"Error: {_one_line(m.text)}"
-        case "mistake_limit_reached":
-            return f"The model made {m.text} mistakes in a row"
+def _describe(event: Event) -> str | None:
+    """One line for an event, or None for what the reader does not need."""
+    match event:
+        case TaskStarted(task=task, resumed=False):
+            return f"Task: {_one_line(task, 400)}"
+        case TaskStarted(message=message):
+            return "Resumed" + (f": {_one_line(message)}" if message.strip() else "")
+        case TextDone(text=text):
+            return f"Assistant: {_one_line(text)}"
+        case ReasoningDelta(text=text):
+            return f"Thinking ({len(text)} characters)"
+        case ToolStarted(tool=tool, summary=summary):
+            return f"Tool: {summary or tool}"
+        case ToolFinished(ok=ok, result=result):
+            mark = "ok" if ok else "failed"
+            return f"  {mark}: {_one_line(result, 120)}" if result.strip() else f"  {mark}"
+        case ToolOutput(text=text):
+            return f"  output: {len(text.splitlines())} lines"
+        case QuestionAsked(question=FollowupQuestion(question=question)):
+            return f"Question: {_one_line(question)}"
+        case QuestionAsked(question=ErrorRetryQuestion(error=error)):
+            return f"Error: {_one_line(error)}"
+        case QuestionAsked(question=MistakeLimitQuestion(count=count)):
+            return f"The model made {count} mistakes in a row"
+        case QuestionAnswered(answer=answer):
+            said = _ANSWER_WORDS.get(answer.option, "replied")
+            return f"User {said}" + (f": {_one_line(answer.text)}" if answer.text.strip() else "")
+        case CompletionResult(result=result):
+            return f"Completed: {_one_line(result, 400)}"
+        case CheckpointCreated(commit=commit):
+            return f"Checkpoint {commit[:8]}"
+        case Notice(text=text):
+            return f"Note: {_one_line(text)}"
+        case ErrorEvent(text=text):
+            return f"Error: {_one_line(text)}"
         case _:
-            return None
+            return None  # the approval question repeats the tool line; the answer follows
 
 
 _ANSWER_WORDS = {
@@ -98,16 +102,17 @@ _ANSWER_WORDS = {
     "retry": "retried",
     "deny": "declined",
     "stop": "stopped",
-    "yes": "approved",
-    "no": "declined",
+    "always": "approved (always)",
+    "raise": "raised the cap",
 }
 
 
-def transcript_summary(messages: Sequence[UiMessage]) -> list[str]:
+def transcript_summary(events: Sequence[Envelope]) -> list[str]:
+    """What a saved task showed, one line per step, each with its time."""
     lines = []
-    for m in messages:
-        text = _describe(m)
+    for envelope in events:
+        text = _describe(envelope.event)
         if text is not None:
-            stamp = dt.datetime.fromtimestamp(m.ts).strftime("%H:%M:%S")
+            stamp = dt.datetime.fromtimestamp(envelope.ts).strftime("%H:%M:%S")
             lines.append(f"{stamp}  {text}")
     return lines

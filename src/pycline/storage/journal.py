@@ -1,13 +1,15 @@
-"""A task's append-only journal, and the recorder that is the only writer of a task's files.
+"""A task's append-only journal, and the writer that is the only writer of a task's files.
 
 Rewriting `api_conversation_history.json` after every message makes each save cost as much as the
 whole history. Instead every change is one line appended to `journal.jsonl`; Cline's files are
 rewritten from it only when the task ends (`TaskRecorder.close`), and readers (`TaskFolder.load_*`)
-apply the journal over them, so the two are always read together.
+apply the journal over them, so the two are always read together. The same writer appends the
+task's event log (`storage.event_log`, what the task showed), which is never folded away.
 
 Every line is idempotent (`api` puts a message *at* an index, `record` replaces the record), so a
 process killed after folding the journal into the files but before removing it leaves a state that
-reads the same. A line cut short by a kill is ignored, and so is anything after it.
+reads the same. A line cut short by a kill is ignored, and so is anything after it. (Journals of
+earlier versions also hold `ui` lines, Cline's UI log: they are still read.)
 
 With `background=True` the writes happen on a thread of their own, in order; the task awaits
 `flush()` only where a kill must not lose what it just did (a reply before its tool runs, a
@@ -26,7 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from pycline.messages import Message, UiMessage
+from pycline.messages import Message
+from pycline.storage.event_log import open_for_append
 from pycline.storage.records import TaskRecord
 
 
@@ -44,6 +47,11 @@ class JournaledFolder(Protocol):
     def index_record(self, record: TaskRecord) -> bool: ...
 
     def fold_journal(self) -> int: ...
+
+    def write_ui_messages(self) -> int: ...
+
+    @property
+    def events_path(self) -> Path: ...
 
 
 JOURNAL = "journal.jsonl"
@@ -148,10 +156,11 @@ def _encode(value: object) -> Any:
 
 
 class TaskRecorder:
-    """Turns the task's state changes into journal lines and writes them, in order.
+    """Turns the task's state changes into journal lines and writes them, in order, with the
+    lines of its event log.
 
-    The task tells it what changed (`history_changed`, `ui_changed`, …); the recorder works out
-    what is new since the last call, so a turn costs the same however long the task has run.
+    It is told what changed (`history_changed`, `record_changed`, …) and works out what is new
+    since the last call, so a turn costs the same however long the task has run.
     """
 
     def __init__(self, folder: JournaledFolder, *, background: bool = False) -> None:
@@ -159,23 +168,22 @@ class TaskRecorder:
         self._path = folder.path / JOURNAL
         self._fd: int | None = None
         self._pool = ThreadPoolExecutor(1, f"recorder-{folder.id}") if background else None
-        self._batch: list[tuple[list[dict[str, Any]], Callable[[], None] | None]] = []
+        self._events_fd: int | None = None
+        self._batch: list[_Write] = []
         self._kicker: asyncio.TimerHandle | None = None
         self._last: Future[None] | None = None
         # How much of each list the journal holds, and its last item (compared by identity: a
         # list that no longer starts with what was written was replaced, e.g. by condensing).
         self._api = _Written()
-        self._ui = _Written()
         self._indexed_status = ""
         self._indexed_at = 0.0
         self._pending_index: tuple[TaskRecord, dict[str, Any]] | None = None
         self.bytes_written = 0
         self.seconds_writing = 0.0  # time spent writing (on whichever thread writes)
 
-    def start_from(self, history: Sequence[Message], ui: Sequence[UiMessage]) -> None:
+    def start_from(self, history: Sequence[Message]) -> None:
         """The task resumes with what the folder already holds: only changes are written."""
         self._api.mark(history)
-        self._ui.mark(ui)
 
     # --- changes --------------------------------------------------------------------------------
 
@@ -183,14 +191,12 @@ class TaskRecorder:
         # Messages are immutable: they are encoded on the writer thread.
         self._submit(self._api.entries(history, "api", lambda m: m))
 
-    def ui_changed(self, ui: Sequence[UiMessage]) -> None:
-        # UI messages may be edited later: snapshot them now, encode them on the writer thread.
-        self._submit(self._ui.entries(ui, "ui", lambda m: m.to_json()))
-
-    def ui_edited(self, ui: Sequence[UiMessage], index: int) -> None:
-        """A message already written was changed in place (a checkpoint's hash on its turn)."""
-        if index < self._ui.count:
-            self._submit([{"k": "ui~", "i": index, "m": ui[index].to_json()}])
+    def events(self, lines: bytes, *, now: bool = False) -> None:
+        """Lines for the event log (`storage.event_log`); `now`: hand them to the writer at once
+        rather than with the next batch (what a kill must not lose)."""
+        self._submit([], events=lines)
+        if now:
+            self._kick()
 
     def record_changed(self, record: TaskRecord) -> None:
         snapshot = record.to_json()
@@ -218,7 +224,8 @@ class TaskRecorder:
             await asyncio.shield(asyncio.wrap_future(self._last))
 
     async def close(self) -> None:
-        """Write Cline's files from the journal (for export and other readers), then stop."""
+        """Write Cline's files from the journal and the event log (for export and other
+        readers), then stop."""
         if self._pending_index is not None:
             record, snapshot = self._pending_index
             self._pending_index = None
@@ -232,17 +239,21 @@ class TaskRecorder:
     # --- writing --------------------------------------------------------------------------------
 
     def _submit(
-        self, entries: list[dict[str, Any]], *, after: Callable[[], None] | None = None
+        self,
+        entries: list[dict[str, Any]],
+        *,
+        events: bytes = b"",
+        after: Callable[[], None] | None = None,
     ) -> None:
-        if not entries and after is None:
+        if not entries and not events and after is None:
             return
         if self._pool is None:
-            self._write(entries, after)
+            self._write(_Write(entries, events, after))
             return
         # Changes go to the thread in batches: each hand-over to a thread costs more than writing
         # a line. A batch leaves at the next flush (the points a kill must not undo) or after
         # BATCH_DELAY at the latest.
-        self._batch.append((entries, after))
+        self._batch.append(_Write(entries, events, after))
         if self._kicker is None:
             self._kicker = asyncio.get_running_loop().call_later(BATCH_DELAY, self._kick)
 
@@ -254,22 +265,25 @@ class TaskRecorder:
             batch, self._batch = self._batch, []
             self._last = self._pool.submit(self._write_batch, batch)
 
-    def _write_batch(
-        self, batch: list[tuple[list[dict[str, Any]], Callable[[], None] | None]]
-    ) -> None:
-        for entries, after in batch:
-            self._write(entries, after)
+    def _write_batch(self, batch: list[_Write]) -> None:
+        for write in batch:
+            self._write(write)
 
-    def _write(self, entries: list[dict[str, Any]], after: Callable[[], None] | None) -> None:
+    def _write(self, write: _Write) -> None:
         started = time.perf_counter()
-        if entries:
-            data = b"".join(_line(e) for e in entries)
+        if write.entries:
+            data = b"".join(_line(e) for e in write.entries)
             if self._fd is None:
                 self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             os.write(self._fd, data)  # one write: a kill leaves whole lines or a torn last one
             self.bytes_written += len(data)
-        if after is not None:
-            after()
+        if write.events:
+            if self._events_fd is None:
+                self._events_fd = open_for_append(self.folder.events_path)
+            os.write(self._events_fd, write.events)
+            self.bytes_written += len(write.events)
+        if write.after is not None:
+            write.after()
         self.seconds_writing += time.perf_counter() - started
 
     def _index(self, record: TaskRecord, snapshot: dict[str, Any]) -> None:
@@ -282,7 +296,18 @@ class TaskRecorder:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+        if self._events_fd is not None:
+            os.close(self._events_fd)
+            self._events_fd = None
         self.bytes_written += self.folder.fold_journal()
+        self.bytes_written += self.folder.write_ui_messages()
+
+
+@dataclass(frozen=True, slots=True)
+class _Write:
+    entries: list[dict[str, Any]]  # journal lines
+    events: bytes = b""  # event log lines, encoded
+    after: Callable[[], None] | None = None
 
 
 class _Written:

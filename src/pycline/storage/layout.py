@@ -10,3 +10,12 @@ CONTEXT_HISTORY: Final = "context_history.json"
 METADATA: Final = "task_metadata.json"
 # A task folder being deleted is renamed first (atomic), so a kill never leaves half a task.
 TRASH_PREFIX: Final = ".deleted-"
+
+# Cline's keys on UI messages: a checkpoint's own message, its commit, the conversation position
+# it follows (the last model message then, and that message's time: tells whether the history
+# was since replaced by condensing), and the tool call a message belongs to.
+CHECKPOINT_KIND: Final = "checkpoint_created"
+HASH_KEY: Final = "lastCheckpointHash"
+INDEX_KEY: Final = "conversationHistoryIndex"
+INDEX_TS_KEY: Final = "conversationHistoryTs"
+CALL_ID_KEY: Final = "toolCallId"

@@ -14,15 +14,13 @@ from dataclasses import dataclass
 
 from pycline.errors import StorageError
 from pycline.messages import Message, UiMessage
+from pycline.storage.layout import CALL_ID_KEY as CALL_ID_KEY
+from pycline.storage.layout import CHECKPOINT_KIND as CHECKPOINT_KIND
+from pycline.storage.layout import HASH_KEY as HASH_KEY
+from pycline.storage.layout import INDEX_KEY as INDEX_KEY
+from pycline.storage.layout import INDEX_TS_KEY as INDEX_TS_KEY
 from pycline.storage.task_store import TaskFolder
 
-CHECKPOINT_KIND = "checkpoint_created"
-HASH_KEY = "lastCheckpointHash"
-INDEX_KEY = "conversationHistoryIndex"
-# The timestamp of that message: tells whether the history was since replaced (condensed).
-INDEX_TS_KEY = "conversationHistoryTs"
-# The tool call a UI message belongs to: on a tool's message and on the checkpoint after its turn.
-CALL_ID_KEY = "toolCallId"
 _METRICS = ("tokensIn", "tokensOut", "cacheWrites", "cacheReads", "cost")
 
 
@@ -105,19 +103,18 @@ def _cut(
                 value = data.get(key) if isinstance(data, dict) else None
                 if isinstance(value, int | float) and not isinstance(value, bool):
                     totals[key] += value
-    kept_ui = [
-        *ui[:keep_ui],
-        UiMessage(
-            ts=time.time(),
-            type="say",
-            kind="deleted_api_reqs",
-            text=json.dumps({k: (v if k == "cost" else int(v)) for k, v in totals.items()}),
-        ),
-    ]
+    tally = UiMessage(
+        ts=time.time(),
+        type="say",
+        kind="deleted_api_reqs",
+        text=json.dumps({k: (v if k == "cost" else int(v)) for k, v in totals.items()}),
+    )
+    kept_ui = [*ui[:keep_ui], tally]
     record = folder.load_record()
-    # API history first: if we are killed before the UI log is cut, the task still resumes from
-    # the right point (the UI log is only what the user reads).
+    # API history first: if we are killed before the task's log is cut, the task still resumes
+    # from the right point (the log is only what the user reads); Cline's UI log is its copy.
     folder.save_api_history(kept_api)
+    folder.cut_events(keep_ui, tally)
     folder.save_ui_messages(kept_ui)
     # Trimming state refers to message positions that may be gone now.
     folder.save_context({})

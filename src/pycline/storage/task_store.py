@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 import os
 import shutil
@@ -11,8 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from pycline.errors import StorageError
+from pycline.events import CheckpointCreated, Envelope
 from pycline.messages import Message, UiMessage
+from pycline.storage import event_log
 from pycline.storage.atomic import atomic_write_json
+from pycline.storage.cline_ui import BASE, Derived, derive
+from pycline.storage.event_log import Note
 from pycline.storage.history import HistoryIndex
 from pycline.storage.integrity import Problem, sync_index
 from pycline.storage.journal import JOURNAL, Replayed, replay
@@ -23,6 +29,7 @@ from pycline.storage.layout import (
     TRASH_PREFIX,
     UI_MESSAGES,
 )
+from pycline.storage.legacy_ui import events_from_ui
 from pycline.storage.records import TaskRecord
 
 __all__ = [
@@ -143,7 +150,105 @@ class TaskFolder:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise StorageError(f"{self.path / API_HISTORY} is corrupt: {exc!r}") from exc
 
+    # --- what the task showed: the event log, and Cline's UI log written from it ---------------
+
+    @property
+    def events_path(self) -> Path:
+        return self.path / event_log.EVENTS
+
+    def has_event_log(self) -> bool:
+        return self.events_path.exists()
+
     def load_ui_messages(self) -> list[UiMessage]:
+        """Cline's UI log: written from the event log, after the messages of an earlier pycline
+        that predate it (a task saved before the event log has only those)."""
+        if not self.has_event_log():
+            return self._legacy_ui()
+        return self._derived().messages
+
+    def load_events(self) -> list[Envelope]:
+        """Everything the task showed, in order, as events (numbered from 1): the messages of an
+        earlier pycline read back as events, then the event log."""
+        entries = event_log.read(self.events_path)
+        count = event_log.base_count(entries) if entries or self.has_event_log() else -1
+        legacy = self._legacy_ui_or_empty(count)
+        events = [Envelope(self.id, 0, ts, e) for ts, e in events_from_ui(self.id, legacy)]
+        for entry in entries:
+            if isinstance(entry, Envelope):
+                events.append(entry)
+            elif entry.kind == "ui" and isinstance(entry.data.get("m"), dict):
+                with contextlib.suppress(KeyError, TypeError, ValueError):
+                    note = UiMessage.from_json(entry.data["m"])
+                    events += [
+                        Envelope(self.id, 0, ts, e) for ts, e in events_from_ui(self.id, [note])
+                    ]
+        return [dataclasses.replace(e, task_id=self.id, seq=i) for i, e in enumerate(events, 1)]
+
+    def start_event_log(self) -> int:
+        """Before a run appends to the log: a folder without one (new, or saved by an earlier
+        pycline) gets its first line, naming how many messages of its UI log came before."""
+        if self.has_event_log():
+            return 0
+        count = len(self._legacy_ui_or_empty(-1))
+        fd = event_log.open_for_append(self.events_path)
+        try:
+            data = event_log.dumps(event_log.note("base", ui=count))
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+        return len(data)
+
+    def write_ui_messages(self) -> int:
+        """Write Cline's UI log from the event log (at the end of a run); bytes written."""
+        if not self.has_event_log():
+            return 0
+        return _write_json(self.path / UI_MESSAGES, [m.to_json() for m in self._derived().messages])
+
+    def cut_events(self, keep_ui: int, tally: UiMessage) -> None:
+        """Cut the task's log back to its first `keep_ui` UI messages, then `tally` (a restore;
+        no task is running). Written before Cline's UI log, which is only a copy of it."""
+        if not self.has_event_log():
+            return
+        entries = event_log.read(self.events_path)
+        count = event_log.base_count(entries)
+        tail = event_log.note("ui", m=tally.to_json())
+        if keep_ui <= count:
+            event_log.rewrite(self.events_path, [event_log.note("base", ui=keep_ui), tail])
+            return
+        derived = derive(self._legacy_ui_or_empty(count), entries)
+        kept = {o for o in derived.origins[:keep_ui] if o != BASE}
+        removed = [o for o in derived.origins[keep_ui:] if o != BASE]
+        cut = min(removed, default=len(entries))
+        out = []
+        for at, entry in enumerate(entries):
+            late = isinstance(entry, Envelope) and isinstance(entry.event, CheckpointCreated)
+            position = isinstance(entry, Note) and entry.kind == "position"
+            if late or position:
+                # A checkpoint is kept with its turn, whenever its commit was made.
+                owner = at - 1 if position else at
+                if owner in kept:
+                    out.append(entry)
+            elif at < cut:
+                out.append(entry)
+        event_log.rewrite(self.events_path, [*out, tail])
+
+    def _derived(self) -> Derived:
+        entries = event_log.read(self.events_path)
+        count = event_log.base_count(entries)
+        return derive(self._legacy_ui_or_empty(count), entries)
+
+    def _legacy_ui_or_empty(self, count: int) -> list[UiMessage]:
+        """The first `count` messages of the saved UI log (-1: all of them); none when it is
+        missing or unreadable (the log of what was shown is a convenience)."""
+        if count == 0:
+            return []
+        try:
+            messages = self._legacy_ui()
+        except StorageError:
+            return []
+        return messages if count < 0 else messages[:count]
+
+    def _legacy_ui(self) -> list[UiMessage]:
         raw = self._replayed().ui
         try:
             return [

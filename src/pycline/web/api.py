@@ -8,6 +8,7 @@ from typing import Any
 
 from aiohttp import web
 
+from pycline.app.tasks import Tasks
 from pycline.app.toggles import enabled_workflows
 from pycline.checkpoints.types import CheckpointError
 from pycline.errors import PyclineError
@@ -117,11 +118,10 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def transcript(request: web.Request) -> web.Response:
         task_id = request.match_info["id"]
         try:
-            messages = session_of(request).store.open(task_id).load_ui_messages()
+            events = await Tasks(session_of(request).home).transcript(task_id)
         except PyclineError as exc:
             return fail(exc, 404)
-        events = [{**e, "seq": i} for i, e in enumerate(saved_events(task_id, messages))]
-        return _ok(events)
+        return _ok(saved_events(events, before_seq=len(events) + 1))
 
     @routes.get("/api/tasks/{id}/checkpoints")
     async def checkpoints(request: web.Request) -> web.Response:

@@ -21,6 +21,7 @@ from typing import Any
 from pycline.app.config import ModelConfig
 from pycline.app.handle import TaskHandle
 from pycline.app.session import ConfigOverrides, Session
+from pycline.app.tasks import Tasks
 from pycline.core.modes import as_mode
 from pycline.events import Envelope
 from pycline.messages import ImageContent
@@ -196,13 +197,12 @@ class WebSession:
         if known is not None and not known.handle.done:
             return known
         session = await self._session_of(task_id)
+        resumed_at = time.time()
         handle = await session.resume_task(task_id, mode=as_mode(mode), message=message)
-        # The task has not run yet: its log is what the page showed before.
-        saved = list(saved_events(handle.id, handle.task.ui.messages))
-        if message:  # what the user sent to go on with, where the task continues
-            said = {"kind": "user_message", "text": message, "ts": time.time()}
-            saved.append({"v": 2, "task_id": handle.id, "saved": True, **said})
-        before = [{**e, "seq": i - len(saved)} for i, e in enumerate(saved)]  # before seq 1
+        # What the page showed before this run, from the task's log (the run's own events come
+        # after, from seq 1).
+        shown = await Tasks(self.home).transcript(task_id, before=resumed_at)
+        before = saved_events(shown, before_seq=1)
         return self._add(Run(handle, handle.task.record.task, before))
 
     async def resend(self, task_id: str, edit: Resend, *, mode: str = "act") -> Run:

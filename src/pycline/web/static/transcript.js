@@ -74,27 +74,30 @@ export class Transcript {
 
   fold(e) {
     switch (e.kind) {
-      case "task_started":
+      case "task_started": {
         this.turn++;
         this.runTurn = this.turn;
         this.text = e.task;
-        if (e.resumed) return this.push({ type: "notice", text: "Task resumed." });
-        return this.push({ type: "user", text: e.task });
-      case "user_message":
-        if (!this.text) this.text = e.text;
-        return this.push({ type: "user", text: e.text, ts: e.ts, editable: !!e.editable });
+        // A new run: nothing from an earlier one is waiting for an answer.
+        this.question = null;
+        this.status = "running";
+        if (!e.resumed) return this.push({ type: "user", text: e.task });
+        const at = this.push({ type: "notice", text: "Task resumed." });
+        if (!e.message) return at;
+        this.push({ type: "user", text: e.message, feedback: true, ts: e.ts, editable: true, original: e.message });
+        return at;
+      }
       case "request_started":
         this.turn++;
         this.streaming = true;
         return null;
-      case "reasoning_delta":
-      case "reasoning_done": {
+      case "reasoning_delta": {
         const row = this.last();
         if (row && row.type === "reasoning" && row.open) {
           row.text += e.text;
           return this.touch(row);
         }
-        return this.push({ type: "reasoning", text: e.text, open: e.kind === "reasoning_delta" });
+        return this.push({ type: "reasoning", text: e.text, open: true });
       }
       case "text_delta": {
         this.streaming = true;
@@ -155,15 +158,6 @@ export class Transcript {
           window: e.context_window,
         });
         return null;
-      case "saved_usage":
-        Object.assign(this.usage, {
-          input: this.usage.input + e.input_tokens,
-          output: this.usage.output + e.output_tokens,
-          cacheReads: this.usage.cacheReads + e.cache_read_tokens,
-          cacheWrites: this.usage.cacheWrites + e.cache_write_tokens,
-          cost: this.usage.cost + e.cost,
-        });
-        return null;
       case "notice":
         return this.push({ type: "notice", text: e.text });
       case "error":
@@ -186,8 +180,6 @@ export class Transcript {
         return this.questionRow(e);
       case "question_answered":
         return this.answered(e);
-      case "saved_question":
-        return this.push({ type: "followup", question: e.text, options: [], answered: true });
       case "task_ended":
         this.streaming = false;
         this.status = e.completed ? "completed" : "failed";
@@ -221,8 +213,6 @@ export class Transcript {
 
   checkpoint(e) {
     const row = { type: "checkpoint", commit: e.commit, label: e.label };
-    // A saved transcript lists each checkpoint where it belongs already.
-    if (e.saved) return this.push(row);
     const turn = e.tool_call_id ? this.callTurns.get(e.tool_call_id) : this.runTurn;
     return turn === undefined ? this.push(row) : this.insertInTurn(turn, row);
   }
