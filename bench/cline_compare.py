@@ -63,6 +63,8 @@ from cache_price import PrefixCache  # noqa: E402
 from cline_task import Flavour, Shape, Step  # noqa: E402
 
 CLINE_VERSION = "3.0.65"
+# `pycline config set` pairs for every pycline run (--pycline-config), e.g. to try a setting.
+EXTRA_CONFIG: list[tuple[str, str]] = []
 CLINE_PREFIX = BENCH / ".cline"
 CHARS_PER_TOKEN = 4
 MODEL = "gpt-4o"
@@ -289,8 +291,9 @@ def run_pycline(run: Run, root: Path, tmp: Path, base_url: str, timeout: float) 
     env = {**os.environ, "PYCLINE_HOME": str(home), "NO_COLOR": "1"}
     pycline = [sys.executable, "-m", "pycline.cli.main"]
     fmt = "native" if run.flavour == "pycline-native" else "xml"
-    subprocess.run([*pycline, "config", "set", "toolCallFormat", fmt], env=env, check=True,
-                   capture_output=True)  # fmt: skip
+    for key, value in (("toolCallFormat", fmt), *EXTRA_CONFIG):
+        subprocess.run([*pycline, "config", "set", key, value], env=env, check=True,
+                       capture_output=True)  # fmt: skip
     command = [*pycline, "run", "--provider", "openai", "--model", MODEL, "--base-url", base_url,
                "--api-key", "sk-bench", "-y", "--sandbox", "off", "--cwd", str(root),
                cline_task.TASKS[run.shape]]  # fmt: skip
@@ -445,6 +448,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", nargs="+", default=["cline", "pycline-xml", "pycline-native"])
     parser.add_argument("--dump", type=Path, help="write every request body into this folder")
     parser.add_argument("--save", type=Path, help="write every run's figures here as JSON")
+    parser.add_argument("--pycline-config", nargs="+", default=[], metavar="KEY=VALUE",
+                        help="settings for the pycline runs (pycline config set)")  # fmt: skip
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not args.inside:
@@ -456,6 +461,7 @@ def main(argv: list[str] | None = None) -> int:
             inside = [*prefix, sys.executable, __file__, "--inside", *forwarded]
             return subprocess.run(inside).returncode
         print("bubblewrap unavailable: running without a loopback-only network", file=sys.stderr)
+    EXTRA_CONFIG.extend(tuple(pair.split("=", 1)) for pair in args.pycline_config)  # type: ignore[misc]
     turns = [4, 50] if args.quick else args.turns
     if args.dump is not None:
         args.dump.mkdir(parents=True, exist_ok=True)
