@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from pycline import DISTRIBUTION
+
 COMMANDS = (
     "run",
     "history",
@@ -91,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-y", "--yes", action="store_true", help="approve every action inside the workspace"
     )
-    parser.add_argument("--version", action="version", version=f"pycline {_version()}")
+    parser.add_argument("--version", action="version", version=f"{DISTRIBUTION} {_version()}")
     from pycline.cli.worktree_flags import add_run_flags
 
     add_run_flags(parser, interactive=True)
@@ -103,7 +105,7 @@ def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        return version("pycline")
+        return version(DISTRIBUTION)
     except PackageNotFoundError:  # run from a source tree that was never installed
         return "unknown"
 
