@@ -261,12 +261,15 @@ def first_run(ns: argparse.Namespace) -> None:
         setup(home, Prompter())
 
 
-def run_setup(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+def build_parser() -> argparse.ArgumentParser:
+    return argparse.ArgumentParser(
         prog="pycline setup",
         description="Choose the provider and model (checked before saving). Safe to re-run.",
     )
-    parser.parse_args(argv)
+
+
+def run_setup(argv: list[str]) -> int:
+    build_parser().parse_args(argv)
     from pycline.storage.paths import pycline_home
 
     try:
