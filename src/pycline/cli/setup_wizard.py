@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pycline.cli import server_check
+from pycline.app import server_check
 from pycline.cli.style import style
 from pycline.errors import ConfigError
 from pycline.providers import presets
@@ -52,10 +52,10 @@ CHOICES: tuple[Choice, ...] = (
 
 CLOUD_HINTS = {
     "bedrock": "pycline uses your AWS credentials (AWS_PROFILE, ~/.aws, or a Bedrock API key in "
-    "AWS_BEARER_TOKEN_BEDROCK) and AWS_REGION; install `pycline[bedrock]`.",
+    "AWS_BEARER_TOKEN_BEDROCK) and AWS_REGION; install the bedrock extra (`sh install.sh bedrock`).",
     "vertex": "pycline uses Google application default credentials (`gcloud auth "
     "application-default login`), GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION; install "
-    "`pycline[vertex]`.",
+    "the vertex extra (`sh install.sh vertex`).",
 }
 
 

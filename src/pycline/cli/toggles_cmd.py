@@ -33,7 +33,9 @@ def build_parser(kind: Kind) -> argparse.ArgumentParser:
 
 
 def run_toggles(kind: Kind, argv: list[str]) -> int:
-    ns = build_parser(kind).parse_args(argv)
+    parser = build_parser(kind)
+    ns = parser.parse_args(argv)
+    what = "rules file" if kind == "rules" else "workflow"
     home = pycline_home()
     root = Path(ns.cwd).resolve()
     if ns.command == "list":

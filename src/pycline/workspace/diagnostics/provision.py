@@ -232,8 +232,7 @@ async def _locked(path: Path, limit: float, server: NpmServer) -> AsyncIterator[
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     raise ProvisionFailed(
-                        f"another pycline process has been installing {server.label} for "
-                        f"{limit:g}s"
+                        f"another pycline process has been installing {server.label} for {limit:g}s"
                     ) from None
                 await asyncio.sleep(_POLL)
         yield
