@@ -24,7 +24,7 @@ from pycline.editing.problems import ProblemCheck, render_problems
 from pycline.editing.search_replace import SearchReplaceError, apply_search_replace
 from pycline.editing.textfile import TextFile
 from pycline.errors import ToolError
-from pycline.events import ApprovalQuestion
+from pycline.events import ApprovalQuestion, Notice
 from pycline.prompts.responses import DENIED, with_feedback
 from pycline.tools.base import (
     Approval,
@@ -215,13 +215,10 @@ async def _propose_and_save(
     file = target.existing or TextFile("")
     # A replacement the file's encoding cannot hold is refused before anyone is asked.
     file.encode(proposed)
-    check = ProblemCheck(
-        resolved.path,
-        resolved.display,
-        ctx.cwd,
-        ctx.services.linters,
-        ctx.services.language_servers,
-    )
+    servers = ctx.services.language_servers
+    if servers is not None and (installing := servers.prepare(resolved.path)):
+        ctx.say(Notice(installing))  # a one-time wait the user should know the reason for
+    check = ProblemCheck(resolved.path, resolved.display, ctx.cwd, ctx.services.linters, servers)
     # The old file's lint runs while the user looks at the proposal.
     before = asyncio.create_task(check.before(target.existing.text if target.existing else None))
     approval: Approval | None = None
@@ -268,6 +265,8 @@ async def _propose_and_save(
     await before
     textfile.write(resolved.path, data, mode=file.mode)
     problems = await check.after(final)
+    for notice in servers.take_notices() if servers is not None else ():
+        ctx.say(Notice(notice))
 
     parts = [f"The content was saved to {resolved.display}."]
     if user_changes:
