@@ -53,7 +53,7 @@ class StdioTransport:
             if not text:
                 continue
             try:
-                message = clean_json(json_limits.loads(text))
+                message: Any = clean_json(json_limits.loads(text))
             except ValueError as exc:  # not JSON, not UTF-8, or nested without end
                 log.warning("not JSON: %s", exc)
                 await self._error(None, PARSE_ERROR, "Parse error")
