@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pycline.errors import PyclineError
+from pycline.workspace import fifo_guard
 
 DEFAULT_TIMEOUT = 120.0
 _DROPPED = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX")
@@ -70,7 +71,7 @@ async def git(
         start_new_session=True,
     )
     try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+        out, err = await asyncio.wait_for(fifo_guard.communicate(proc, cwd), timeout)
     except (TimeoutError, asyncio.CancelledError) as exc:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)

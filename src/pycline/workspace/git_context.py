@@ -11,6 +11,7 @@ import os
 import re
 from pathlib import Path
 
+from pycline.workspace import fifo_guard
 from pycline.workspace.access import AccessRules
 
 MAX_CHARS = 50_000
@@ -52,7 +53,7 @@ async def _git(cwd: Path, *args: str) -> str:
         raise _GitFailed(str(exc)) from exc
     try:
         async with asyncio.timeout(GIT_TIMEOUT):
-            out, err = await proc.communicate()
+            out, err = await fifo_guard.communicate(proc, cwd)
     except TimeoutError as exc:
         raise _GitFailed("git took too long") from exc
     finally:
