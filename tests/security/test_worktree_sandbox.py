@@ -10,9 +10,7 @@ from tests.app.gitrepo import make_repo, run_git
 from tests.security.attack import COMPLETE, command, results, scripted
 
 
-def test_a_worktree_tasks_commands_run_in_the_sandbox(
-    isolated_home: Path, tmp_path: Path
-) -> None:
+def test_a_worktree_tasks_commands_run_in_the_sandbox(isolated_home: Path, tmp_path: Path) -> None:
     from pycline.terminal.sandbox import bwrap_path
 
     assert bwrap_path() is not None, "bubblewrap (bwrap) must be installed for this test"
