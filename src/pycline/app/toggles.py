@@ -1,5 +1,5 @@
 """Switching rules files and workflows on and off: what every front end lists and changes, and
-what the prompt and the `/` commands use. The switches are the user's (see storage/toggles.py).
+what the prompt and the `/` commands use. The switches are the user's (see app/toggle_store.py).
 """
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pycline.storage.toggles import Kind, set_switch, switches
+from pycline.app.toggle_store import Kind, set_switch, switches
 from pycline.workspace import rules as rules_mod
 from pycline.workspace import workflows as wf
 

@@ -69,6 +69,7 @@ class TaskSettings:
     mode: str = "act"
     custom_instructions: str = ""
     auto_condense: float | None = None  # autoCondenseThreshold: condense at this share
+    context_limit: int | None = None  # contextLimit: tokens at which history is trimmed
     tool_call_format: ToolCallFormat = "auto"
 
 
@@ -333,6 +334,7 @@ class Task:
             last_total_tokens=self._context_tokens or None,
             auto_condense=self.settings.auto_condense,
             system=self._system(),
+            context_limit=self.settings.context_limit,
         )
         condensed: bool | Reply = False
         if prepared.action == "condense" and not self._auto_condensed:
@@ -343,7 +345,11 @@ class Task:
         if self._auto_condensed:
             window = self.provider.model.context_window
             prepared = self.context.prepare(
-                self.history, window=window, last_total_tokens=None, system=self._system()
+                self.history,
+                window=window,
+                last_total_tokens=None,
+                system=self._system(),
+                context_limit=self.settings.context_limit,
             )
         self._context_changed(prepared)
         messages = prepared.messages

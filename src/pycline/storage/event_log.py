@@ -28,6 +28,7 @@ from typing import Any, Final, TypeAlias
 from pycline.errors import StorageError
 from pycline.event_wire import WireError, envelope_from_json, envelope_json
 from pycline.events import Envelope
+from pycline.parsing.surrogates import clean
 from pycline.storage.atomic import atomic_write_bytes
 
 EVENTS: Final = "events.jsonl"
@@ -46,11 +47,13 @@ def dumps(entry: Entry) -> bytes:
     data = (
         envelope_json(entry) if isinstance(entry, Envelope) else {"note": entry.kind, **entry.data}
     )
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
     try:
-        return (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        return text.encode()
     except UnicodeEncodeError:
-        # A lone surrogate has no UTF-8 form; escaped, it reads back as the same string.
-        return (json.dumps(data, separators=(",", ":")) + "\n").encode("ascii")
+        # A lone surrogate that got past the edges has no UTF-8 form: saved as U+FFFD, as the
+        # journal saves it, the line stays readable.
+        return clean(text).encode()
 
 
 def note(kind: str, **data: Any) -> Note:

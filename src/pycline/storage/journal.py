@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pycline.messages import Message
+from pycline.parsing.surrogates import clean
 from pycline.storage.event_log import open_for_append
 from pycline.storage.records import TaskRecord
 
@@ -144,9 +145,13 @@ def _apply(
 
 
 def _line(entry: dict[str, Any]) -> bytes:
-    return (
-        json.dumps(entry, default=_encode, ensure_ascii=False, separators=(",", ":")) + "\n"
-    ).encode()
+    text = json.dumps(entry, default=_encode, ensure_ascii=False, separators=(",", ":")) + "\n"
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        # A lone surrogate that got past the edges has no UTF-8 form: saved as U+FFFD, the
+        # line stays readable and the rest of the journal with it.
+        return clean(text).encode()
 
 
 def _encode(value: object) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib.util
 import re
 
-from pycline.browser.chromium import HOW_TO_ENABLE, ChromiumNotFound, find_chromium
+from pycline.browser.chromium import REINSTALL, ChromiumNotFound, find_chromium
 from pycline.browser.session import VIEWPORT, BrowserSession, BrowserState
 from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion
@@ -76,11 +76,11 @@ _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 def browser_available(*, executable_path: str | None = None) -> str | None:
     """None when the browser tool can run here; otherwise one line saying why and how to fix it."""
     if importlib.util.find_spec("playwright") is None:
-        return f"The browser tool is off: Playwright is not installed. {HOW_TO_ENABLE}"
+        return f"The browser tool is off: Playwright is missing from this install. {REINSTALL}"
     try:
         find_chromium(executable_path)
     except ChromiumNotFound as exc:
-        return f"The browser tool is off: {exc}"
+        return f"The browser tool is off: {exc} (`pycline doctor` says how to get one)."
     return None
 
 

@@ -12,6 +12,8 @@ from pycline.app.tasks import Tasks
 from pycline.app.toggles import enabled_workflows
 from pycline.checkpoints.types import CheckpointError
 from pycline.errors import PyclineError
+from pycline.parsing import json_limits
+from pycline.parsing.surrogates import clean_json
 from pycline.web import usecases
 from pycline.web.tasks import WebSession
 from pycline.web.transcript import saved_events
@@ -47,8 +49,8 @@ def fail(exc: Exception, status: int = 400) -> web.Response:
 
 async def json_body(request: web.Request) -> dict[str, Any]:
     try:
-        data = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = clean_json(json_limits.loads(await request.read()))
+    except ValueError:  # not JSON, not UTF-8, or nested without end
         data = None
     if not isinstance(data, dict):
         raise web.HTTPBadRequest(text="expected a JSON object")
