@@ -230,7 +230,7 @@ class _Waits:
     made from inside another (`settle` from `after_turn`) counts once, for the outer one."""
 
     def __init__(self, hook: TaskCheckpoints) -> None:
-        self.seconds = dict.fromkeys(("at_start", "after_turn", "settle", "at_end"), 0.0)
+        self.seconds = dict.fromkeys(("before_run", "after_turn", "settle", "close"), 0.0)
         self._depth = 0
         for name in self.seconds:
             setattr(hook, name, self._timed(name, getattr(hook, name)))
@@ -257,11 +257,13 @@ async def loop_rounds(
     """For a scripted task: wall s per turn, s per turn the loop waited for checkpoints before
     its end, s it waited for the last one at its end (which no next request can hide)."""
     from pycline.app import wiring
+    from pycline.app.assembly import TaskParts, assemble
     from pycline.core.approval import AutoApprove
-    from pycline.core.task import Task, TaskSettings
-    from pycline.storage.journal import TaskRecorder
+    from pycline.core.modes import ModeProfile
+    from pycline.core.task import TaskSettings
     from pycline.storage.records import TaskRecord
     from pycline.storage.task_store import TaskStore
+    from pycline.testing import default_capabilities
     from pycline.workspace.paths import Workspace
 
     usage = UsageChunk(input_tokens=1_000, output_tokens=100)
@@ -276,24 +278,21 @@ async def loop_rounds(
     waits = _Waits(hook)
     tools = wiring.default_tools(browser=False)
     folder = TaskStore(home).create()
-    task = Task(
-        provider=model,
-        tools=tools,
-        host=_Host(),
+    settings = TaskSettings(auto_approve=AutoApprove(yolo=True))
+    parts = TaskParts(
         folder=folder,
-        workspace=Workspace.at(ws),
-        system_prompt=wiring.system_prompt(tools, ws),
         record=TaskRecord(id=folder.id, ts=0.0, task="edit", workspace=str(ws)),
-        settings=TaskSettings(auto_approve=AutoApprove(yolo=True)),
-        services=wiring.task_services(ws),
-        checkpoints=hook,
-        recorder=TaskRecorder(folder, background=True),
+        workspace=Workspace.at(ws),
+        profiles={"act": ModeProfile(model, tools, wiring.system_prompt(tools, ws))},
+        settings=settings,
+        capabilities=[hook, *default_capabilities(ws, settings=settings)],
     )
+    task = assemble(parts, _Host())
     start = time.perf_counter()
     assert (await task.start("edit three files again and again")).completed
     wall = time.perf_counter() - start
-    during = sum(v for k, v in waits.seconds.items() if k != "at_end")
-    return wall / (turns + 1), during / (turns + 1), waits.seconds["at_end"]
+    during = sum(v for k, v in waits.seconds.items() if k != "close")
+    return wall / (turns + 1), during / (turns + 1), waits.seconds["close"]
 
 
 async def main(files: int, rounds: int, turns: int, latency: float) -> None:

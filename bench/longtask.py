@@ -173,7 +173,14 @@ def _instrument(timer: Timer) -> None:
     except ImportError:
         return
     recorder = journal.TaskRecorder
-    for name in ("history_changed", "ui_changed", "ui_edited", "record_changed", "context_changed"):
+    for name in (
+        "history_changed",
+        "ui_changed",
+        "ui_edited",
+        "record_changed",
+        "context_changed",
+        "events",
+    ):
         timer.wrap(recorder, name)
     timer.wrap(recorder, "flush")
     timer.wrap(recorder, "close")
@@ -270,6 +277,26 @@ def _task(turns: int, root: Path, host: Host, gate: Turnstile | None = None) -> 
     tools = wiring.default_tools(browser=False)
     folder = task_store.TaskStore(home).create()
     record = TaskRecord(id=folder.id, ts=0.0, task="long", workspace=str(workspace))
+    try:  # a task put together as a session does it: capabilities, recorder on its thread
+        from pycline.app.assembly import TaskParts, assemble
+        from pycline.core.modes import ModeProfile
+        from pycline.testing import default_capabilities
+        from pycline.workspace.paths import Workspace
+    except ImportError:
+        pass
+    else:
+        settings = TaskSettings(auto_approve=AutoApprove(yolo=True))
+        services = wiring.task_services(workspace)
+        parts = TaskParts(
+            folder=folder,
+            record=record,
+            workspace=Workspace.at(workspace),
+            profiles={"act": ModeProfile(provider, tools, wiring.system_prompt(tools, workspace))},
+            settings=settings,
+            services=services,
+            capabilities=default_capabilities(workspace, services=services, settings=settings),
+        )
+        return assemble(parts, host)
     kwargs: dict[str, Any] = {}
     if "recorder" in inspect.signature(Task.__init__).parameters:
         from pycline.storage.journal import TaskRecorder
@@ -277,7 +304,7 @@ def _task(turns: int, root: Path, host: Host, gate: Turnstile | None = None) -> 
         kwargs["recorder"] = TaskRecorder(folder, background=True)  # as a session runs tasks
     from pycline.workspace.paths import Workspace
 
-    return Task(
+    return Task(  # type: ignore[call-arg]
         provider=provider,
         tools=tools,
         host=host,

@@ -46,8 +46,7 @@ from pycline.providers.scripted import (
     ScriptedProvider,
     ScriptedReply,
 )
-from pycline.storage.records import TaskRecord
-from pycline.storage.task_store import TaskStore
+from pycline.testing import task_for
 from pycline.workspace.paths import Workspace
 
 CHARS_PER_TOKEN = 4
@@ -161,8 +160,8 @@ class _Host:
 class _ClineLikeTask(Task):
     """Full environment details, including the workspace listing, on every turn."""
 
-    def __init__(self, *args: object, listing_every_turn: bool, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, task: Task, *, listing_every_turn: bool) -> None:
+        super().__init__(task.deps, task.state)
         self._listing_every_turn = listing_every_turn
 
     def _environment(self, first_request: bool) -> str:
@@ -208,32 +207,28 @@ async def measure(
         make_workspace(root)
         tools = wiring.default_tools(browser=False)
         ws = Workspace.at(root)
-        folder = TaskStore(home).create()
         replies = [_as_native(r) for r in script()] if native else script()
         provider = ScriptedProvider.of(*replies, chunk_size=64)
         system = (
             _cline_prompt() if cline_like else wiring.system_prompt(tools, ws.root, native=native)
         )
-        options = {
-            "provider": provider,
-            "tools": tools,
-            "host": _Host(),
-            "folder": folder,
-            "workspace": ws,
-            "system_prompt": system,
-            "record": TaskRecord(id=folder.id, ts=0.0, task=TASK, workspace=str(ws.root)),
-            "settings": TaskSettings(
-                auto_approve=AutoApprove(edit_files=True, execute_all_commands=True),
-                headless=True,
-                tool_call_format="native" if native else "xml",
-            ),
-            "services": wiring.task_services(ws.root),
-        }
-        task: Task
+        settings = TaskSettings(
+            auto_approve=AutoApprove(edit_files=True, execute_all_commands=True),
+            headless=True,
+            tool_call_format="native" if native else "xml",
+        )
+        task = task_for(
+            home,
+            root,
+            provider,
+            _Host(),
+            tools=tools,
+            settings=settings,
+            task_text=TASK,
+            system_prompt=system,
+        )
         if cline_like:
-            task = _ClineLikeTask(listing_every_turn=listing_every_turn, **options)  # type: ignore[arg-type]
-        else:
-            task = Task(**options)  # type: ignore[arg-type]
+            task = _ClineLikeTask(task, listing_every_turn=listing_every_turn)
         outcome = await task.start(TASK)
         if not outcome.completed:
             raise SystemExit(f"{name}: the scripted task did not complete: {outcome.reason}")

@@ -9,15 +9,27 @@ around them in a temporary home. Nothing here reaches the network.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pycline.app import wiring
-from pycline.app.recorder import Recorder, recorded
+from pycline.app.assembly import TaskParts, assemble
+from pycline.app.subagents import InlineSpawner
+from pycline.context.manager import ContextManager
 from pycline.core.approval import AutoApprove
+from pycline.core.budget import CostGovernor
+from pycline.core.capability import Capability
+from pycline.core.commands import SlashCommands
+from pycline.core.focus_chain import FocusChain
+from pycline.core.handoffs import Handoffs
+from pycline.core.loops import LoopDetector
+from pycline.core.modes import Mode, ModeProfile
+from pycline.core.options import TaskSettings
+from pycline.core.run import Sleep
 from pycline.core.services import TaskServices
-from pycline.core.task import Task, TaskSettings
+from pycline.core.subagents import Subagents
+from pycline.core.task import Task
 from pycline.events import Answer, Event, Host, Question
 from pycline.messages import Message
 from pycline.providers.base import ModelInfo, Provider, StreamChunk
@@ -71,18 +83,27 @@ def make_task(
     *,
     settings: TaskSettings | None = None,
     task_text: str = "do it",
+    budget: CostGovernor | None = None,
+    context: ContextManager | None = None,
 ) -> tuple[Task, ScriptedProvider]:
     provider = ScriptedProvider.of(*replies, chunk_size=5)
+    settings = settings or TaskSettings(auto_approve=AutoApprove(), max_retries=3)
     task = task_for(
         home,
         workspace,
         provider,
         host,
         tools=wiring.default_tools(),
-        settings=settings or TaskSettings(auto_approve=AutoApprove(), max_retries=3),
+        settings=settings,
         task_text=task_text,
+        capabilities=default_capabilities(workspace, settings=settings, budget=budget),
+        context=context,
     )
     return task, provider
+
+
+async def _no_sleep(_: float) -> None:
+    return None
 
 
 def task_for(
@@ -96,28 +117,66 @@ def task_for(
     task_text: str = "do it",
     services: TaskServices | None = None,
     system_prompt: str | None = None,
+    profiles: Mapping[Mode, ModeProfile] | None = None,
+    capabilities: Sequence[Capability] | None = None,
+    context: ContextManager | None = None,
+    sleep: Sleep = _no_sleep,
 ) -> Task:
-    """A task on `provider` with the default tools (no browser), retries without waiting, its
-    events and history saved as a session saves them."""
+    """A task on `provider` with the default tools (no browser) and capabilities, retries
+    without waiting, its events and history saved as a session saves them. `profiles` gives
+    each mode its own model, tools and prompt (then `provider` and `tools` are not used)."""
     tools = list(tools) if tools is not None else wiring.default_tools(browser=False)
-    folder = TaskStore(home).create()
+    settings = settings or TaskSettings(auto_approve=AutoApprove())
     ws = Workspace.at(workspace)
-    history: list[Message] = []
-    recorder = Recorder(folder, history, background=False)
-    return Task(
-        provider=provider,
-        tools=tools,
-        host=recorded(host, recorder, folder.id),
+    services = services or wiring.task_services(ws.root)
+    if profiles is None:
+        prompt = system_prompt or wiring.system_prompt(tools, ws.root)
+        profiles = {"act": ModeProfile(provider, tools, prompt)}
+    if capabilities is None:
+        capabilities = default_capabilities(ws.root, services=services, settings=settings)
+    folder = TaskStore(home).create()
+    record = TaskRecord(id=folder.id, ts=0.0, task=task_text, workspace=str(ws.root))
+    parts = TaskParts(
         folder=folder,
-        history=history,
-        recorder=recorder,
+        record=record,
         workspace=ws,
-        system_prompt=system_prompt or wiring.system_prompt(tools, ws.root),
-        record=TaskRecord(id=folder.id, ts=0.0, task=task_text, workspace=str(ws.root)),
-        settings=settings or TaskSettings(auto_approve=AutoApprove()),
-        services=services or wiring.task_services(ws.root),
-        sleep=_no_sleep,
+        profiles=profiles,
+        settings=settings,
+        services=services,
+        capabilities=capabilities,
+        context=context or ContextManager(),
+        sleep=sleep,
     )
+    return assemble(parts, host)
+
+
+def default_capabilities(
+    root: Path,
+    *,
+    services: TaskServices | None = None,
+    settings: TaskSettings | None = None,
+    budget: CostGovernor | None = None,
+) -> list[Capability]:
+    """The features of a task built without a session: hand-offs, sub-agents (run in place),
+    slash commands, spending caps (`budget`: none by default), the focus chain (in memory),
+    loop detection. No hooks, no checkpoints."""
+    settings = settings or TaskSettings()
+
+    def prompt_for(tools: Sequence[Tool], native: bool) -> str:
+        return wiring.system_prompt(tools, root, native=native)
+
+    return [
+        Handoffs(),
+        Subagents(
+            InlineSpawner(prompt_for),
+            services=services,
+            tool_call_format=settings.tool_call_format,
+        ),
+        SlashCommands(),
+        budget or CostGovernor(),
+        FocusChain(),
+        LoopDetector(),
+    ]
 
 
 @dataclass
@@ -144,10 +203,6 @@ class GatedProvider:
             if first and not self.streaming.is_set():
                 self.streaming.set()
                 await self.gate.wait()
-
-
-async def _no_sleep(_: float) -> None:
-    return None
 
 
 def complete(result: str = "done") -> str:

@@ -41,7 +41,7 @@ async def test_each_screenshot_is_kept_in_its_tool_result_message_and_the_task_r
         folder.id, YesHost(), workspace, TaskSettings(), provider=provider
     )
     assert (await run()).completed
-    assert resumed.folder.path == folder.path
+    assert resumed.folder == folder.path
     kept = [m for m in folder.load_ui_messages() if m.kind == "tool_result"]
     assert len(kept) > len(results)  # the resumed run added to the same log
     assert kept[0].extra["images"] == [shot]

@@ -20,7 +20,8 @@ from pycline.messages import Message, UiMessage
 from pycline.parsing.native import ToolDefinition
 from pycline.providers.base import StreamChunk
 from pycline.providers.scripted import ScriptedProvider, ScriptedReply
-from pycline.storage.task_store import TaskStore
+from pycline.storage.task_store import TaskFolder, TaskStore
+from pycline.testing import default_capabilities, task_for
 from tests.checkpoints.helpers import git_dirs_fingerprint, make_repo, worktree_state, write
 from tests.core.harness import RecordingHost, complete
 
@@ -61,7 +62,7 @@ async def test_checkpoint_after_start_each_changing_turn_and_completion(
     outcome = await task.start("change things")
     assert outcome.completed
 
-    ui = task.folder.load_ui_messages()
+    ui = TaskFolder(task.folder).load_ui_messages()
     made = _checkpoints(ui)
     # task start, write_to_file, execute_command, attempt_completion; read_file changes nothing.
     assert len(made) == 4
@@ -97,7 +98,10 @@ async def test_checkpoints_restore_each_turn_exactly(isolated_home: Path, worksp
     after = worktree_state(workspace)
     assert after["run.sh"][1] & 0o111 and "old.txt" not in after
 
-    made = [m.extra["lastCheckpointHash"] for m in _checkpoints(task.folder.load_ui_messages())]
+    made = [
+        m.extra["lastCheckpointHash"]
+        for m in _checkpoints(TaskFolder(task.folder).load_ui_messages())
+    ]
     tracker = ShadowGit(workspace, isolated_home)
     await tracker.restore(made[0])
     assert worktree_state(workspace) == before
@@ -123,7 +127,10 @@ async def test_user_and_nested_git_folders_are_untouched_by_a_task(
         isolated_home, workspace, [WRITE_A, nested_write, COMMAND, complete()], RecordingHost()
     )
     assert (await task.start("x")).completed
-    made = [m.extra["lastCheckpointHash"] for m in _checkpoints(task.folder.load_ui_messages())]
+    made = [
+        m.extra["lastCheckpointHash"]
+        for m in _checkpoints(TaskFolder(task.folder).load_ui_messages())
+    ]
     tracker = ShadowGit(workspace, isolated_home)
     await tracker.diff(made[0])
     await tracker.restore(made[0])
@@ -145,7 +152,7 @@ async def test_failing_checkpoints_become_one_notice_and_the_task_goes_on(
     assert (workspace / "a.txt").read_text(encoding="utf-8") == "new a\n"
     notices = [e.text for e in host.events if isinstance(e, Notice) and "Checkpoints" in e.text]
     assert len(notices) == 1 and "git" in notices[0]
-    assert _checkpoints(task.folder.load_ui_messages()) == []
+    assert _checkpoints(TaskFolder(task.folder).load_ui_messages()) == []
 
 
 async def test_enable_checkpoints_false_turns_them_off(
@@ -154,7 +161,7 @@ async def test_enable_checkpoints_false_turns_them_off(
     _settings(isolated_home, {"enableCheckpoints": False})
     task = _task(isolated_home, workspace, [WRITE_A, complete()], RecordingHost())
     assert (await task.start("x")).completed
-    assert _checkpoints(task.folder.load_ui_messages()) == []
+    assert _checkpoints(TaskFolder(task.folder).load_ui_messages()) == []
     assert not (isolated_home / "checkpoints").exists()
 
 
@@ -164,7 +171,10 @@ async def test_retention_keeps_the_newest_checkpoints_after_the_task(
     _settings(isolated_home, {"checkpointRetention": 2})
     task = _task(isolated_home, workspace, [WRITE_A, WRITE_A, WRITE_A, complete()], RecordingHost())
     assert (await task.start("x")).completed
-    made = [m.extra["lastCheckpointHash"] for m in _checkpoints(task.folder.load_ui_messages())]
+    made = [
+        m.extra["lastCheckpointHash"]
+        for m in _checkpoints(TaskFolder(task.folder).load_ui_messages())
+    ]
     assert len(made) == 5
     listed = await ShadowGit(workspace, isolated_home).list()
     assert [c.commit for c in listed] == made[-2:]
@@ -218,15 +228,26 @@ class _HeldTracker:
 
 
 def _held_task(
-    home: Path, workspace: Path, provider: ScriptedProvider, tracker: _HeldTracker
-) -> tuple[Task, RecordingHost]:
+    home: Path,
+    workspace: Path,
+    provider: ScriptedProvider,
+    tracker: _HeldTracker,
+    checkpoints: TaskCheckpoints | None = None,
+) -> tuple[Task, RecordingHost, TaskCheckpoints]:
+    """A task whose checkpoints go to `tracker` (through `checkpoints`, when given)."""
     host = RecordingHost()
-    builder = TaskBuilder(home, ModelConfig(provider="scripted"))
-    task = builder.new_task(
-        "x", host, workspace, TaskSettings(approve_all_inside=True), provider=provider
+    checkpoints = checkpoints or TaskCheckpoints(tracker)
+    settings = TaskSettings(approve_all_inside=True)
+    task = task_for(
+        home,
+        workspace,
+        provider,
+        host,
+        task_text="x",
+        settings=settings,
+        capabilities=[checkpoints, *default_capabilities(workspace, settings=settings)],
     )
-    task.checkpoints = TaskCheckpoints(tracker)
-    return task, host
+    return task, host, checkpoints
 
 
 async def test_the_next_request_is_sent_before_the_checkpoint_is_made(
@@ -236,7 +257,7 @@ async def test_the_next_request_is_sent_before_the_checkpoint_is_made(
     # The write's checkpoint is held until the second request reaches the model: taken in line,
     # it would never be released and the task would fail on the tracker's timeout.
     tracker = _HeldTracker(provider.sent[2])
-    task, host = _held_task(isolated_home, workspace, provider, tracker)
+    task, host, _ = _held_task(isolated_home, workspace, provider, tracker)
     assert (await task.start("x")).completed
     made = [e for e in host.events if isinstance(e, CheckpointCreated)]
     assert [e.label for e in made] == [
@@ -251,7 +272,7 @@ async def test_the_next_request_is_sent_before_the_checkpoint_is_made(
     )
     assert kinds.index("tool_started", late) > late  # the next tool waited for it
 
-    ui = task.folder.load_ui_messages()
+    ui = TaskFolder(task.folder).load_ui_messages()
     write_call = next(e for e in host.events if isinstance(e, ToolStarted)).tool_call_id
     assert made[1].tool_call_id == write_call and made[0].tool_call_id == ""
     # Recorded at its own turn's end, not where the next turn stood when the commit was made.
@@ -272,7 +293,7 @@ async def test_a_checkpoint_made_in_the_background_restores_its_own_turn(
     second = "<write_to_file>\n<path>a.txt</path>\n<content>\nnewer a\n</content>\n</write_to_file>"
     provider = _SignallingProvider(WRITE_A, second, complete())
     tracker = _HeldTracker(provider.sent[2], ShadowGit(workspace, isolated_home))
-    task, host = _held_task(isolated_home, workspace, provider, tracker)
+    task, host, _ = _held_task(isolated_home, workspace, provider, tracker)
     assert (await task.start("x")).completed
     assert (workspace / "a.txt").read_text(encoding="utf-8") == "newer a\n"
     made = [e.commit for e in host.events if isinstance(e, CheckpointCreated)]
@@ -289,17 +310,18 @@ async def test_a_cancelled_task_finishes_the_checkpoint_it_was_taking(
     gate = asyncio.Event()
     provider = _SignallingProvider(WRITE_A, READ_A, complete())
     tracker = _HeldTracker(gate)
-    task, _ = _held_task(isolated_home, workspace, provider, tracker)
+    task, _, checkpoints = _held_task(isolated_home, workspace, provider, tracker)
     running = asyncio.create_task(task.start("x"))
     await asyncio.wait_for(provider.sent[2].wait(), 10)
-    assert task.checkpoints.pending
+    assert checkpoints.pending
     running.cancel()
     gate.set()  # the commit may only finish now: the cancelled task must wait for it
     with pytest.raises(asyncio.CancelledError):
         await running
     assert len(tracker.made) == 2
     hashes = [
-        m.extra.get("lastCheckpointHash") for m in _checkpoints(task.folder.load_ui_messages())
+        m.extra.get("lastCheckpointHash")
+        for m in _checkpoints(TaskFolder(task.folder).load_ui_messages())
     ]
     assert hashes == tracker.made
 
@@ -314,10 +336,10 @@ async def test_a_kill_while_a_checkpoint_is_taken_leaves_a_task_that_reads_and_r
         # What a kill -9 leaves while the write's commit is still being made: the task's files
         # as the recorder wrote them (it flushes before each request).
         if request == 2 and task is not None:
-            shutil.copytree(task.folder.path, killed / "tasks" / task.id)
+            shutil.copytree(task.folder, killed / "tasks" / task.id)
 
     provider = _SignallingProvider(WRITE_A, READ_A, complete(), on_send=snapshot)
-    task, _ = _held_task(isolated_home, workspace, provider, _HeldTracker(provider.sent[2]))
+    task, _, _ = _held_task(isolated_home, workspace, provider, _HeldTracker(provider.sent[2]))
     assert (await task.start("x")).completed
 
     killed_folder = TaskStore(killed).open(task.id)
@@ -337,7 +359,10 @@ async def test_a_kill_while_a_checkpoint_is_taken_leaves_a_task_that_reads_and_r
         provider=ScriptedProvider.of(complete()),
     )
     assert (await run()).completed
-    assert "lastCheckpointHash" in _checkpoints(resumed.folder.load_ui_messages())[-1].extra
+    assert (
+        "lastCheckpointHash"
+        in _checkpoints(TaskFolder(resumed.folder).load_ui_messages())[-1].extra
+    )
 
 
 class _Watched(TaskCheckpoints):
@@ -360,8 +385,8 @@ async def test_a_task_cancelled_while_it_waits_for_a_checkpoint_still_records_it
     gate = asyncio.Event()
     provider = _SignallingProvider(WRITE_A, READ_A, complete())
     tracker = _HeldTracker(gate)
-    task, host = _held_task(isolated_home, workspace, provider, tracker)
-    task.checkpoints = hook = _Watched(tracker)
+    hook = _Watched(tracker)
+    task, host, _ = _held_task(isolated_home, workspace, provider, tracker, hook)
     running = asyncio.create_task(task.start("x"))
     await hook.waits.get()  # the read waits for the write's checkpoint
     running.cancel()
@@ -375,6 +400,7 @@ async def test_a_task_cancelled_while_it_waits_for_a_checkpoint_still_records_it
     assert kinds.count("checkpoint_created") == 2
     assert kinds.index("task_ended") > len(kinds) - 1 - kinds[::-1].index("checkpoint_created")
     hashes = [
-        m.extra.get("lastCheckpointHash") for m in _checkpoints(task.folder.load_ui_messages())
+        m.extra.get("lastCheckpointHash")
+        for m in _checkpoints(TaskFolder(task.folder).load_ui_messages())
     ]
     assert hashes == tracker.made

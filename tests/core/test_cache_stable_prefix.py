@@ -65,10 +65,9 @@ async def test_each_request_repeats_the_previous_one_except_at_a_few_steps(
     replies: list[str | ScriptedReply] = [_reply(t) for t in range(TURNS)]
     replies.append(complete("all done"))
     settings = TaskSettings(auto_approve=AutoApprove(yolo=True), context_limit=LIMIT)
-    task, provider = make_task(isolated_home, workspace, replies, RecordingHost(),
-                               settings=settings)  # fmt: skip
     log = StepLog()
-    task.context = log
+    task, provider = make_task(isolated_home, workspace, replies, RecordingHost(),
+                               settings=settings, context=log)  # fmt: skip
     provider.model_info = ModelInfo(id="scripted", context_window=128_000)
     provider.chunk_size = 4096
     outcome = await task.start("take notes on the modules")

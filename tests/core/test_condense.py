@@ -84,7 +84,7 @@ async def test_auto_condense_replaces_history_at_the_threshold(
 
     notices = [e.text for e in host.events if isinstance(e, Notice)]
     assert any("condensed" in n and "src/app.py" in n for n in notices)
-    saved = json.loads((task.folder.path / "api_conversation_history.json").read_text("utf-8"))
+    saved = json.loads((task.folder / "api_conversation_history.json").read_text("utf-8"))
     assert len(saved) == 4  # task, summary, pending tool result, completion
     # The summary request is paid for like any other.
     assert task.record.tokens_out >= 300

@@ -20,8 +20,8 @@ async def test_a_reached_cap_asks_and_yes_raises_it_by_its_size(
     isolated_home: Path, workspace: Path
 ) -> None:
     host = RecordingHost()
-    task, provider = make_task(isolated_home, workspace, [_list(), complete()], host)
-    task.features.budget = CostGovernor(BudgetLimits(max_task_tokens=10))
+    budget = CostGovernor(BudgetLimits(max_task_tokens=10))
+    task, provider = make_task(isolated_home, workspace, [_list(), complete()], host, budget=budget)
     outcome = await task.start("go")
     assert outcome.completed
     (question,) = [q for q in host.questions if isinstance(q, BudgetQuestion)]
@@ -33,9 +33,9 @@ async def test_a_declined_cap_stops_before_the_next_request_and_counts_the_sessi
     isolated_home: Path, workspace: Path
 ) -> None:
     host = RecordingHost(default=no)
-    task, provider = make_task(isolated_home, workspace, [_list(), complete()], host)
     session = SessionSpend(earlier_today=5.0)
-    task.features.budget = CostGovernor(BudgetLimits(max_daily_cost=5.0), session)
+    budget = CostGovernor(BudgetLimits(max_daily_cost=5.0), session)
+    task, provider = make_task(isolated_home, workspace, [_list(), complete()], host, budget=budget)
     outcome = await task.start("go")
     assert not outcome.completed and outcome.over_budget
     assert "day spending cap" in outcome.reason and provider.requests == []

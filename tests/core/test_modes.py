@@ -10,8 +10,7 @@ from pycline.core.task import Task, TaskSettings
 from pycline.events import PlanQuestion
 from pycline.providers.base import ModelInfo
 from pycline.providers.scripted import ScriptedProvider
-from pycline.storage.records import TaskRecord
-from pycline.storage.task_store import TaskStore
+from pycline.testing import task_for
 from pycline.workspace.paths import Workspace
 from tests.core.harness import RecordingHost, complete, no, yes
 
@@ -19,22 +18,23 @@ WRITE = "<write_to_file>\n<path>plan.txt</path>\n<content>\nx\n</content>\n</wri
 PLAN = "<plan_mode_respond>\n<response>1. write plan.txt</response>\n</plan_mode_respond>"
 
 
-def _task(home: Path, workspace: Path, plan: ScriptedProvider, act: ScriptedProvider) -> Task:
+def _task(
+    home: Path,
+    workspace: Path,
+    plan: ScriptedProvider,
+    act: ScriptedProvider,
+    host: RecordingHost | None = None,
+) -> Task:
     ws = Workspace.at(workspace)
     tools = wiring.default_tools(browser=False)
     profiles = wiring.mode_profiles(act, plan, tools, ws.root)
-    folder = TaskStore(home).create()
-    host = RecordingHost(default=yes)
-    return Task(
-        provider=profiles["plan"].provider,
-        tools=profiles["plan"].tools,
-        host=host,
-        folder=folder,
-        workspace=ws,
-        system_prompt=profiles["plan"].system_prompt,
-        record=TaskRecord(id=folder.id, ts=0.0, task="t", workspace=str(ws.root)),
+    return task_for(
+        home,
+        workspace,
+        plan,
+        host or RecordingHost(default=yes),
         settings=TaskSettings(auto_approve=AutoApprove(edit_files=True), mode="plan"),
-        services=wiring.task_services(ws.root),
+        task_text="t",
         profiles=profiles,
     )
 
@@ -46,7 +46,8 @@ async def test_plan_then_act_uses_two_models_in_one_task(
     planner.model_info = ModelInfo(id="planner-model")
     doer = ScriptedProvider.of(WRITE, complete())
     doer.model_info = ModelInfo(id="doer-model")
-    task = _task(isolated_home, workspace, planner, doer)
+    host = RecordingHost(default=yes)
+    task = _task(isolated_home, workspace, planner, doer, host)
     outcome = await task.start("add plan.txt")
     assert outcome.completed
     # Plan mode: the write was refused with a reason, then the plan was presented.
@@ -65,13 +66,14 @@ async def test_plan_then_act_uses_two_models_in_one_task(
     assert any("1. write plan.txt" in m.text for m in first_act.messages)
     assert (workspace / "plan.txt").read_text(encoding="utf-8") == "x\n"
     assert task.record.model == "doer-model"
-    assert any(isinstance(q, PlanQuestion) for q in task.host.questions)  # type: ignore[attr-defined]
+    assert any(isinstance(q, PlanQuestion) for q in host.questions)
 
 
 async def test_headless_plan_run_ends_with_the_plan(isolated_home: Path, workspace: Path) -> None:
     planner = ScriptedProvider.of(PLAN)
-    task = _task(isolated_home, workspace, planner, ScriptedProvider.of())
-    task.host = RecordingHost(default=no)
+    task = _task(
+        isolated_home, workspace, planner, ScriptedProvider.of(), RecordingHost(default=no)
+    )
     outcome = await task.start("plan it")
     assert outcome.completed
     assert task.mode == "plan"

@@ -7,9 +7,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pycline.app import wiring
+from pycline.app.builder import TaskBuilder
+from pycline.app.config import ModelConfig
+from pycline.core.approval import AutoApprove
 from pycline.core.commands import expand
-from pycline.core.tool_format import ToolFormat
+from pycline.core.task import TaskSettings
 from pycline.messages import Message, TextContent
+from pycline.providers.scripted import ScriptedProvider
+from pycline.storage.records import TaskRecord
+from pycline.storage.task_store import TaskStore
 from tests.core.harness import RecordingHost, complete, make_task
 
 _COMMAND_TOOLS = {"new_task", "condense", "new_rule"}
@@ -43,14 +49,17 @@ def test_the_browser_is_not_offered_without_a_browser() -> None:
 async def test_native_requests_offer_a_command_tool_only_after_its_command(
     isolated_home: Path, workspace: Path
 ) -> None:
-    plain, plain_provider = make_task(isolated_home, workspace, [complete()], RecordingHost())
-    plain.features.tool_format = ToolFormat("native")
+    native = TaskSettings(auto_approve=AutoApprove(), tool_call_format="native")
+    plain, plain_provider = make_task(
+        isolated_home, workspace, [complete()], RecordingHost(), settings=native
+    )
     assert (await plain.start("fix the bug")).completed
     offered = {t.name for t in plain_provider.requests[0].tools}
     assert "attempt_completion" in offered and not offered & _COMMAND_TOOLS
 
-    smol, smol_provider = make_task(isolated_home, workspace, [complete()], RecordingHost())
-    smol.features.tool_format = ToolFormat("native")
+    smol, smol_provider = make_task(
+        isolated_home, workspace, [complete()], RecordingHost(), settings=native
+    )
     assert (await smol.start("/smol")).completed
     offered = {t.name for t in smol_provider.requests[0].tools}
     assert "condense" in offered and not offered & {"new_task", "new_rule"}
@@ -61,8 +70,10 @@ async def test_native_requests_offer_a_command_tool_only_after_its_command(
 async def test_with_xml_calls_the_command_brings_its_tool_docs(
     isolated_home: Path, workspace: Path
 ) -> None:
-    task, provider = make_task(isolated_home, workspace, [complete()], RecordingHost())
-    task.features.tool_format = ToolFormat("xml")
+    xml = TaskSettings(auto_approve=AutoApprove(), tool_call_format="xml")
+    task, provider = make_task(
+        isolated_home, workspace, [complete()], RecordingHost(), settings=xml
+    )
     assert (await task.start("/newrule about testing")).completed
     request = provider.requests[0]
     assert "## new_rule" not in request.system
@@ -71,12 +82,25 @@ async def test_with_xml_calls_the_command_brings_its_tool_docs(
     assert not request.tools
 
 
-def test_after_a_restart_a_command_asked_for_earlier_keeps_its_tool_offered(
+async def test_after_a_restart_a_command_asked_for_earlier_keeps_its_tool_offered(
     isolated_home: Path, workspace: Path
 ) -> None:
-    task, _ = make_task(isolated_home, workspace, [complete()], RecordingHost())
+    folder = TaskStore(isolated_home).create()
+    record = TaskRecord(id=folder.id, ts=0.0, task="plain", workspace=str(workspace.resolve()))
+    folder.save_record(record)
     expanded = expand("/newtask please", [])
-    history = [Message.user(expanded.text), Message.user("<task>\nplain\n</task>")]
-    task.features.recall_commands(history)
-    offered = {s.name for s in task.features.offered(task)}
+    folder.save_api_history(
+        [
+            Message.user("<task>\nplain\n</task>"),
+            Message.assistant("Sure."),
+            Message.user(expanded.text),
+            Message.assistant("I will hand over."),
+        ]
+    )
+    provider = ScriptedProvider.of(complete())
+    builder = TaskBuilder(isolated_home, ModelConfig(provider="scripted"))
+    native = TaskSettings(auto_approve=AutoApprove(), tool_call_format="native")
+    _, run = builder.resume_task(folder.id, RecordingHost(), workspace, native, provider=provider)
+    assert (await run()).completed
+    offered = {t.name for t in provider.requests[0].tools}
     assert "new_task" in offered and not offered & {"condense", "new_rule"}

@@ -61,7 +61,7 @@ async def test_resume_continues_in_same_folder_with_resumption_message(
     resumed, run = builder.resume_task(task_id, host2, workspace, TaskSettings(), provider=provider)
     outcome = await run()
     assert outcome.completed
-    assert resumed.folder.path == task.folder.path
+    assert resumed.folder == task.folder
     sent = provider.requests[0].messages
     assert sent[0].text.startswith("<task>\nmake a file\n</task>")
     assert "[TASK RESUMPTION]" in sent[-1].text

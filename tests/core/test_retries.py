@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from pycline.app import wiring
 from pycline.core.approval import AutoApprove
 from pycline.core.task import Task, TaskSettings
 from pycline.events import RETRY, Answer, ErrorEvent, ErrorRetryQuestion, Notice, ToolStarted
@@ -20,9 +19,7 @@ from pycline.providers.anthropic_provider import AnthropicProvider
 from pycline.providers.base import Provider
 from pycline.providers.catalog import lookup
 from pycline.providers.openai_compat import OpenAIProvider
-from pycline.storage.records import TaskRecord
-from pycline.storage.task_store import TaskStore
-from pycline.workspace.paths import Workspace
+from pycline.testing import task_for
 from tests.cli.test_headless import run_cli
 from tests.core.harness import RecordingHost, complete, no
 from tests.fakes import anthropic_server as anthropic_fake
@@ -54,21 +51,15 @@ async def build(isolated_home: Path, workspace: Path) -> AsyncIterator[Build]:
     def make(provider: Provider, host: RecordingHost, **settings: Any) -> tuple[Task, Sleeps]:
         providers.append(provider)
         sleeps = Sleeps()
-        tools = wiring.default_tools(browser=False)
-        ws = Workspace.at(workspace)
-        folder = TaskStore(isolated_home).create()
-        task = Task(
-            provider=provider,
-            tools=tools,
-            host=host,
-            folder=folder,
-            workspace=ws,
-            system_prompt=wiring.system_prompt(tools, ws.root),
-            record=TaskRecord(id=folder.id, ts=0.0, task="t", workspace=str(ws.root)),
+        task = task_for(
+            isolated_home,
+            workspace,
+            provider,
+            host,
+            task_text="t",
             settings=TaskSettings(
                 auto_approve=AutoApprove(execute_all_commands=True, edit_files=True), **settings
             ),
-            services=wiring.task_services(ws.root),
             sleep=sleeps,
         )
         return task, sleeps

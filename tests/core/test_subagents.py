@@ -57,6 +57,6 @@ async def test_cancelling_the_parent_cancels_inline_subagents(
         await provider.blocked.get()
         running.cancel()
         await asyncio.gather(running, return_exceptions=True)
-    children = sorted((task.folder.path / "subagents").iterdir())
+    children = sorted((task.folder / "subagents").iterdir())
     statuses = [TaskFolder(c).load_record().status for c in children]
     assert statuses == ["cancelled", "cancelled"]

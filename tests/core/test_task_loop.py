@@ -107,7 +107,7 @@ async def test_no_tool_reply_gets_reminder_and_three_mistakes_ask_user(
     assert "3 mistakes" in outcome.reason
     assert "You did not use a tool" in provider.requests[1].messages[-1].text
     assert isinstance(host.questions[-1], MistakeLimitQuestion)
-    record = json.loads((task.folder.path / "task_metadata.json").read_text(encoding="utf-8"))
+    record = json.loads((task.folder / "task_metadata.json").read_text(encoding="utf-8"))
     assert record["record"]["status"] == "failed"
 
 
@@ -223,7 +223,7 @@ async def test_auth_error_stops_with_one_line_and_saves(
     assert len(provider.requests) == 1  # not retried
     assert isinstance(host.questions[-1], ErrorRetryQuestion)
     history = json.loads(
-        (task.folder.path / "api_conversation_history.json").read_text(encoding="utf-8")
+        (task.folder / "api_conversation_history.json").read_text(encoding="utf-8")
     )
     assert history[0]["content"][0]["text"].startswith("<task>")
 
@@ -244,10 +244,10 @@ async def test_cancellation_saves_the_task(isolated_home: Path, workspace: Path)
     runner.cancel()
     with pytest.raises(asyncio.CancelledError):
         await runner
-    meta = json.loads((task.folder.path / "task_metadata.json").read_text(encoding="utf-8"))
+    meta = json.loads((task.folder / "task_metadata.json").read_text(encoding="utf-8"))
     assert meta["record"]["status"] == "cancelled"
     assert not (workspace / "a.txt").exists()
-    ui = json.loads((task.folder.path / "ui_messages.json").read_text(encoding="utf-8"))
+    ui = json.loads((task.folder / "ui_messages.json").read_text(encoding="utf-8"))
     assert ui[0]["say"] == "task"
 
 
@@ -261,9 +261,7 @@ async def test_usage_and_cost_are_recorded(isolated_home: Path, workspace: Path)
     )
     task, _ = make_task(isolated_home, workspace, [reply], host)
     assert (await task.start("x")).completed
-    meta = json.loads((task.folder.path / "task_metadata.json").read_text(encoding="utf-8"))[
-        "record"
-    ]
+    meta = json.loads((task.folder / "task_metadata.json").read_text(encoding="utf-8"))["record"]
     assert (meta["tokens_in"], meta["tokens_out"], meta["cache_reads"]) == (1000, 50, 200)
     assert meta["status"] == "completed"
 

@@ -7,12 +7,11 @@ from pathlib import Path
 
 from pycline.app import wiring
 from pycline.core.approval import AutoApprove
-from pycline.core.task import Task, TaskSettings
+from pycline.core.task import TaskSettings
 from pycline.mcp.hub import McpHub
 from pycline.mcp.prompt import mcp_prompt_section
 from pycline.providers.scripted import ScriptedProvider
-from pycline.storage.records import TaskRecord
-from pycline.storage.task_store import TaskStore
+from pycline.testing import task_for
 from pycline.tools.mcp_tools import AccessMcpResourceTool, UseMcpToolTool
 from pycline.workspace.paths import Workspace
 from tests.core.harness import RecordingHost, complete
@@ -42,19 +41,18 @@ async def test_scripted_model_uses_an_mcp_tool(
     ws = Workspace.at(workspace)
     services = wiring.task_services(ws.root)
     services.tools.mcp_hub = hub
-    folder = TaskStore(isolated_home).create()
     provider = ScriptedProvider.of(CALL, complete(), chunk_size=7)
     host = RecordingHost()
-    task = Task(
-        provider=provider,
+    task = task_for(
+        isolated_home,
+        workspace,
+        provider,
+        host,
         tools=tools,
-        host=host,
-        folder=folder,
-        workspace=ws,
         system_prompt=wiring.system_prompt(tools, ws.root)
         + "\n\n"
         + mcp_prompt_section(hub.servers()),
-        record=TaskRecord(id=folder.id, ts=0.0, task="echo", workspace=str(ws.root)),
+        task_text="echo",
         settings=TaskSettings(auto_approve=AutoApprove(), max_retries=3),
         services=services,
         sleep=_instant,

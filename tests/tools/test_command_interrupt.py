@@ -10,6 +10,7 @@ import pytest
 from pycline.core.resumption import interrupted_results, prepare
 from pycline.events import Event, ToolOutput
 from pycline.messages import Message, TextContent, ToolUseContent
+from pycline.storage.task_store import TaskFolder
 from pycline.testing import RecordingHost, make_task
 from pycline.tools.base import Interrupted, ToolCall
 from pycline.tools.command import ExecuteCommandTool
@@ -53,7 +54,7 @@ async def test_the_task_saves_the_partial_result_for_the_next_request(
     running.cancel()
     with pytest.raises(asyncio.CancelledError):
         await running
-    _, pending = prepare(task.folder.load_api_history())
+    _, pending = prepare(TaskFolder(task.folder).load_api_history())
     [result] = pending
     assert isinstance(result, TextContent)
     assert "interrupted this command" in result.text and "one-42" in result.text

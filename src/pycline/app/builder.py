@@ -1,5 +1,6 @@
-"""The one place a `Task` is assembled from settings: providers, tools, services, checkpoints,
-recorder. Used by sessions and by tests."""
+"""The one place a session's `Task` is made from settings: providers, tools, services, its
+capabilities (checkpoints, hand-offs, sub-agents, hooks, slash commands, spending caps, the focus
+chain, loop detection), the recorder. Used by sessions and by tests."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pycline.app import wiring
+from pycline.app.assembly import TaskParts, assemble
 from pycline.app.config import ModelConfig
 from pycline.app.hook_trust import HookTrust
-from pycline.app.recorder import Recorder, recorded
 from pycline.app.resume_model import resumed_config
 from pycline.app.subagents import SessionSpawner
 from pycline.app.task_settings import (
@@ -29,12 +30,15 @@ from pycline.context.manager import ContextManager
 from pycline.core import resumption
 from pycline.core.budget import CostGovernor, SessionSpend
 from pycline.core.checkpointing import TaskCheckpoints
-from pycline.core.features import AgentFeatures
+from pycline.core.commands import SlashCommands
 from pycline.core.focus_chain import FocusChain
+from pycline.core.handoffs import Handoffs
+from pycline.core.hook_points import HookPoints
 from pycline.core.hooks import Hooks
-from pycline.core.modes import as_mode
-from pycline.core.task import Task, TaskOutcome, TaskSettings
-from pycline.core.tool_format import ToolFormat
+from pycline.core.loops import LoopDetector
+from pycline.core.options import TaskOutcome, TaskSettings
+from pycline.core.subagents import Subagents
+from pycline.core.task import Task
 from pycline.errors import StorageError
 from pycline.events import Host
 from pycline.messages import Content, Message
@@ -115,7 +119,6 @@ class TaskBuilder:
             if features_on.subagents_enabled:
                 tools += wiring.subagent_tools(self.home)
         profiles = wiring.mode_profiles(act, plan, tools, root)
-        current = profiles[as_mode(settings.mode)]
         services = wiring.task_services(
             root,
             hub=self.mcp,
@@ -123,10 +126,9 @@ class TaskBuilder:
             diagnostics=diagnostics_settings(self.home, root),
             settings=workspace_tool_settings(self.home, root),
         )
-        focus_settings, limits = features_on.focus, features_on.limits
-        focus = FocusChain(focus_settings, folder.path / f"focus_chain_taskid_{folder.id}.md")
+        focus = FocusChain(features_on.focus, folder.path / f"focus_chain_taskid_{folder.id}.md")
         focus.load()
-        budget = CostGovernor(limits, self._spend(folder.id))
+        budget = CostGovernor(features_on.limits, self._spend(folder.id))
         budget.task_cost = record.total_cost
         budget.task_tokens = record.tokens_in + record.tokens_out
         hooks = Hooks(
@@ -135,40 +137,39 @@ class TaskBuilder:
             trusted=HookTrust(self.home).is_trusted,
             enabled=features_on.hooks_enabled,
         )
-        features = AgentFeatures(
-            ToolFormat(settings.tool_call_format),
-            focus,
-            budget=budget,
-            workflows=partial(enabled_workflows, self.home),
-            hooks=hooks,
-            spawner=SessionSpawner(
-                host,
-                self._provider_for,
-                lambda tools, native: wiring.system_prompt(tools, root, native=native),
-            ),
+        checkpoints = self._checkpoints(root)
+        spawner = SessionSpawner(
+            host,
+            self._provider_for,
+            lambda tools, native: wiring.system_prompt(tools, root, native=native),
         )
-        history = history if history is not None else []
-        recorder = Recorder(folder, history)
-        return Task(
-            provider=current.provider,
-            tools=current.tools,
-            host=recorded(host, recorder, folder.id),
+        capabilities = (
+            checkpoints,
+            Handoffs(),
+            Subagents(spawner, services=services, tool_call_format=settings.tool_call_format),
+            HookPoints(hooks, settle=checkpoints.settle),
+            SlashCommands(partial(enabled_workflows, self.home)),
+            budget,
+            focus,
+            LoopDetector(),
+        )
+        parts = TaskParts(
             folder=folder,
-            workspace=Workspace.at(root),
-            system_prompt=current.system_prompt,
             record=record,
+            workspace=Workspace.at(root),
+            profiles=profiles,
             settings=settings,
-            history=history,
             services=services,
+            capabilities=capabilities,
+            history=history if history is not None else [],
+            context=ContextManager.from_json(folder.load_context())
+            if history
+            else ContextManager(),
             prompt_extras=wiring.prompt_extras(
                 root, self.mcp, home=self.home, skill_dirs=skill_dirs
             ),
-            context=ContextManager.from_json(folder.load_context()) if history else None,
-            profiles=profiles,
-            checkpoints=self._checkpoints(root),
-            features=features,
-            recorder=recorder,
         )
+        return assemble(parts, host)
 
     def _provider_for(self, model_id: str) -> Provider | None:
         """The configured provider with another model (a custom agent's `modelId`)."""

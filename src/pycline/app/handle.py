@@ -27,7 +27,8 @@ from pycline.events import (
 
 if TYPE_CHECKING:
     from pycline.core.modes import Mode
-    from pycline.core.task import Task, TaskOutcome
+    from pycline.core.options import TaskOutcome
+    from pycline.core.task import Task
     from pycline.providers.base import Provider
     from pycline.terminal.background import BackgroundInfo
 
@@ -218,7 +219,7 @@ class TaskHandle:
         self._runner = asyncio.create_task(self._run(work), name=f"task:{self.id}")
 
     async def _run(self, work: Callable[[], Awaitable[TaskOutcome]]) -> TaskOutcome:
-        from pycline.core.task import TaskOutcome
+        from pycline.core.options import TaskOutcome
 
         try:
             outcome = await work()

@@ -21,7 +21,7 @@ from pycline.app.builder import TaskBuilder
 from pycline.app.config import ModelConfig, resolve, resolve_plan
 from pycline.app.handle import AnswerRejected, Status, TaskHandle
 from pycline.core.modes import Mode
-from pycline.core.task import TaskOutcome, TaskSettings
+from pycline.core.options import TaskOutcome, TaskSettings
 from pycline.errors import PyclineError
 from pycline.messages import ImageContent
 from pycline.storage.paths import pycline_home

@@ -11,7 +11,7 @@ from pycline.app.config import load
 from pycline.app.settings_model import LANGUAGE_SERVER_KEYS, Settings
 from pycline.core.budget import BudgetLimits
 from pycline.core.focus_chain import FocusSettings
-from pycline.core.task import TaskSettings
+from pycline.core.options import TaskSettings
 from pycline.terminal.sandbox import (
     SANDBOX_ENV,
     SANDBOX_MODES,

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from pycline.cli.follow import View
     from pycline.cli.notices import Shown
     from pycline.cli.render import Tally
-    from pycline.core.task import TaskOutcome
+    from pycline.core.options import TaskOutcome
 
 
 def flags_config(ns: argparse.Namespace) -> ModelConfig:

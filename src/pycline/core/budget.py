@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from pycline.core.capability import Capability, RunContext, Stop
 from pycline.events import RAISE_CAP, Answer, BudgetQuestion, BudgetStatus
+from pycline.messages import Content
 
 Scope: TypeAlias = Literal["task", "session", "day"]
 Unit: TypeAlias = Literal["usd", "tokens"]
@@ -37,7 +39,7 @@ class SessionSpend:
 
 
 @dataclass(slots=True)
-class CostGovernor:
+class CostGovernor(Capability):
     limits: BudgetLimits = field(default_factory=BudgetLimits)
     session: SessionSpend = field(default_factory=SessionSpend)
     task_cost: float = 0.0
@@ -104,6 +106,21 @@ class CostGovernor:
             return False
         self._caps[key] = wanted
         return True
+
+    # --- as a capability: checked before each request, charged after it ---------------------------
+
+    async def before_request(self, ctx: RunContext) -> list[Content] | Stop:
+        """A reached cap costs no further request: the user raises it, or the task stops."""
+        while (question := self.reached()) is not None:
+            answer = await ctx.ask(question)
+            if not self.raise_cap(question, answer):
+                return Stop(self.stop_reason(question), over_budget=True)
+        return []
+
+    def charged(self, ctx: RunContext, cost: float, tokens: int) -> None:
+        self.charge(cost, tokens)
+        for status in self.status():
+            ctx.say(status)
 
     def stop_reason(self, question: BudgetQuestion) -> str:
         what = (

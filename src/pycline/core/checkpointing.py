@@ -15,34 +15,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from pycline.checkpoints.types import Checkpoint, CheckpointError
+from pycline.core.capability import Capability, RunContext, Stop
 from pycline.events import CheckpointCreated, Notice
+from pycline.messages import Content
 from pycline.parsing.blocks import ToolUseBlock
+from pycline.tools.base import ToolCall
 
 if TYPE_CHECKING:
     from pycline.core.streaming import Reply
-    from pycline.events import Event
-    from pycline.messages import Message
-    from pycline.storage.records import TaskRecord
-    from pycline.tools.base import ToolFacts
 
 log = logging.getLogger(__name__)
-
-
-class CheckpointedTask(Protocol):
-    """What the hook needs from the task: where it stands, and where to record a checkpoint."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def history(self) -> list[Message]: ...
-
-    @property
-    def record(self) -> TaskRecord: ...
-
-    def say(self, event: Event) -> None: ...
-
-    def facts(self, name: str) -> ToolFacts: ...
 
 
 class Tracker(Protocol):
@@ -69,8 +51,8 @@ def label_of(message: str) -> str:
     return message.split(":", 1)[1].strip() if ":" in message else message
 
 
-class TaskCheckpoints:
-    """The task's checkpoint hook; with no tracker (checkpoints disabled) every call is a no-op.
+class TaskCheckpoints(Capability):
+    """The task's checkpoints; with no tracker (checkpoints disabled) every call is a no-op.
 
     A checkpoint's commit runs while the next request streams: nothing the model asks for can
     change the files before its next tool runs, and the task calls `settle()` before that (and
@@ -93,16 +75,21 @@ class TaskCheckpoints:
         """A checkpoint is being taken (its commit is not made yet)."""
         return self._pending is not None and not self._pending.done()
 
-    async def at_start(self, task: CheckpointedTask) -> None:
-        await self._start(task, "resumed" if task.history else "task start", "")
+    async def before_run(self, ctx: RunContext, content: Sequence[Content]) -> list[Content] | Stop:
+        await self._start(ctx, "resumed" if ctx.history else "task start", "")
+        return []
 
-    async def after_turn(self, task: CheckpointedTask, reply: Reply) -> None:
+    async def before_tool(self, ctx: RunContext, call: ToolCall) -> str:
+        await self.settle()  # the last checkpoint is made before a tool runs
+        return ""
+
+    async def after_turn(self, ctx: RunContext, reply: Reply) -> None:
         block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
-        if block is None or not task.facts(block.name).checkpointed:
+        if block is None or not ctx.facts(block.name).checkpointed:
             return
         target = block.params.get("path") or block.params.get("command") or ""
         label = f"after {block.name}" + (f" {' '.join(target.split())[:80]}" if target else "")
-        await self._start(task, label, reply.tool_call_id)
+        await self._start(ctx, label, reply.tool_call_id)
 
     async def settle(self) -> None:
         """Wait for the checkpoint being taken, if any: call before anything may change files.
@@ -119,34 +106,34 @@ class TaskCheckpoints:
             if pending.done() and self._pending is pending:
                 self._pending = None
 
-    async def at_end(self, task: CheckpointedTask) -> None:
+    async def close(self, ctx: RunContext) -> None:
         """Finish the last checkpoint, then apply the retention setting (not after a cancel)."""
         await self.settle()
         if self._tracker is None or self._broken or self.retention <= 0:
             return
-        if task.record.status == "cancelled":
+        if ctx.record.status == "cancelled":
             return
         try:
             if len(await self._tracker.list()) > self.retention:
                 await self._tracker.prune(self.retention)
         except (CheckpointError, OSError) as exc:
-            task.say(Notice(f"Old checkpoints could not be pruned: {exc}"))
+            ctx.say(Notice(f"Old checkpoints could not be pruned: {exc}"))
 
-    async def _start(self, task: CheckpointedTask, label: str, call_id: str) -> None:
+    async def _start(self, ctx: RunContext, label: str, call_id: str) -> None:
         if self._tracker is None or self._broken:
             return
         await self.settle()  # one at a time, in order
         self._pending = asyncio.create_task(
-            self._commit(task, label, call_id), name=f"checkpoint-{task.id}"
+            self._commit(ctx, label, call_id), name=f"checkpoint-{ctx.task_id}"
         )
 
-    async def _commit(self, task: CheckpointedTask, label: str, call_id: str) -> None:
+    async def _commit(self, ctx: RunContext, label: str, call_id: str) -> None:
         assert self._tracker is not None
         try:
-            commit = await self._tracker.commit(commit_message(task.id, label))
+            commit = await self._tracker.commit(commit_message(ctx.task_id, label))
         except (CheckpointError, OSError) as exc:
             self._broken = True
-            log.info("checkpoint failed for task %s: %s", task.id, exc)
-            task.say(Notice(f"Checkpoints are off for this task: {exc}"))
+            log.info("checkpoint failed for task %s: %s", ctx.task_id, exc)
+            ctx.say(Notice(f"Checkpoints are off for this task: {exc}"))
             return
-        task.say(CheckpointCreated(commit, label, call_id))
+        ctx.say(CheckpointCreated(commit, label, call_id))

@@ -13,10 +13,15 @@ name (`/deploy.md`) or by stem (`/deploy`), and its file is read when invoked.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
+from pycline.core.capability import Capability, RunContext, Stop
+from pycline.messages import Content, TextContent
+from pycline.prompts.system import render_tool
+from pycline.tools.base import ToolSpec
 from pycline.workspace import workflows as wf
 from pycline.workspace.workflows import Workflow
 
@@ -101,3 +106,43 @@ def _instructions(name: str, workflows: Sequence[Workflow]) -> tuple[str, str] |
     if chosen is None or steps is None:
         return None
     return chosen.name, steps
+
+
+def _enabled(root: Path) -> list[Workflow]:
+    return wf.enabled_workflows(root, None)
+
+
+class SlashCommands(Capability):
+    """Slash commands in what the user types, and the tools only a command offers: a command's
+    own tool is offered from the message that used it on (with XML calls, its docs come along).
+    `workflows` are the ones `/name` may run in a workspace (the app's: the user's folder too,
+    minus the ones switched off); by default the workspace's own."""
+
+    def __init__(self, workflows: Callable[[Path], list[Workflow]] = _enabled) -> None:
+        self.workflows = workflows
+        self.requested: set[str] = set()  # command tools the user asked for
+
+    async def before_run(self, ctx: RunContext, content: Sequence[Content]) -> list[Content] | Stop:
+        # After a restart: the command tools the user asked for earlier in the task.
+        for message in ctx.history:
+            if message.role == "user":
+                for part in message.content:
+                    if isinstance(part, TextContent):
+                        self.requested |= tools_asked_for(part.text)
+        return []
+
+    def expand(self, ctx: RunContext, text: str) -> str:
+        if not has_command_word(text):
+            return text  # e.g. a path: no need to list and open the workflow files
+        expanded = expand(text, self.workflows(ctx.workspace.root))
+        name = COMMAND_TOOLS.get(expanded.command or "")
+        tool = ctx.tools.get(name) if name else None
+        if tool is None:
+            return expanded.text
+        self.requested.add(tool.spec.name)
+        if ctx.native:
+            return expanded.text
+        return f"{expanded.text}\n\n# Tool for this request\n{render_tool(tool.spec)}"
+
+    def offer(self, ctx: RunContext, specs: Sequence[ToolSpec]) -> Sequence[ToolSpec]:
+        return tuple(s for s in specs if s.name not in ON_REQUEST_TOOLS or s.name in self.requested)

@@ -13,11 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from pycline.core.capability import Capability, RunContext, Stop
+from pycline.core.modes import Mode
 from pycline.events import TaskProgress
+from pycline.messages import Content, TextContent
 from pycline.parsing.checklist import ITEM as _ITEM
 from pycline.parsing.checklist import items as items
 from pycline.parsing.checklist import progress_event as progress_event
 from pycline.storage.atomic import atomic_write_text
+from pycline.tools.base import ToolCall
 
 DEFAULT_INTERVAL: Final = 6
 REMINDER_HEADING: Final = "# Task progress"
@@ -30,7 +34,7 @@ class FocusSettings:
 
 
 @dataclass(slots=True)
-class FocusChain:
+class FocusChain(Capability):
     settings: FocusSettings = field(default_factory=FocusSettings)
     file: Path | None = None  # where the list is kept; None: in memory only
     checklist: str = ""
@@ -59,6 +63,29 @@ class FocusChain:
 
     def switched_to_act(self) -> None:
         self._switched_to_act = True
+
+    # --- as a capability: a reminder before requests, the list from calls and summaries ----------
+
+    async def before_request(self, ctx: RunContext) -> list[Content] | Stop:
+        note, edited = self.reminder(mode=ctx.mode)
+        if edited is not None:
+            ctx.say(edited)
+        return [TextContent(note)] if note else []
+
+    async def after_tool(
+        self, ctx: RunContext, call: ToolCall, result: str, ok: bool, ms: int
+    ) -> str:
+        if (progress := self.update(call.params.get("task_progress"))) is not None:
+            ctx.say(progress)
+        return ""
+
+    def compacted(self, ctx: RunContext, progress: str) -> None:
+        if (shown := self.update(progress or None)) is not None:
+            ctx.say(shown)
+
+    def mode_changed(self, ctx: RunContext, mode: Mode) -> None:
+        if mode == "act":
+            self.switched_to_act()
 
     def reminder(self, *, mode: str) -> tuple[str, TaskProgress | None]:
         """The note for the next request ("" when none is due) and, after a user edit, the list

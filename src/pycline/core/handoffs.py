@@ -3,22 +3,22 @@
 Both show the summary for approval (an edit-class approval: `--yes` approves it headless). A
 condense replaces the history by the task and the summary, as `/compact` does with a summary
 it asks for; the model is then told to ask what to do next. A new task ends this one with the
-summary as the next task's text; the front end (or the headless runner) starts it. Typed feedback
-instead of approval goes back to the model, and the task carries on.
+summary as the next task's text; the app's runner starts it. Typed feedback instead of approval
+goes back to the model, and the task carries on.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from pycline.context.condense import history_from_summary
+from pycline.core.capability import Capability, RunContext
+from pycline.core.options import TaskOutcome
+from pycline.core.turn import Step
 from pycline.events import ApprovalQuestion, Notice
 from pycline.messages import TextContent
 from pycline.prompts import responses
-
-if TYPE_CHECKING:
-    from pycline.core.task import Task
+from pycline.tools.base import ToolCall
 
 CONDENSED: Final = (
     "The conversation was condensed into the summary above at the user's request. Ask the user "
@@ -27,37 +27,40 @@ CONDENSED: Final = (
 NEW_TASK_STARTED: Final = "The user has created a new task with the provided context."
 
 
-@dataclass(frozen=True, slots=True)
-class HandoffResult:
-    text: str
-    replaced_history: bool = False  # the result is not an answer to a call still in history
-    next_task: str | None = None
-    declined: bool = False
+class Handoffs(Capability):
+    """Runs the hand-off tools (their facts' effect is "handoff"); ends the task after an
+    approved `new_task`, handing its summary over as the next task."""
 
+    runs = "handoff"
 
-async def run_handoff(task: Task, name: str, context: str) -> HandoffResult:
-    header = responses.tool_header(name)
-    if not context.strip():
-        message = responses.tool_error(name, "Missing value for required parameter 'context'.")
-        return HandoffResult(f"{header}\n{message}", declined=True)
-    label = "Condense the conversation" if name == "condense" else "Start a new task with context"
-    question = ApprovalQuestion(name, label, preview=context)
-    approval = await task.approver(question, "edit", outside_workspace=False)
-    if not approval.approved:
-        text = responses.with_feedback(responses.DENIED, approval.feedback)
-        return HandoffResult(f"{header}\n{text}", declined=True)
-    if name == "new_task":
-        return HandoffResult(f"{header}\n{NEW_TASK_STARTED}", next_task=context.strip())
-    if not task.history:
-        return HandoffResult(f"{header}\n{CONDENSED}")
-    task.history[:] = history_from_summary(task.history[0], context, {})
-    task.context.reset()
-    task.recorder.context_changed(task.context.to_json())
-    task.recorder.history_changed(task.history)
-    task.say(Notice(f"History condensed into a {len(context):,}-character summary."))
-    return HandoffResult(f"{header}\n{CONDENSED}", replaced_history=True)
+    def __init__(self) -> None:
+        self.next_task: str | None = None
 
+    async def run_tool(self, ctx: RunContext, call: ToolCall, call_id: str) -> Step:
+        name, context = call.name, call.params.get("context", "")
+        header = responses.tool_header(name)
+        if not context.strip():
+            message = responses.tool_error(name, "Missing value for required parameter 'context'.")
+            return Step([TextContent(f"{header}\n{message}")])
+        label = (
+            "Start a new task with context" if name == "new_task" else "Condense the conversation"
+        )
+        question = ApprovalQuestion(name, label, preview=context)
+        approval = await ctx.approve(question, "edit", outside_workspace=False)
+        if not approval.approved:
+            text = responses.with_feedback(responses.DENIED, approval.feedback)
+            return Step([TextContent(f"{header}\n{text}")])
+        if name == "new_task":
+            self.next_task = context.strip()
+            return Step([TextContent(f"{header}\n{NEW_TASK_STARTED}")], handed_over=True)
+        done = Step([TextContent(f"{header}\n{CONDENSED}")], handed_over=True)
+        if not ctx.history:
+            return done
+        ctx.replace_history(history_from_summary(ctx.history[0], context, {}))
+        ctx.say(Notice(f"History condensed into a {len(context):,}-character summary."))
+        return Step(done.content, replaced_history=True, handed_over=True)
 
-def as_content(result: HandoffResult, call_id: str | None) -> TextContent:
-    """A result answering its call, unless the call is no longer in history."""
-    return TextContent(result.text, None if result.replaced_history else call_id)
+    async def after_step(self, ctx: RunContext) -> TaskOutcome | None:
+        if self.next_task is None:
+            return None
+        return TaskOutcome(True, "handed over to a new task", next_task=self.next_task)

@@ -12,6 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from pycline.core.capability import Capability, RunContext
+from pycline.core.options import TaskOutcome
+from pycline.events import CONTINUE, MistakeLimitQuestion
+from pycline.tools.base import ToolCall
+
 WARN_AT: Final = 3
 STOP_AT: Final = 5
 
@@ -32,7 +37,7 @@ def signature(name: str, params: Mapping[str, str]) -> str:
 
 
 @dataclass(slots=True)
-class LoopDetector:
+class LoopDetector(Capability):
     _last: str = ""
     _count: int = 0
     stopped_tool: str | None = None  # set when the stop threshold was reached
@@ -57,3 +62,22 @@ class LoopDetector:
         self._last = ""
         self._count = 0
         self.stopped_tool = None
+
+    # --- as a capability: a warning with the result, the user asked when it goes on ------------
+
+    async def after_tool(
+        self, ctx: RunContext, call: ToolCall, result: str, ok: bool, ms: int
+    ) -> str:
+        if self.observe(call.name, call.params) == "ok":
+            return ""
+        return LOOP_WARNING.format(count=self._count)
+
+    async def after_step(self, ctx: RunContext) -> TaskOutcome | None:
+        tool = self.stopped_tool
+        if tool is None:
+            return None
+        answer = await ctx.ask(MistakeLimitQuestion(self._count))
+        if not answer.chose(CONTINUE) and not answer.text.strip():
+            return TaskOutcome(False, loop_stop_reason(tool))
+        self.reset()
+        return None

@@ -5,25 +5,27 @@ its own instructions. Each child is a `Task` of its own (its own history, so its
 window) with only tools that read: files, listings, searches, code definitions, web pages. Its
 calls need no approval (nothing it can do changes anything); its completion result is its report.
 
-Children are started through a `SubagentSpawner`: the session layer's runs each behind a task
-handle of its own (front ends may follow it); without one, `InlineSpawner` runs them here. Either
-way the children run inside the parent's tool call: cancelling the parent cancels them. Their
-tokens and cost go to the parent's record and its spending caps, each child's progress is shown
-in the parent's event stream, and the parent gets one result: the totals, then each child's
-report cut to 1,200 characters.
+Children are started through a `SubagentSpawner` (the app's: a session runs each behind a task
+handle of its own, which front ends may follow). They run inside the parent's tool call:
+cancelling the parent cancels them. Their tokens and cost go to the parent's record and its
+spending caps, each child's progress is shown in the parent's event stream, and the parent gets
+one result: the totals, then each child's report cut to 1,200 characters.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import Final, Protocol
 
 from pycline.core.approval import AutoApprove
+from pycline.core.capability import Capability, RunContext
+from pycline.core.options import TaskOutcome, TaskSettings
+from pycline.core.services import TaskServices
+from pycline.core.tool_format import ToolCallFormat
+from pycline.core.turn import Step
 from pycline.errors import PyclineError, ToolError
 from pycline.events import (
     ACCEPT,
@@ -35,25 +37,20 @@ from pycline.events import (
     CompletionResult,
     Event,
     FollowupQuestion,
-    Host,
     Question,
     SubagentProgress,
+    ToolFinished,
     ToolStarted,
     Usage,
 )
+from pycline.messages import TextContent
 from pycline.prompts import responses
-from pycline.storage.records import TaskRecord
-from pycline.storage.task_store import TaskFolder
-from pycline.tools.base import ToolResult, ToolSpec
+from pycline.providers.base import Provider
+from pycline.tools.base import Tool, ToolCall, ToolResult, ToolSpec
+from pycline.tools.handoff import CustomAgentTool
 from pycline.tools.skills import UseSkillTool
-
-if TYPE_CHECKING:
-    from pycline.core.services import TaskServices
-    from pycline.core.task import Task, TaskOutcome, TaskSettings
-    from pycline.providers.base import Provider
-    from pycline.tools.base import Tool
-    from pycline.workspace.agents import CustomAgent
-    from pycline.workspace.paths import Workspace
+from pycline.workspace.agents import CustomAgent
+from pycline.workspace.paths import Workspace
 
 MAX_SUBAGENTS: Final = 5
 RESULT_CHARS: Final = 1_200
@@ -79,7 +76,6 @@ class SubagentSpec:
     folder: Path
     prompt: str
     brief: str  # follows the system prompt: the research brief or the agent's instructions
-    parent_prompt: str  # the parent's system prompt, for a spawner that cannot write one
     provider: Provider
     tools: tuple[Tool, ...]
     workspace: Workspace
@@ -128,7 +124,7 @@ def agent_assignment(agent: CustomAgent, prompt: str) -> Assignment:
     return Assignment(prompts, agent.name, instructions, tools, agent.model_id, agent.skills)
 
 
-def prompts_of(params: dict[str, str]) -> list[str]:
+def prompts_of(params: Mapping[str, str]) -> list[str]:
     return [
         params[f"prompt_{i}"].strip()
         for i in range(1, MAX_SUBAGENTS + 1)
@@ -154,7 +150,7 @@ class _Relay:
     """A child's events become the parent's progress events and charges; its questions
     answer themselves."""
 
-    def __init__(self, parent: Task, child: _Child, total: int, agent: str) -> None:
+    def __init__(self, parent: RunContext, child: _Child, total: int, agent: str) -> None:
         self._parent = parent
         self._child = child
         self._total = total
@@ -189,11 +185,7 @@ class _Relay:
                 c.tokens_out += u.output_tokens
                 c.cost += u.cost
                 c.peak_context = max(c.peak_context, u.context_tokens)
-                parent = self._parent
-                parent.features.charged(parent, u.cost, u.input_tokens + u.output_tokens)
-                parent.record.total_cost += u.cost
-                parent.record.tokens_in += u.input_tokens
-                parent.record.tokens_out += u.output_tokens
+                self._parent.charge(u.cost, u.input_tokens, u.output_tokens)
                 self.progress()
             case CompletionResult(result=result):
                 c.report = result
@@ -213,164 +205,120 @@ class _Relay:
                 return Answer(STOP.id)
 
 
-async def run_subagents(task: Task, assignment: Assignment) -> ToolResult:
-    prompts = assignment.prompts
-    if not prompts:
-        missing = "prompt" if assignment.agent else "prompt_1"
-        raise ToolError(f"Missing value for required parameter '{missing}'.")
-    who = f"the {assignment.agent} agent" if assignment.agent else f"{len(prompts)} sub-agents"
-    question = ApprovalQuestion("use_subagents", f"run {who} (read-only)", "\n\n".join(prompts))
-    approval = await task.approver(question, "read", outside_workspace=False)
-    if not approval.approved:
-        return ToolResult(responses.with_feedback(responses.DENIED, approval.feedback), denied=True)
-    folder = task.folder.path / "subagents"
-    earlier = sum(1 for _ in folder.iterdir()) if folder.is_dir() else 0  # an earlier call's
-    children = [_Child(i + 1, p, f"{task.id}-sub{earlier + i + 1}") for i, p in enumerate(prompts)]
-    spawner = task.features.spawner or InlineSpawner()
-    relays = [_Relay(task, c, len(children), assignment.agent) for c in children]
-    runs: list[SubagentRun] = []
-    try:
-        for child, relay in zip(children, relays, strict=True):
+class Subagents(Capability):
+    """Runs the sub-agent tools (their facts' effect is "delegate") through `spawner`; the
+    children share the parent's `services` and tool-call format."""
+
+    runs = "delegate"
+
+    def __init__(
+        self,
+        spawner: SubagentSpawner,
+        *,
+        services: TaskServices | None = None,
+        tool_call_format: ToolCallFormat = "auto",
+    ) -> None:
+        self.spawner = spawner
+        self.services = services or TaskServices()
+        self.tool_call_format: ToolCallFormat = tool_call_format
+
+    async def run_tool(self, ctx: RunContext, call: ToolCall, call_id: str) -> Step:
+        summary = call.name
+        ctx.say(ToolStarted(summary, summary, call_id))
+        tool = ctx.tools.get(call.name)
+        if isinstance(tool, CustomAgentTool):
+            assignment = agent_assignment(tool.agent, call.params.get("prompt", ""))
+        else:
+            assignment = Assignment(tuple(prompts_of(call.params)))
+        try:
+            result = await self._run(ctx, assignment)
+        except ToolError as exc:
+            result = ToolResult(responses.tool_error(summary, str(exc)), is_error=True)
+        ok = not (result.is_error or result.denied)
+        ctx.say(ToolFinished(summary, summary, ok, result.text, call_id))
+        body = f"{responses.tool_header(summary)}\n{result.text}"
+        return Step([TextContent(body)], mistake=result.is_error)
+
+    async def _run(self, ctx: RunContext, assignment: Assignment) -> ToolResult:
+        prompts = assignment.prompts
+        if not prompts:
+            missing = "prompt" if assignment.agent else "prompt_1"
+            raise ToolError(f"Missing value for required parameter '{missing}'.")
+        who = f"the {assignment.agent} agent" if assignment.agent else f"{len(prompts)} sub-agents"
+        question = ApprovalQuestion("use_subagents", f"run {who} (read-only)", "\n\n".join(prompts))
+        approval = await ctx.approve(question, "read", outside_workspace=False)
+        if not approval.approved:
+            text = responses.with_feedback(responses.DENIED, approval.feedback)
+            return ToolResult(text, denied=True)
+        folder = ctx.folder / "subagents"
+        earlier = sum(1 for _ in folder.iterdir()) if folder.is_dir() else 0  # an earlier call's
+        children = [
+            _Child(i + 1, p, f"{ctx.task_id}-sub{earlier + i + 1}") for i, p in enumerate(prompts)
+        ]
+        relays = [_Relay(ctx, c, len(children), assignment.agent) for c in children]
+        runs: list[SubagentRun] = []
+        try:
+            for child, relay in zip(children, relays, strict=True):
+                relay.progress()
+                runs.append(self.spawner.spawn(self._spec(ctx, assignment, child, relay)))
+            outcomes = await asyncio.gather(*(r.wait() for r in runs))
+        except PyclineError as exc:  # a child could not be built (its model, say)
+            await _stop(runs)
+            raise ToolError(f"The sub-agent could not start: {exc}") from exc
+        except BaseException:  # cancelled with the parent: the children go too
+            await _stop(runs)
+            raise
+        for child, relay, outcome in zip(children, relays, outcomes, strict=True):
+            child.status = "completed" if outcome.completed and child.report else "failed"
+            if child.status == "failed" and not child.report:
+                child.report = outcome.reason
             relay.progress()
-            runs.append(spawner.spawn(_spec(task, assignment, child, relay)))
-        outcomes = await asyncio.gather(*(r.wait() for r in runs))
-    except PyclineError as exc:  # a child could not be built (its model, say)
-        await _stop(runs)
-        raise ToolError(f"The sub-agent could not start: {exc}") from exc
-    except BaseException:  # cancelled with the parent: the children go too
-        await _stop(runs)
-        raise
-    for child, relay, outcome in zip(children, relays, outcomes, strict=True):
-        child.status = "completed" if outcome.completed and child.report else "failed"
-        if child.status == "failed" and not child.report:
-            child.report = outcome.reason
-        relay.progress()
-    return ToolResult(_report(children), is_error=all(c.status == "failed" for c in children))
+        failed = all(c.status == "failed" for c in children)
+        return ToolResult(_report(children), is_error=failed)
+
+    def _spec(
+        self, ctx: RunContext, assignment: Assignment, child: _Child, relay: _Relay
+    ) -> SubagentSpec:
+        wanted = assignment.tools
+
+        def allowed(spec: ToolSpec) -> bool:
+            if spec.name == "attempt_completion":
+                return True  # the report: always needed
+            return spec.facts.read_only and (wanted is None or spec.name in wanted)
+
+        skills = assignment.skills
+        tools = tuple(
+            t.limited_to(skills) if isinstance(t, UseSkillTool) and skills else t
+            for t in ctx.tools.values()
+            if allowed(t.spec)
+        )
+        settings = TaskSettings(
+            auto_approve=AutoApprove(read_files=True),
+            headless=True,
+            max_mistakes=3,
+            mode="act",
+            tool_call_format=self.tool_call_format,
+        )
+        return SubagentSpec(
+            task_id=child.task_id,
+            folder=ctx.folder / "subagents" / child.task_id,  # its name is the task's id
+            prompt=child.prompt,
+            brief=assignment.instructions or RESEARCH_BRIEF,
+            provider=ctx.provider,
+            tools=tools,
+            workspace=ctx.workspace,
+            settings=settings,
+            services=TaskServices(self.services.access, self.services.tools),
+            observe=relay.observe,
+            answer=relay.answer,
+            model_id=assignment.model_id,
+        )
 
 
 async def _stop(runs: Sequence[SubagentRun]) -> None:
     for run in runs:
         run.cancel()
     await asyncio.gather(*(r.wait() for r in runs), return_exceptions=True)
-
-
-def _spec(parent: Task, assignment: Assignment, child: _Child, relay: _Relay) -> SubagentSpec:
-    from pycline.core.task import TaskSettings
-
-    wanted = assignment.tools
-
-    def allowed(spec: ToolSpec) -> bool:
-        if spec.name == "attempt_completion":
-            return True  # the report: always needed
-        return spec.facts.read_only and (wanted is None or spec.name in wanted)
-
-    tools = tuple(
-        t.limited_to(assignment.skills) if isinstance(t, UseSkillTool) and assignment.skills else t
-        for t in parent.tools.values()
-        if allowed(t.spec)
-    )
-    brief = assignment.instructions or RESEARCH_BRIEF
-    settings = TaskSettings(
-        auto_approve=AutoApprove(read_files=True),
-        headless=True,
-        max_mistakes=3,
-        mode="act",
-        tool_call_format=parent.settings.tool_call_format,
-    )
-    return SubagentSpec(
-        task_id=child.task_id,
-        folder=parent.folder.path / "subagents" / child.task_id,  # its name is the task's id
-        prompt=child.prompt,
-        brief=brief,
-        parent_prompt=parent.system_prompt,
-        provider=parent.provider,
-        tools=tools,
-        workspace=parent.workspace,
-        settings=settings,
-        services=dataclasses.replace(parent.services, closers=[]),
-        observe=relay.observe,
-        answer=relay.answer,
-        model_id=assignment.model_id,
-    )
-
-
-def child_task(
-    spec: SubagentSpec, host: Host, provider: Provider, system: str, native_system: str = ""
-) -> Task:
-    """The child `Task` a spec describes, speaking to `host`; `system` (and `native_system`,
-    for native tool calls) is the system prompt for its tools, the brief added here."""
-    from pycline.core.modes import ModeProfile
-    from pycline.core.task import Task
-
-    spec.folder.mkdir(parents=True, exist_ok=True)
-    folder = TaskFolder(spec.folder)
-    record = TaskRecord(
-        id=spec.task_id,
-        ts=time.time(),
-        task=spec.prompt,
-        workspace=str(spec.workspace.root),
-        provider=provider.name,
-        model=provider.model.id,
-    )
-    return Task(
-        provider=provider,
-        tools=spec.tools,
-        host=host,
-        folder=folder,
-        workspace=spec.workspace,
-        system_prompt=f"{system}\n\n{spec.brief}\n",
-        record=record,
-        settings=spec.settings,
-        services=spec.services,
-        profiles={
-            "act": ModeProfile(
-                provider,
-                spec.tools,
-                f"{system}\n\n{spec.brief}\n",
-                f"{native_system}\n\n{spec.brief}\n" if native_system else "",
-            )
-        },
-    )
-
-
-class _SpecHost:
-    """A child's host when no session runs it: events to `observe`, questions to `answer`."""
-
-    def __init__(self, spec: SubagentSpec) -> None:
-        self._spec = spec
-
-    def say(self, event: Event) -> None:
-        self._spec.observe(event)
-
-    async def ask(self, question: Question) -> Answer:
-        return self._spec.answer(question)
-
-
-class _InlineRun:
-    def __init__(self, work: asyncio.Task[TaskOutcome]) -> None:
-        self._work = work
-
-    async def wait(self) -> TaskOutcome:
-        from pycline.core.task import TaskOutcome
-
-        try:
-            return await asyncio.shield(self._work)
-        except asyncio.CancelledError:
-            if self._work.cancelled():
-                return TaskOutcome(False, "The task was cancelled.")
-            raise
-
-    def cancel(self) -> None:
-        self._work.cancel()
-
-
-class InlineSpawner:
-    """Children run here, for tasks built without a session: on the parent's model (`model_id`
-    needs the session's configuration and is ignored) and the parent's system prompt."""
-
-    def spawn(self, spec: SubagentSpec) -> SubagentRun:
-        task = child_task(spec, _SpecHost(spec), spec.provider, spec.parent_prompt)
-        return _InlineRun(asyncio.create_task(task.start(spec.prompt)))
 
 
 def _report(children: Sequence[_Child]) -> str:

@@ -1,7 +1,15 @@
 """The task loop (SPEC §1): prompt → stream → parse → approve → run tool → result → …
 
-`Task` orchestrates only. Streaming lives in `core.streaming`, tools in `tools/`, approval policy in
-`core.approval`, persistence behind `TaskFolder`, rendering in the front ends.
+`Task` orchestrates only. Streaming lives in `core.streaming`, running a reply's calls in
+`core.calls`, tools in `tools/`, approval policy in `core.approval`. The features around the loop
+(hooks, checkpoints, slash commands, the cost governor, the focus chain, loop detection,
+hand-offs, sub-agents) are capabilities (`core.capability`) that see the task through a narrow
+`RunContext`. What the task runs with is `TaskDeps`, what its loop changes is `RunState`, and the
+conversation is saved through the journal it is given; it never prints, it says events.
+
+What the app layer uses (the task handle dispatches its commands to these): `start`, `resume`,
+`set_mode`, `set_provider`, `compact`, `set_approval`, `processes`, `stop_process`, and it reads
+`id`, `mode`, `provider`, `record`.
 """
 
 from __future__ import annotations
@@ -9,239 +17,251 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pycline.context.manager import ContextManager, Prepared
 from pycline.context.tokens import estimate_messages, estimate_text
-from pycline.core import calls, modes, resumption, user_input
+from pycline.core import calls, condensing, modes, resumption, user_input
 from pycline.core.approval import ApprovalPolicy, AutoApprove
-from pycline.core.checkpointing import TaskCheckpoints
-from pycline.core.features import AgentFeatures
-from pycline.core.persistence import TaskJournal
-from pycline.core.retry import RetryPolicy, one_line
-from pycline.core.services import TaskServices
-from pycline.core.streaming import Reply, StreamFailed, stream_reply
-from pycline.core.tool_format import ToolCallFormat, ToolFormat
+from pycline.core.capability import Capabilities, RunContext, Stop
+from pycline.core.options import TaskOutcome, TaskSettings
+from pycline.core.requests import Requests
+from pycline.core.run import RunState, TaskDeps
+from pycline.core.streaming import Reply, StreamFailed
 from pycline.editing.diffs import bounded_diff
-from pycline.errors import ProviderErrorKind
 from pycline.events import (
     CONTINUE,
-    RETRY,
     Answer,
     ApprovalQuestion,
-    ErrorEvent,
-    ErrorRetryQuestion,
     Event,
     Host,
     MistakeLimitQuestion,
     ModeChanged,
     Notice,
     Question,
-    RequestStarted,
     TaskEnded,
     TaskStarted,
     ToolOutput,
-    Usage,
 )
 from pycline.messages import Content, ImageContent, Message, TextContent
+from pycline.parsing.native import ToolDefinition
 from pycline.prompts import responses
-from pycline.providers.base import Provider, UsageChunk
-from pycline.storage.journal import TaskRecorder
+from pycline.prompts.tool_schema import definitions
+from pycline.providers.base import Provider
 from pycline.storage.records import TaskRecord
-from pycline.storage.task_store import TaskFolder
-from pycline.tools.base import Tool, ToolContext, ToolFacts
+from pycline.tools.base import Approver, Tool, ToolContext, ToolFacts, ToolSpec
 from pycline.workspace.environment import EnvironmentInfo, environment_details
 from pycline.workspace.mentions import find_mentions
 from pycline.workspace.paths import Workspace
 
+if TYPE_CHECKING:
+    from pycline.core.services import TaskServices
+    from pycline.terminal.background import BackgroundInfo
 
-@dataclass(frozen=True, slots=True)
-class TaskSettings:
-    auto_approve: AutoApprove = field(default_factory=AutoApprove)
-    approve_all_inside: bool = False  # headless --yes
-    headless: bool = False
-    max_mistakes: int = 3
-    max_retries: int = 3
-    retry_base_delay: float = 1.0
-    command_timeout: float = 600.0
-    mode: str = "act"
-    custom_instructions: str = ""
-    auto_condense: float | None = None  # autoCondenseThreshold: condense at this share
-    context_limit: int | None = None  # contextLimit: tokens at which history is trimmed
-    tool_call_format: ToolCallFormat = "auto"
-
-
-@dataclass(frozen=True, slots=True)
-class TaskOutcome:
-    completed: bool
-    reason: str
-    over_budget: bool = False  # stopped at a spending cap
-    next_task: str | None = None  # new_task: the text of the task to start next
-
-
-Sleep = Callable[[float], Awaitable[None]]
+__all__ = ["RunState", "Task", "TaskDeps", "TaskOutcome", "TaskSettings"]
 
 
 class Task:
-    def __init__(
-        self,
-        *,
-        provider: Provider,
-        tools: Sequence[Tool],
-        host: Host,
-        folder: TaskFolder,
-        workspace: Workspace,
-        system_prompt: str,
-        record: TaskRecord,
-        settings: TaskSettings | None = None,
-        history: list[Message] | None = None,
-        services: TaskServices | None = None,
-        checkpoints: TaskCheckpoints | None = None,
-        recorder: TaskJournal | None = None,
-        context: ContextManager | None = None,
-        prompt_extras: Callable[[Sequence[str]], str] | None = None,
-        profiles: Mapping[modes.Mode, modes.ModeProfile] | None = None,
-        features: AgentFeatures | None = None,
-        sleep: Sleep = asyncio.sleep,
-    ) -> None:
-        self.host = host
-        self.folder = folder
-        self.workspace = workspace
-        self.record = record
-        self.settings = settings or TaskSettings()
-        single = modes.ModeProfile(provider, tools, system_prompt)
-        self._profiles: dict[modes.Mode, modes.ModeProfile] = {m: single for m in modes.MODES}
-        self._profiles.update(profiles or {})
-        self.mode: modes.Mode = modes.as_mode(self.settings.mode)
-        self.history: list[Message] = history if history is not None else []
-        self.services = services or TaskServices()
-        self.checkpoints = checkpoints or TaskCheckpoints()
-        # Where the conversation is saved (the app's recorder); without one given, inline.
-        self.recorder: TaskJournal = recorder or TaskRecorder(folder)
-        if history:
-            self.recorder.start_from(self.history)
-        self.context = context or ContextManager()
-        self.prompt_extras = prompt_extras
-        self.features = features or AgentFeatures(ToolFormat(self.settings.tool_call_format))
-        self._in_play: list[str] = []
-        self._seen: dict[str, float | None] = {}
-        self._sleep = sleep
-        self._retry = RetryPolicy(self.settings.max_retries, self.settings.retry_base_delay)
-        self._mistakes = 0
-        self._requests = 0
-        self._context_tokens = 0
-        self._last_error: str | None = None
-        self._auto_condensed = False  # never condense twice in a row
-        self.running_call = ""  # the tool call running now: its output and questions carry its id
-        self._answer_images: list[ImageContent] = []  # for the next user message
-        self._interrupted: tuple[str, str] | None = None  # (call id, partial result) on a stop
+    def __init__(self, deps: TaskDeps, state: RunState) -> None:
+        self.deps = deps
+        self.state = state
+        self.capabilities = Capabilities(deps.capabilities)
+        settings = deps.settings
+        self.requests = Requests(deps, state, self)
         self.approver = ApprovalPolicy(
-            self.settings.auto_approve,
+            settings.auto_approve,
             self.ask,
-            approve_all_inside=self.settings.approve_all_inside,
+            approve_all_inside=settings.approve_all_inside,
             show_edit=lambda q: self.say(ToolOutput(bounded_diff(q.preview))),
         )
+        # The last tool specs offered and their definitions: the same every request until the
+        # mode or the offer changes.
+        self._offered: tuple[Sequence[ToolSpec], tuple[ToolDefinition, ...]] = ((), ())
+
+    # --- what the app layer reads and changes ---------------------------------------------------
 
     @property
     def id(self) -> str:
-        return self.folder.id
+        return self.state.record.id
+
+    @property
+    def record(self) -> TaskRecord:
+        return self.state.record
+
+    @property
+    def mode(self) -> modes.Mode:
+        return self.state.mode
 
     @property
     def provider(self) -> Provider:
-        return self._profiles[self.mode].provider
+        return self.state.profiles[self.state.mode].provider
 
     @property
-    def system_prompt(self) -> str:
-        profile = self._profiles[self.mode]
-        if profile.native_prompt and self.features.tool_format.native(profile.provider.model):
-            return profile.native_prompt
-        return profile.system_prompt
+    def history(self) -> list[Message]:
+        return self.state.history
+
+    @property
+    def host(self) -> Host:
+        return self.deps.host
+
+    @property
+    def workspace(self) -> Workspace:
+        return self.deps.workspace
+
+    @property
+    def folder(self) -> Path:
+        return self.deps.folder
+
+    @property
+    def settings(self) -> TaskSettings:
+        return self.deps.settings
+
+    @property
+    def services(self) -> TaskServices:
+        return self.deps.services
 
     @property
     def tools(self) -> dict[str, Tool]:
-        return {t.spec.name: t for t in self._profiles[self.mode].tools}
+        return {t.spec.name: t for t in self.state.profiles[self.state.mode].tools}
 
-    def facts(self, name: str) -> ToolFacts:
-        for profile in (self._profiles[self.mode], *self._profiles.values()):
-            for tool in profile.tools:
-                if tool.spec.name == name:
-                    return tool.spec.facts
-        return ToolFacts()
+    @property
+    def system_prompt(self) -> str:
+        profile = self.state.profiles[self.state.mode]
+        if profile.native_prompt and self.native:
+            return profile.native_prompt
+        return profile.system_prompt
 
     def set_mode(self, mode: modes.Mode) -> None:
         """Switch Plan/Act; the conversation goes on with the other mode's model and prompt."""
-        if mode == self.mode:
+        if mode == self.state.mode:
             return
-        if mode == "act":
-            self.features.focus.switched_to_act()
-        self.mode = mode
+        self.state.mode = mode
+        self.capabilities.mode_changed(self, mode)
         model = f"{self.provider.name}/{self.provider.model.id}"
         self.record.model = self.provider.model.id
         self.say(ModeChanged(mode, model))
 
     def set_provider(self, provider: Provider, *, mode: modes.Mode | None = None) -> None:
         """Use `provider` in `mode` (default: the current mode) from the next request on."""
-        mode = mode or self.mode
-        self._profiles[mode] = dataclasses.replace(self._profiles[mode], provider=provider)
-        if mode == self.mode:
+        mode = mode or self.state.mode
+        profiles = self.state.profiles
+        profiles[mode] = dataclasses.replace(profiles[mode], provider=provider)
+        if mode == self.state.mode:
             self.record.provider = provider.name
             self.record.model = provider.model.id
             self.say(ModeChanged(mode, f"{provider.name}/{provider.model.id}"))
 
-    # --- host plumbing: everything shown or asked is logged and saved -------------------------
+    def set_approval(self, policy: AutoApprove) -> None:
+        """Decide from `policy` what needs the user's approval, from the next call on."""
+        self.approver.settings = policy
+
+    def processes(self) -> list[BackgroundInfo]:
+        """The commands still running in the background."""
+        registry = self.services.tools.background
+        return list(registry.list()) if registry is not None else []
+
+    async def stop_process(self, number: int) -> None:
+        """Stop background process `number` (see `processes()`); KeyError when there is none."""
+        registry = self.services.tools.background
+        if registry is None:
+            raise KeyError(number)
+        await registry.stop(number)
+
+    # --- what the capabilities see (RunContext) -------------------------------------------------
+
+    @property
+    def ctx(self) -> RunContext:
+        return self
+
+    @property
+    def task_id(self) -> str:
+        return self.id
+
+    @property
+    def native(self) -> bool:
+        return self.state.tool_format.native(self.provider.model)
+
+    @property
+    def approve(self) -> Approver:
+        return self.approver
+
+    def facts(self, name: str) -> ToolFacts:
+        """The facts of the tool `name` in any mode (a tool of another mode is refused with
+        the reason, not as unknown)."""
+        profiles = self.state.profiles
+        for profile in (profiles[self.state.mode], *profiles.values()):
+            for tool in profile.tools:
+                if tool.spec.name == name:
+                    return tool.spec.facts
+        return ToolFacts()
+
+    def charge(self, cost: float, tokens_in: int, tokens_out: int) -> None:
+        r = self.record
+        r.total_cost += cost
+        r.tokens_in += tokens_in
+        r.tokens_out += tokens_out
+        self.capabilities.charged(self, cost, tokens_in + tokens_out)
+
+    def replace_history(self, history: Sequence[Message]) -> None:
+        self.history[:] = history
+        self.deps.context.reset()
+        self.deps.journal.context_changed(self.deps.context.to_json())
+        self.deps.journal.history_changed(self.history)
+
+    # --- host plumbing: what is shown and asked ---------------------------------------------------
 
     def say(self, event: Event) -> None:
-        if isinstance(event, ToolOutput) and not event.tool_call_id and self.running_call:
-            event = dataclasses.replace(event, tool_call_id=self.running_call)
-        self.host.say(event)
+        running = self.state.running_call
+        if isinstance(event, ToolOutput) and not event.tool_call_id and running:
+            event = dataclasses.replace(event, tool_call_id=running)
+        self.deps.host.say(event)
 
     async def ask(self, question: Question) -> Answer:
         if isinstance(question, ApprovalQuestion) and not question.tool_call_id:
-            question = dataclasses.replace(question, tool_call_id=self.running_call)
-        await self.recorder.flush()  # what led to it is saved before it is shown
-        self.features.notify(self, question)
-        answer = await self.host.ask(question)
+            question = dataclasses.replace(question, tool_call_id=self.state.running_call)
+        await self.deps.journal.flush()  # what led to it is saved before it is shown
+        self.capabilities.question(self, question)
+        answer = await self.deps.host.ask(question)
         if answer.text:
-            commanded = self.features.expand_commands(answer.text, self)
-            answer = dataclasses.replace(answer, text=commanded)
-        if answer.text and find_mentions(answer.text):
-            expanded = await user_input.expand(answer.text, self.workspace.root, self.services)
-            answer = dataclasses.replace(answer, text=expanded)
+            answer = dataclasses.replace(answer, text=await self._expand(answer.text))
         # Pictures sent with an answer go to the model in the next user message, after the
         # result they came with (as the first message carries the task's own images).
         for url in answer.images:
             image = ImageContent.from_data_url(url)
             if image is not None:
-                self._answer_images.append(image)
+                self.state.answer_images.append(image)
         return answer
+
+    async def _expand(self, text: str) -> str:
+        """What the user typed, ready for the model: slash commands, then @mentions."""
+        text = self.capabilities.expand(self, text)
+        if find_mentions(text):
+            text = await user_input.expand(text, self.workspace.root, self.services)
+        return text
 
     def _save(self) -> None:
         self.record.ts = time.time()
-        self.recorder.history_changed(self.history)
-        self.recorder.record_changed(self.record)
+        self.deps.journal.history_changed(self.history)
+        self.deps.journal.record_changed(self.record)
 
     async def _saved(self) -> None:
         """Save, and wait until it is written: what follows must not be lost to a kill."""
         self._save()
-        await self.recorder.flush()
+        await self.deps.journal.flush()
 
     # --- the loop -----------------------------------------------------------------------------
 
     async def start(self, text: str, images: tuple[ImageContent, ...] = ()) -> TaskOutcome:
         self.say(TaskStarted(self.id, text, str(self.workspace.root)))
-        text = self.features.expand_commands(text, self)
-        text = await user_input.expand(text, self.workspace.root, self.services)
-        first: list[Content] = [TextContent(f"<task>\n{text}\n</task>"), *images]
-        return await self._run(first)
+        first: list[Content] = [TextContent(f"<task>\n{await self._expand(text)}\n</task>")]
+        return await self._run([*first, *images])
 
     async def resume(self, ago: str, pending: list[Content], message: str = "") -> TaskOutcome:
         """Continue after a restart; `message` is what the user typed to go on with."""
         root = str(self.workspace.root)
         self.say(TaskStarted(self.id, self.record.task, root, resumed=True, message=message))
-        self.features.recall_commands(self.history)
-        text = responses.task_resumption(ago, str(self.workspace.root))
+        text = responses.task_resumption(ago, root)
         if message:
             text += f"\n\nNew instructions for task continuation:\n<user_message>\n{message}\n</user_message>"
         return await self._run([*pending, TextContent(text)])
@@ -250,21 +270,20 @@ class Task:
         self.record.status = "running"
         outcome = TaskOutcome(False, "The task was cancelled.")
         try:
-            await self.checkpoints.at_start(self)
-            hooked = await self.features.on_run(self, user_content)
-            if self.features.stop_reason is not None:
-                outcome = TaskOutcome(False, self.features.stop_reason)
+            added = await self.capabilities.before_run(self, user_content)
+            if isinstance(added, Stop):
+                outcome = TaskOutcome(False, added.reason, over_budget=added.over_budget)
             else:
-                outcome = await self._loop([*user_content, *hooked])
-            await self.features.on_end(self, completed=outcome.completed, result=outcome.reason)
+                outcome = await self._loop([*user_content, *added])
+            await self.capabilities.on_end(self, outcome)
         except asyncio.CancelledError:
-            if self._interrupted is not None:
+            if self.state.interrupted is not None:
                 # The stopped call's partial result, so the model sees it when the task goes on.
                 self.history.append(
-                    resumption.interrupted_results(self.history, *self._interrupted)
+                    resumption.interrupted_results(self.history, *self.state.interrupted)
                 )
-                self._interrupted = None
-            await self.features.on_cancel(self)
+                self.state.interrupted = None
+            await self.capabilities.on_cancel(self)
             self.record.status = "cancelled"
             self.say(Notice("Task cancelled."))
             raise
@@ -272,145 +291,62 @@ class Task:
             if self.record.status == "running":
                 self.record.status = "completed" if outcome.completed else "failed"
             self._save()
-            await self.features.settle()
-            await self.services.close()
-            await self.checkpoints.at_end(self)
-            self.say(TaskEnded(self.id, outcome.completed, outcome.reason))
-            await self.recorder.close()
+            try:
+                await self.capabilities.close(self)
+            finally:
+                await self.services.close()
+                self.say(TaskEnded(self.id, outcome.completed, outcome.reason))
+                await self.deps.journal.close()
         return outcome
 
     async def _loop(self, user_content: list[Content]) -> TaskOutcome:
+        state = self.state
         first_request = not self.history
         while True:
-            notes, over_budget = await self.features.before_request(self)
-            if over_budget is not None:
+            notes = await self.capabilities.before_request(self)
+            if isinstance(notes, Stop):
                 self.history.append(Message("user", tuple(user_content), time.time()))
-                return TaskOutcome(False, over_budget, over_budget=True)
+                return TaskOutcome(False, notes.reason, over_budget=notes.over_budget)
             env = self._environment(first_request)
             first_request = False
-            images, self._answer_images = self._answer_images, []
+            images, state.answer_images = state.answer_images, []
             content = (*user_content, *images, *notes, TextContent(env))
             self.history.append(Message("user", content, time.time()))
             await self._saved()
-            reply = await self._request()
+            reply = await self.requests.next_reply()
             if reply is None:
-                return TaskOutcome(False, self._last_error or "The model request failed.")
+                return TaskOutcome(False, state.last_error or "The model request failed.")
             self.history.append(calls.history_message(reply, time.time()))
             await self._saved()
-            await self.checkpoints.settle()  # the last checkpoint is made before a tool runs
             step = await calls.run_reply(self, reply)
-            await self.checkpoints.after_turn(self, reply)
+            await self.capabilities.after_turn(self, reply)
             if step.completed:
                 return TaskOutcome(True, "completed")
-            if (ended := await self.features.after_step(self)) is not None:
+            if (ended := await self.capabilities.after_step(self)) is not None:
                 return ended
             if step.next_mode is not None:
                 self.set_mode(step.next_mode)
-            if step.mistake:
-                self._mistakes += 1
-            else:
-                self._mistakes = 0
+            state.mistakes = state.mistakes + 1 if step.mistake else 0
             user_content = step.content
-            if self._mistakes >= self.settings.max_mistakes:
-                answer = await self.ask(MistakeLimitQuestion(self._mistakes))
+            if state.mistakes >= self.settings.max_mistakes:
+                answer = await self.ask(MistakeLimitQuestion(state.mistakes))
                 if not answer.chose(CONTINUE) and not answer.text.strip() and not answer.images:
-                    return TaskOutcome(
-                        False,
-                        f"The model made {self._mistakes} mistakes in a row; stopped.",
-                    )
-                self._mistakes = 0
+                    reason = f"The model made {state.mistakes} mistakes in a row; stopped."
+                    return TaskOutcome(False, reason)
+                state.mistakes = 0
                 user_content = [
                     *user_content,
                     TextContent(responses.too_many_mistakes(answer.text)),
                 ]
 
-    async def _request(self) -> Reply | None:
-        """Stream one reply, retrying transient failures; None when the user gives up."""
-        attempt = 0
-        overflow_retried = False
-        prepared = self.context.prepare(
-            self.history,
-            window=self.provider.model.context_window,
-            last_total_tokens=self._context_tokens or None,
-            auto_condense=self.settings.auto_condense,
-            system=self._system(),
-            context_limit=self.settings.context_limit,
-        )
-        condensed: bool | Reply = False
-        if prepared.action == "condense" and not self._auto_condensed:
-            condensed = await self._condense("auto-condense")
-            if isinstance(condensed, Reply):
-                return condensed  # the model finished the task instead of summarising it
-        self._auto_condensed = condensed is True
-        if self._auto_condensed:
-            window = self.provider.model.context_window
-            prepared = self.context.prepare(
-                self.history,
-                window=window,
-                last_total_tokens=None,
-                system=self._system(),
-                context_limit=self.settings.context_limit,
-            )
-        self._context_changed(prepared)
-        messages = prepared.messages
-        while True:
-            self._requests += 1
-            self.say(RequestStarted(self._requests))
-            tools = self.features.native_tools(self)
-            try:
-                reply = await stream_reply(
-                    self.provider, self._system(), messages, self.say, tools=tools
-                )
-            except StreamFailed as failed:
-                error = failed.error
-                if self.features.tool_format.should_fall_back(error, native=bool(tools)):
-                    self.say(Notice(self.features.tool_format.notice(error)))
-                    continue
-                if error.kind is ProviderErrorKind.CONTEXT_OVERFLOW and not overflow_retried:
-                    overflow_retried = True
-                    go_on, _ = await self.features.pre_compact(
-                        self, "standard-truncation-lastquarter", self._context_tokens
-                    )
-                    trimmed = (
-                        self.context.aggressive(self.history, system=self._system())
-                        if go_on
-                        else None
-                    )
-                    if trimmed is not None and trimmed.action != "none":
-                        self._context_changed(trimmed)
-                        messages = trimmed.messages
-                        self.say(
-                            Notice("The context window overflowed; older history was trimmed.")
-                        )
-                        continue
-                if failed.partial.strip():
-                    self.say(
-                        Notice(
-                            f"The reply was interrupted after {len(failed.partial)} characters; "
-                            "that partial reply is discarded (no tool in it was run)."
-                        )
-                    )
-                delay = self._retry.delay(error, attempt)
-                if delay is not None:
-                    attempt += 1
-                    self.say(
-                        Notice(
-                            f"{error} — retrying in {delay:.0f}s (attempt {attempt} of {self.settings.max_retries})."
-                        )
-                    )
-                    await self._sleep(delay)
-                    continue
-                self._last_error = one_line(error)
-                self.say(ErrorEvent(self._last_error))
-                answer = await self.ask(ErrorRetryQuestion(self._last_error))
-                if answer.chose(RETRY):
-                    attempt = 0
-                    continue
-                return None
-            if tools:
-                self.features.tool_format.succeeded()
-            self._account(reply.usage, reply.text, messages)
-            return reply
+    def native_tools(self) -> tuple[ToolDefinition, ...]:
+        """The tool definitions to send, or () when this request uses XML tool calls."""
+        if not self.native:
+            return ()
+        specs = self.capabilities.offer(self, [t.spec for t in self.tools.values()])
+        if list(specs) != list(self._offered[0]):
+            self._offered = (specs, definitions(specs))
+        return self._offered[1]
 
     # --- condensing (core/condensing.py) ------------------------------------------------------
 
@@ -420,14 +356,14 @@ class Task:
         False when it could not be done (the request failed, the summary was empty, a PreCompact
         hook refused); the history is then unchanged.
         """
-        return await self._condense("manual") is True
+        return await self.condense("manual") is True
 
-    async def _condense(self, strategy: str) -> bool | Reply:
+    async def condense(self, strategy: str) -> bool | Reply:
         """Condense (core/condensing.py): True when done, or the model's completion reply when
         it finished the task instead of summarising it."""
-        from pycline.core import condensing
-
-        go_on, hooked = await self.features.pre_compact(self, strategy, self._context_tokens)
+        go_on, hooked = await self.capabilities.before_compact(
+            self, strategy, self.state.context_tokens
+        )
         if not go_on:
             return False
         self.say(Notice("Condensing the conversation into a summary…"))
@@ -437,9 +373,9 @@ class Task:
         try:
             done = await condensing.condense(
                 provider=self.provider,
-                system=self._system(),
+                system=self.system(),
                 history=self.history,
-                context=self.context,
+                context=self.deps.context,
                 workspace=self.workspace,
                 access=self.services.access,
                 reads_allowed=reads,
@@ -448,72 +384,25 @@ class Task:
         except (StreamFailed, condensing.CondenseFailed) as exc:
             self.say(Notice(f"The conversation was not condensed: {exc}"))
             return False
-        self._account(done.usage, done.reply, self.history)
+        self.requests.account(done.usage, done.reply, self.history)
         if done.completion is not None:
             return done.completion if strategy == "auto-condense" else False
-        self.history[:] = done.history
-        self.context.reset()
-        self._context_tokens = estimate_text(self._system()) + estimate_messages(self.history)
-        self.recorder.context_changed(self.context.to_json())
-        if (progress := self.features.focus.update(done.progress or None)) is not None:
-            self.say(progress)
+        self.replace_history(done.history)
+        self.state.context_tokens = estimate_text(self.system()) + estimate_messages(self.history)
+        self.capabilities.compacted(self, done.progress)
         self._save()
         files = f"; re-read: {', '.join(done.reread)}" if done.reread else ""
         size = len(done.summary)
         self.say(Notice(f"History condensed into a {size:,}-character summary{files}."))
         return True
 
-    def _context_changed(self, prepared: Prepared) -> None:
-        if prepared.changed:
-            self.recorder.context_changed(self.context.to_json())
-            if prepared.action == "truncate":
-                self.say(Notice("Older history was trimmed to fit the context window."))
-
-    def _account(self, usage: UsageChunk | None, text: str, sent: Sequence[Message]) -> None:
-        if usage is None:
-            # The stream was cut short before usage arrived: estimate, so cost is never silently 0.
-            usage = UsageChunk(output_tokens=estimate_text(text))
-        if not (usage.input_tokens or usage.cache_read_tokens or usage.cache_write_tokens):
-            # Some local servers report no prompt tokens; the context gauge still needs a figure.
-            estimate = estimate_text(self._system()) + estimate_messages(sent)
-            usage = dataclasses.replace(usage, input_tokens=estimate)
-        model = self.provider.model
-        cost = model.cost(usage)
-        r = self.record
-        r.tokens_in += usage.input_tokens
-        r.tokens_out += usage.output_tokens
-        r.cache_writes += usage.cache_write_tokens
-        r.cache_reads += usage.cache_read_tokens
-        r.total_cost += cost
-        total = (
-            usage.input_tokens
-            + usage.output_tokens
-            + usage.cache_read_tokens
-            + usage.cache_write_tokens
-        )
-        if total:
-            self._context_tokens = total
-        self.features.charged(self, cost, total)
-        self.say(
-            Usage(
-                usage.input_tokens,
-                usage.output_tokens,
-                usage.cache_write_tokens,
-                usage.cache_read_tokens,
-                cost,
-                r.total_cost,
-                self._context_tokens,
-                model.context_window,
-            )
-        )
-
     def _environment(self, first_request: bool) -> str:
         info = EnvironmentInfo(
             mode=self.mode,
-            context_tokens=self._context_tokens,
+            context_tokens=self.state.context_tokens,
             context_window=self.provider.model.context_window,
             first_request=first_request,
-            recently_modified=tuple(self._changed_by_others()),
+            recently_modified=tuple(self.state.files.changed_by_others(self.workspace.root)),
             terminals=self._terminals(),
         )
         return environment_details(self.workspace.root, info)
@@ -524,48 +413,43 @@ class Task:
             return ""
         return user_input.terminal_text(self.services)
 
+    def system(self) -> str:
+        """The system prompt of this request: the mode's, with what changes during a task."""
+        extras = self.deps.prompt_extras
+        if extras is None:
+            return self.system_prompt
+        text = extras(tuple(self.state.files.paths))
+        return f"{self.system_prompt}\n{text}\n" if text else self.system_prompt
+
+    # --- what one call needs (core.turn.TurnHost) -------------------------------------------------
+
+    @property
+    def running_call(self) -> str:
+        return self.state.running_call
+
+    @running_call.setter
+    def running_call(self, call_id: str) -> None:
+        self.state.running_call = call_id
+
     def note_path(self, path: str) -> None:
         """Remember a file the task worked with (for conditional rules) and its state now, so a
         later change by someone else is reported in the environment details."""
-        if path not in self._in_play:
-            self._in_play.append(path)
-        self._seen[path] = _mtime(self.workspace.root / path)
-
-    def _changed_by_others(self) -> list[str]:
-        changed = []
-        for path, seen in self._seen.items():
-            now = _mtime(self.workspace.root / path)
-            if now != seen:
-                changed.append(path)
-                self._seen[path] = now
-        return changed
-
-    def _system(self) -> str:
-        if self.prompt_extras is None:
-            return self.system_prompt
-        text = self.prompt_extras(tuple(self._in_play))
-        return f"{self.system_prompt}\n{text}\n" if text else self.system_prompt
+        self.state.files.note(self.workspace.root, path)
 
     def keep_interrupted(self, call_id: str, body: str) -> None:
-        self._interrupted = (call_id, body)
+        self.state.interrupted = (call_id, body)
 
     def tool_context(self) -> ToolContext:
+        model = self.provider.model
         return ToolContext(
             workspace=self.workspace,
             approve=self.approver,
             say_fn=self.say,
             ask_fn=self.ask,
-            supports_images=self.provider.model.supports_images,
-            model_family="claude" if "claude" in self.provider.model.id.lower() else "",
+            supports_images=model.supports_images,
+            model_family="claude" if "claude" in model.id.lower() else "",
             command_timeout=self.settings.command_timeout,
             headless=self.settings.headless,
             access=self.services.access,
             services=self.services.tools,
         )
-
-
-def _mtime(path: Path) -> float | None:
-    try:
-        return path.stat().st_mtime
-    except OSError:  # deleted, or never existed
-        return None

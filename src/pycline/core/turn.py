@@ -64,6 +64,8 @@ class Step:
     mistake: bool = False
     completed: bool = False
     next_mode: Mode | None = None
+    handed_over: bool = False  # the task was condensed or handed to a new one: no more calls
+    replaced_history: bool = False  # the calls this reply's results answer are gone from history
 
 
 def history_text(reply: Reply) -> str:

@@ -1,0 +1,32 @@
+"""How a task runs (its settings) and how a run of it ended (its outcome)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycline.core.approval import AutoApprove
+from pycline.core.tool_format import ToolCallFormat
+
+
+@dataclass(frozen=True, slots=True)
+class TaskSettings:
+    auto_approve: AutoApprove = field(default_factory=AutoApprove)
+    approve_all_inside: bool = False  # headless --yes
+    headless: bool = False
+    max_mistakes: int = 3
+    max_retries: int = 3
+    retry_base_delay: float = 1.0
+    command_timeout: float = 600.0
+    mode: str = "act"
+    custom_instructions: str = ""
+    auto_condense: float | None = None  # autoCondenseThreshold: condense at this share
+    context_limit: int | None = None  # contextLimit: tokens at which history is trimmed
+    tool_call_format: ToolCallFormat = "auto"
+
+
+@dataclass(frozen=True, slots=True)
+class TaskOutcome:
+    completed: bool
+    reason: str
+    over_budget: bool = False  # stopped at a spending cap
+    next_task: str | None = None  # new_task: the text of the task to start next
