@@ -16,6 +16,7 @@ from tests.acp.harness import (
     command,
     in_process,
     read,
+    replace,
     script_file,
     start,
     text,
@@ -120,3 +121,35 @@ async def test_resume_reopens_a_session_without_replay_and_close_ends_it(
         await conn.close_session(session_id=sid)
         assert sid not in agent.sessions
     assert TaskStore(isolated_home).open(sid).load_record().status == "completed"
+
+
+async def test_a_loaded_session_shows_the_edit_it_approved_and_the_context_window(
+    tmp_path: Path, workspace: Path, isolated_home: Path
+) -> None:
+    (workspace / "a.txt").write_text("alpha\n", encoding="utf-8")
+    script = script_file(tmp_path, "Editing.\n" + replace("a.txt", "alpha", "beta"), COMPLETE)
+    first = RecordingClient()
+    async with in_process(first, isolated_home, script) as (conn, _):
+        sid = await start(conn, first, workspace)
+        await conn.prompt(session_id=sid, prompt=text("change a.txt"))
+    assert (workspace / "a.txt").read_text(encoding="utf-8") == "beta\n"
+    live = [u for u in first.updates if u.session_update == "usage_update"]
+
+    second = RecordingClient()
+    async with in_process(second, isolated_home, script) as (conn, _):
+        await conn.initialize(protocol_version=1, client_capabilities=second.capabilities())
+        await conn.load_session(cwd=str(workspace), session_id=sid, mcp_servers=[])
+    replayed = list(second.updates)
+    (edit,) = [u for u in replayed if u.session_update == "tool_call"]
+    assert edit.kind == "edit"
+    shown = "".join(
+        c.content.text
+        for u in replayed
+        if u.session_update == "tool_call_update" and u.tool_call_id == edit.tool_call_id
+        for c in u.content or []
+        if getattr(c, "type", "") == "content"
+    )
+    assert "-alpha" in shown and "+beta" in shown  # the diff the user approved
+    usage = [u for u in replayed if u.session_update == "usage_update"]
+    assert [(u.used, u.size) for u in usage] == [(u.used, u.size) for u in live]
+    assert usage[-1].size > 0 and usage[-1].used > 0
