@@ -15,9 +15,10 @@ prompt's usage, so both agents budget on the same count. Per run:
   1.25 for Anthropic), with the cached share; the largest request.
 - wall time of the agent's process; per-turn time (from the end of a reply to the next request)
   by tenth of the run, and the last tenth over the first.
-- bytes written to disk by the agent and its children (the kernel's `write_bytes`: pages dirtied,
-  counted when dirtied) and files left in its data folder (for pycline, PYCLINE_HOME with the
-  checkpoint repository; for Cline, its data folder and home).
+- bytes written to disk by the agent and its children (the kernel's `write_bytes` less
+  `cancelled_write_bytes`: pages dirtied, less those truncated or deleted before they were written
+  back) and files left in its data folder (for pycline, PYCLINE_HOME with the checkpoint
+  repository; for Cline, its data folder and home).
 
 Cline: `cline@3.0.65`, installed on first use into bench/.cline (git-ignored) with
 `npm install --prefix`; its default configuration (agentic compaction, its default tools), run
@@ -92,7 +93,8 @@ class Run:
     requests: list[Recorded] = field(default_factory=list)
     sent: list[float] = field(default_factory=list)  # when each reply's last byte went out
     wall: float = 0.0
-    written: int = 0  # bytes written to disk (pages dirtied)
+    written: int = 0  # bytes written to disk: pages dirtied less those dropped before writeback
+    dirtied: int = 0  # pages dirtied, in bytes, counting those that never reached the disk
     files: int = 0  # files left in the data folder
     problem: str | None = None
 
@@ -258,7 +260,11 @@ def _timed(run: Run, command: list[str], **kwargs: Any) -> subprocess.CompletedP
     before, started = _io(), time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, **kwargs)
     run.wall = time.perf_counter() - started
-    run.written = _io()["write_bytes"] - before["write_bytes"]
+    after = _io()
+    run.dirtied = after["write_bytes"] - before["write_bytes"]
+    # A page dirtied and then truncated or deleted before writeback never reaches the disk (a
+    # file replaced by a new version within seconds): the kernel counts it as cancelled.
+    run.written = run.dirtied - (after["cancelled_write_bytes"] - before["cancelled_write_bytes"])
     return done
 
 
@@ -448,6 +454,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", nargs="+", default=["cline", "pycline-xml", "pycline-native"])
     parser.add_argument("--dump", type=Path, help="write every request body into this folder")
     parser.add_argument("--save", type=Path, help="write every run's figures here as JSON")
+    parser.add_argument("--baseline", type=Path,
+                        help="Cline's runs from an earlier --save, instead of running Cline")  # fmt: skip
     parser.add_argument("--pycline-config", nargs="+", default=[], metavar="KEY=VALUE",
                         help="settings for the pycline runs (pycline config set)")  # fmt: skip
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
@@ -469,11 +477,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     failed = False
     results: list[dict[str, Run]] = []
+    baseline = _load(args.baseline) if args.baseline is not None else {}
     for shape in args.shapes:
         for n in turns:
             runs = {name: measure(name, shape, n, args.timeout, args.dump) for name in args.agents}
             if "cline" not in runs:
-                runs = {"cline": Run("cline", shape, n), **runs}
+                runs = {"cline": baseline.get((shape, n), Run("cline", shape, n)), **runs}
             report(runs)
             results.append(runs)
             failed = failed or any(r.problem for r in runs.values())
@@ -483,6 +492,18 @@ def main(argv: list[str] | None = None) -> int:
         check_targets(results)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 1 if failed else 0
+
+
+def _load(path: Path) -> dict[tuple[str, int], Run]:
+    """Cline's runs in a file written by --save, by shape and turns."""
+    out: dict[tuple[str, int], Run] = {}
+    for runs in json.loads(path.read_text(encoding="utf-8")):
+        data = runs.get("cline")
+        if not data or not data["requests"]:
+            continue
+        run = Run(**{**data, "requests": [Recorded(**r) for r in data["requests"]]})
+        out[(run.shape, run.turns)] = run
+    return out
 
 
 def _save(path: Path, results: list[dict[str, Run]]) -> None:

@@ -178,12 +178,14 @@ class ContextManager:
         so one request never carries a known overflow.
         """
         fixed = estimate_text(system)
+        # Whether to trim is decided on the size that triggered the step: the savings alone
+        # would otherwise put off trimming to a step soon after.
+        target = step_target(limit, fixed) if used >= limit else budget
         estimate = max(fixed + estimate_messages(self.render(history)), 1)
         view = self._full(history)
         now = fixed + estimate_messages(view)
         used, estimate = used * now // estimate, max(now, 1)
         action: Action = "none"
-        target = step_target(limit) if used >= limit else used
         halvings = 0
         while used >= budget or (used > target and halvings < MAX_HALVINGS):
             keep: Keep = "quarter" if used / 2 > budget else "half"
