@@ -149,6 +149,8 @@ class Settings(Profile):
     # Language servers checking each edit: language -> command ([] turns a language off).
     language_servers: dict[str, list[str]] = Field(default_factory=dict)
     diagnostics_timeout: float = Field(4.0, gt=0, le=120)  # seconds a check may add to an edit
+    # A language server found nowhere (TypeScript's) is installed into PYCLINE_HOME/lsp on first use.
+    install_language_servers: bool = True
     # Native API tool calls, XML tool calls, or native where the model's catalogue entry says so.
     tool_call_format: Literal["auto", "native", "xml"] = "auto"
     focus_chain_settings: FocusChainSettings = Field(default_factory=FocusChainSettings)

@@ -26,6 +26,7 @@ from pycline.checkpoints.runner import DEFAULT_TIMEOUT, GitRunner
 from pycline.checkpoints.staging import Stager, write_atomic
 from pycline.checkpoints.types import Checkpoint, CheckpointError, FileChange, RestoreResult
 from pycline.checkpoints.worktree_diff import NeedsStaging, diff_to_worktree
+from pycline.workspace.confined import read_text
 
 MiB = 1024 * 1024
 LAYOUT_VERSION = "2"
@@ -271,10 +272,8 @@ class ShadowGit:
             patterns.append(literal_pattern(self._home.relative_to(self.workspace).as_posix()))
         # The user's private excludes: reading is harmless, and they describe junk we should skip.
         try:
-            text = (self.workspace / ".git" / "info" / "exclude").read_text(
-                encoding="utf-8", errors="replace"
-            )
-        except OSError:  # absent, or `.git` is a gitfile
+            text = read_text(self.workspace / ".git" / "info" / "exclude", 1_000_000)
+        except OSError:  # absent, or `.git` is a gitfile (or not a regular file)
             text = ""
         lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
         if lines:

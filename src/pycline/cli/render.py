@@ -16,8 +16,13 @@ RESULT_LINES = 12  # lines of an MCP tool's result shown
 LINE_WIDTH = 400
 
 _ERROR = re.compile(r"<error>\s*(.*?)\s*</error>", re.S)
-# Tools whose successful result is worth seeing (what an MCP server answered).
-SHOWN_RESULTS = frozenset({"use_mcp_tool", "access_mcp_resource"})
+
+
+def shows_result(tool: str) -> bool:
+    """Whether a successful result of `tool` is worth seeing (what an MCP server answered)."""
+    from pycline.app.tool_catalogue import facts_of
+
+    return facts_of(tool).effect == "mcp"
 
 
 def failure_reason(result: str) -> str:

@@ -51,7 +51,7 @@ from pycline.providers.base import Provider, UsageChunk
 from pycline.storage.journal import TaskRecorder
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder
-from pycline.tools.base import Tool, ToolContext
+from pycline.tools.base import Tool, ToolContext, ToolFacts
 from pycline.workspace.environment import EnvironmentInfo, environment_details
 from pycline.workspace.mentions import find_mentions
 from pycline.workspace.paths import Workspace
@@ -164,6 +164,13 @@ class Task:
     @property
     def tools(self) -> dict[str, Tool]:
         return {t.spec.name: t for t in self._profiles[self.mode].tools}
+
+    def facts(self, name: str) -> ToolFacts:
+        for profile in (self._profiles[self.mode], *self._profiles.values()):
+            for tool in profile.tools:
+                if tool.spec.name == name:
+                    return tool.spec.facts
+        return ToolFacts()
 
     def set_mode(self, mode: modes.Mode) -> None:
         """Switch Plan/Act; the conversation goes on with the other mode's model and prompt."""

@@ -24,13 +24,14 @@ from pycline.editing.problems import ProblemCheck, render_problems
 from pycline.editing.search_replace import SearchReplaceError, apply_search_replace
 from pycline.editing.textfile import TextFile
 from pycline.errors import ToolError
-from pycline.events import ApprovalQuestion
+from pycline.events import ApprovalQuestion, Notice
 from pycline.prompts.responses import DENIED, with_feedback
 from pycline.tools.base import (
     Approval,
     ParamSpec,
     ToolCall,
     ToolContext,
+    ToolFacts,
     ToolResult,
     ToolSpec,
     describe,
@@ -44,6 +45,14 @@ ERROR_CONTENT_MAX_LINES = 300
 
 WRITE_TO_FILE_SPEC = ToolSpec(
     name="write_to_file",
+    facts=ToolFacts(
+        effect="edit",
+        title="Cline wants to create or overwrite this file:",
+        done_title="Cline wrote this file:",
+        label="Write {path}",
+        kind="edit",
+        checkpointed=True,
+    ),
     description=(
         "Create a file (and missing folders) or replace all of its content; for changes to part "
         "of a file prefer replace_in_file. Send the COMPLETE content, never placeholders such "
@@ -61,6 +70,14 @@ WRITE_TO_FILE_SPEC = ToolSpec(
 
 REPLACE_IN_FILE_SPEC = ToolSpec(
     name="replace_in_file",
+    facts=ToolFacts(
+        effect="edit",
+        title="Cline wants to edit this file:",
+        done_title="Cline edited this file:",
+        label="Edit {path}",
+        kind="edit",
+        checkpointed=True,
+    ),
     description=(
         "Change parts of an existing file with SEARCH/REPLACE blocks:\n"
         "------- SEARCH\n[exact lines from the file]\n=======\n[new lines]\n+++++++ REPLACE\n"
@@ -198,13 +215,10 @@ async def _propose_and_save(
     file = target.existing or TextFile("")
     # A replacement the file's encoding cannot hold is refused before anyone is asked.
     file.encode(proposed)
-    check = ProblemCheck(
-        resolved.path,
-        resolved.display,
-        ctx.cwd,
-        ctx.services.linters,
-        ctx.services.language_servers,
-    )
+    servers = ctx.services.language_servers
+    if servers is not None and (installing := servers.prepare(resolved.path)):
+        ctx.say(Notice(installing))  # a one-time wait the user should know the reason for
+    check = ProblemCheck(resolved.path, resolved.display, ctx.cwd, ctx.services.linters, servers)
     # The old file's lint runs while the user looks at the proposal.
     before = asyncio.create_task(check.before(target.existing.text if target.existing else None))
     approval: Approval | None = None
@@ -251,6 +265,8 @@ async def _propose_and_save(
     await before
     textfile.write(resolved.path, data, mode=file.mode)
     problems = await check.after(final)
+    for notice in servers.take_notices() if servers is not None else ():
+        ctx.say(Notice(notice))
 
     parts = [f"The content was saved to {resolved.display}."]
     if user_changes:
