@@ -38,6 +38,7 @@ asks the model for a summary (the fake answers with a short one) and keeps the r
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import shutil
@@ -83,6 +84,7 @@ class Recorded:
     chars: int
     cached: int  # tokens the prefix cache would serve
     arrived: float
+    cpu: float = 0.0  # the agent's CPU seconds so far (its reaped children's included)
 
 
 @dataclass
@@ -97,6 +99,7 @@ class Run:
     dirtied: int = 0  # pages dirtied, in bytes, counting those that never reached the disk
     files: int = 0  # files left in the data folder
     problem: str | None = None
+    pid: int | None = None  # the agent's process while it runs
 
     @property
     def tokens(self) -> int:
@@ -139,6 +142,24 @@ class Run:
         tenths = self.tenths()
         return tenths[-1] / tenths[0] if len(tenths) >= 2 and tenths[0] > 0 else None
 
+    def cpu_tenths(self) -> list[float]:
+        """Mean CPU time per turn (request to request) of each tenth of the run, in ms: unlike
+        wall time, hardly changed by other processes' load on a shared machine."""
+        cpu = [r.cpu for r in self.requests]
+        turns = [b - a for a, b in itertools.pairwise(cpu)]
+        parts = min(10, len(turns))
+        if not parts or not any(turns):
+            return []
+        size = len(turns) / parts
+        return [
+            1000 * statistics.mean(turns[round(k * size) : round((k + 1) * size)])
+            for k in range(parts)
+        ]
+
+    def cpu_ratio(self) -> float | None:
+        tenths = self.cpu_tenths()
+        return tenths[-1] / tenths[0] if len(tenths) >= 2 and tenths[0] > 0 else None
+
 
 class ScriptedModel:
     """Answers each request with the next step, as the agent's own tool call."""
@@ -177,7 +198,9 @@ class ScriptedModel:
                 self.next += 1
             priced = self.prices.price(pieces)
             kind = "summary" if summary else "step"
-            self.run.requests.append(Recorded(kind, chars, priced.cached, arrived))
+            self.run.requests.append(
+                Recorded(kind, chars, priced.cached, arrived, _cpu(self.run.pid))
+            )
             if self.dump is not None:
                 name = (
                     f"{self.run.flavour}-{self.run.shape}-{self.run.turns}-"
@@ -255,10 +278,34 @@ def _io() -> dict[str, int]:
     return out
 
 
+def _cpu(pid: int | None) -> float:
+    """CPU seconds of process `pid` and its reaped children (0 when unknown)."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    # utime, stime, cutime, cstime: fields 14-17 of stat(5), after the name's ")".
+    return sum(int(v) for v in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
 def _timed(run: Run, command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
     """Run the agent, charging its wall time and disk writes (its children's too) to `run`."""
+    timeout = kwargs.pop("timeout", None)
     before, started = _io(), time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
+    ) as agent:
+        run.pid = agent.pid
+        try:
+            out, err = agent.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            agent.kill()
+            out, err = agent.communicate()
+            run.problem = f"timed out after {timeout} s"
+        run.pid = None
+    done = subprocess.CompletedProcess(command, agent.returncode, out, err)
     run.wall = time.perf_counter() - started
     after = _io()
     run.dirtied = after["write_bytes"] - before["write_bytes"]
@@ -367,6 +414,11 @@ def report(runs: dict[str, Run]) -> None:
         summaries = sum(r.kind == "summary" for r in run.requests)
         extra = f"; {summaries} compaction requests" if summaries else ""
         print(f"    per-turn ms by tenth: {' '.join(f'{t:.1f}' for t in tenths)}{extra}")
+        if cpu := run.cpu_tenths():
+            ratio = run.cpu_ratio() or 0
+            print(
+                f"    per-turn CPU ms by tenth: {' '.join(f'{t:.1f}' for t in cpu)} ({ratio:.2f})"
+            )
         if run.problem:
             print(f"    FAILED: {run.problem}", flush=True)
 
@@ -387,6 +439,8 @@ class Target:
                 return run.tokens / cline.tokens
             case "per-turn time, last/first tenth":
                 return run.per_turn_ratio()
+            case "per-turn CPU time, last/first tenth":
+                return run.cpu_ratio()
             case "bytes written":
                 return run.written / cline.written if cline.written else None
             case "wall time":
@@ -399,6 +453,7 @@ TARGETS = (
     Target("Anthropic-priced input", (200, 800), 0.5),
     Target("raw input", (800,), 0.5),
     Target("per-turn time, last/first tenth", (800,), 1.5),
+    Target("per-turn CPU time, last/first tenth", (800,), 1.5),
     Target("bytes written", (200, 800), 1.0),
     Target("wall time", (200, 800), 0.5),
 )
@@ -438,7 +493,8 @@ def _offline_prefix() -> list[str]:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return []
-    prefix = [bwrap, "--dev-bind", "/", "/", "--unshare-net", "--unshare-pid",
+    # Its own /proc, so the agents' pids read there are the ones this namespace sees.
+    prefix = [bwrap, "--dev-bind", "/", "/", "--proc", "/proc", "--unshare-net", "--unshare-pid",
               "--die-with-parent", "--"]  # fmt: skip
     probe = subprocess.run([*prefix, "true"], capture_output=True)
     return prefix if probe.returncode == 0 else []
