@@ -86,12 +86,12 @@ async def _check_one(language: str, settings: DiagnosticsSettings, workspace: Pa
         )
     if (reason := provision.missing_reason(language)) is not None:
         return Check(name, "fail", reason, "install Node.js 20 or newer (with npm)")
-    where = provision.install_root(settings.install_home) / language
+    where = provision.install_root(settings.install_home)
     return Check(
         name,
         "ok",
-        f"{server.label} is installed into {where} on the first {server.title} edit "
-        "(from the npm registry)",
+        f"not installed yet: the first {server.title} edit installs {server.label} "
+        f"into {where} (from npm)",
     )
 
 

@@ -280,7 +280,7 @@ def quick_missing(home: Path, workspace: Path) -> list[str]:
 
     missing: list[str] = []
     if browser_available(executable_path=chromium_setting(home, workspace)) is not None:
-        missing.append("browser tool off (no Chromium, Chrome or Edge found)")
+        missing.append("browser tool off (no Chromium/Chrome/Edge)")
     policy = sandbox_policy(load(home, workspace), home, workspace)
     if not policy.enabled and not policy.explicit:
         reason = unavailable_reason() or ""
