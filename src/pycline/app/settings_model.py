@@ -138,6 +138,9 @@ class Settings(Profile):
     browser_executable_path: str | None = None
     auto_condense_threshold: float | None = Field(None, gt=0, le=1)  # fraction of the window
     use_auto_condense: bool = False  # Cline's switch: condense at the threshold (default 0.75)
+    # Tokens a request may reach before the oldest history is trimmed (None: a size chosen for
+    # cost, context.steps.DEFAULT_LIMIT); the model's window caps it.
+    context_limit: int | None = Field(None, ge=4_000)
     notifications: bool = False
     linters: dict[str, list[str]] = Field(default_factory=dict)
     # Commands run in an OS sandbox (terminal.sandbox); None: on wherever it is available.

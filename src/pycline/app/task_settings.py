@@ -41,6 +41,7 @@ def task_settings(
         command_timeout=settings.command_timeout,
         mode=mode,
         auto_condense=_auto_condense(settings),
+        context_limit=settings.context_limit,
         tool_call_format=settings.tool_call_format,
     )
 

@@ -141,7 +141,7 @@ class InteractiveHost:
                     self._line(style(line, "dim"))
                 if not ok:
                     self._line(style(f"  ✗ {render.failure_reason(result)}", "red"))
-                elif tool in render.SHOWN_RESULTS:
+                elif render.shows_result(tool):
                     for line in render.shown_result(result):
                         self._line(style(f"  {line}", "dim"))
             case PlanResponse(response=response):

@@ -67,6 +67,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _sandbox_flag(namespace: argparse.Namespace) -> argparse.Namespace:
+    # Words that are not UTF-8 arrive as lone surrogates (Python decodes the command line with
+    # surrogateescape); as a task's text they could be neither saved nor sent.
+    if isinstance(getattr(namespace, "task", None), list):
+        from pycline.parsing.surrogates import clean
+
+        namespace.task = [clean(word) for word in namespace.task]
     # The flag travels like the setting's override in the environment, so every task started
     # from this process (and nothing else) sees it.
     if namespace.sandbox:

@@ -16,7 +16,15 @@ from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion
 from pycline.messages import ImageContent
 from pycline.prompts import responses
-from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.base import (
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolFacts,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
 
 ACTIONS = ("launch", "click", "type", "scroll_down", "scroll_up", "close")
 
@@ -24,6 +32,14 @@ _W, _H = VIEWPORT
 
 BROWSER_SPEC = ToolSpec(
     name="browser_action",
+    facts=ToolFacts(
+        effect="browser",
+        title="Cline wants to use the browser:",
+        done_title="Cline used the browser:",
+        label="Browser: {action} {url}",
+        kind="fetch",
+        checkpointed=True,
+    ),
     description=(
         f"Drive a headless browser ({_W}x{_H}) to view and test a web page, e.g. an app you "
         "built. Each action but close returns a screenshot and the console log. Start with "

@@ -31,6 +31,7 @@ from pycline.tools.base import (
     ParamSpec,
     ToolCall,
     ToolContext,
+    ToolFacts,
     ToolResult,
     ToolSpec,
     describe,
@@ -44,6 +45,14 @@ ERROR_CONTENT_MAX_LINES = 300
 
 WRITE_TO_FILE_SPEC = ToolSpec(
     name="write_to_file",
+    facts=ToolFacts(
+        effect="edit",
+        title="Cline wants to create or overwrite this file:",
+        done_title="Cline wrote this file:",
+        label="Write {path}",
+        kind="edit",
+        checkpointed=True,
+    ),
     description=(
         "Create a file (and missing folders) or replace all of its content; for changes to part "
         "of a file prefer replace_in_file. Send the COMPLETE content, never placeholders such "
@@ -61,6 +70,14 @@ WRITE_TO_FILE_SPEC = ToolSpec(
 
 REPLACE_IN_FILE_SPEC = ToolSpec(
     name="replace_in_file",
+    facts=ToolFacts(
+        effect="edit",
+        title="Cline wants to edit this file:",
+        done_title="Cline edited this file:",
+        label="Edit {path}",
+        kind="edit",
+        checkpointed=True,
+    ),
     description=(
         "Change parts of an existing file with SEARCH/REPLACE blocks:\n"
         "------- SEARCH\n[exact lines from the file]\n=======\n[new lines]\n+++++++ REPLACE\n"
@@ -127,7 +144,7 @@ class WriteToFileTool:
         proposed = base.conform(cleaned)
         warning = truncation_warning(omission_placeholders(proposed, base.text))
         return await _propose_and_save(
-            ctx, self.summary(call), self.spec.name, target, proposed, warning
+            ctx, self.summary(call), self.spec.name, target, proposed, warning, written=content
         )
 
 
@@ -182,8 +199,16 @@ def _reread(resolved: ResolvedPath) -> _Target:
 
 
 async def _propose_and_save(
-    ctx: ToolContext, summary: str, tool: str, target: _Target, proposed: str, warning: str
+    ctx: ToolContext,
+    summary: str,
+    tool: str,
+    target: _Target,
+    proposed: str,
+    warning: str,
+    *,
+    written: str | None = None,
 ) -> ToolResult:
+    """Ask, save, and report; `written` is the whole content the model wrote (write_to_file)."""
     resolved = target.resolved
     on_disk = target.on_disk  # read once, with the file's text
     old_text = target.existing.text if target.existing else ""
@@ -227,6 +252,7 @@ async def _propose_and_save(
             _reread(resolved),
             proposed,
             warning,
+            written=written,
         )
 
     final = proposed
@@ -248,12 +274,24 @@ async def _propose_and_save(
             "The user edited your proposal before saving it. Their changes (from your version "
             f"to the saved one):\n```diff\n{user_changes.rstrip()}\n```"
         )
-    parts.append(_saved_content(resolved.display, old_text, final))
+    if written is not None and _same_text(written, final):
+        # The model's own call already holds the file: echoing it would send it twice on every
+        # later request.
+        parts.append(
+            "The file holds exactly what you wrote: use that as the reference for further edits."
+        )
+    else:
+        parts.append(_saved_content(resolved.display, old_text, final))
     if problems:
         parts.append(render_problems(resolved.display, problems))
     if warning:
         parts.append(warning)
     return ToolResult(with_feedback("\n\n".join(parts), approval.feedback))
+
+
+def _same_text(a: str, b: str) -> bool:
+    """Equal but for line endings and trailing newlines (which the file's own style decides)."""
+    return a.replace("\r\n", "\n").rstrip("\n") == b.replace("\r\n", "\n").rstrip("\n")
 
 
 def _saved_content(display: str, old: str, final: str) -> str:
