@@ -60,6 +60,8 @@ DESCRIPTIONS: dict[str, str] = {
     "condensed (default 0.75).",
     "useAutoCondense": "Condense the conversation into a summary near the context limit "
     "(Cline's switch).",
+    "contextLimit": "Tokens a request may reach before the oldest history is trimmed; unset, "
+    "a size chosen for cost. The model's context window caps it.",
     "notifications": "A desktop notification (`notify-send`) when a task waits for you.",
     "linters": "Your linters per file pattern: glob → command with `{file}`, e.g. "
     '`{"*.py": ["ruff", "check", "--output-format=concise", "{file}"]}`; new findings after an '
