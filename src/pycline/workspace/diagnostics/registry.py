@@ -89,11 +89,11 @@ class LanguageServers:
             return None
         self._start_install(slot)
         assert self.install_home is not None  # a slot without a launch has one
-        where = provision.install_root(self.install_home) / slot.spec.language
+        where = _tilde(provision.install_root(self.install_home))
         server = provision.INSTALLABLE[slot.spec.language]
         return (
-            f"Installing {server.label} into {where} for {server.title} checks (once; "
-            "setting installLanguageServers: false turns this off)…"
+            f"Installing {server.label} into {where} for {server.title} checks "
+            "(once; installLanguageServers: false turns this off)…"
         )
 
     def take_notices(self) -> list[str]:
@@ -326,6 +326,11 @@ def _settle(settle: float | None) -> dict[str, float]:
 def _problem(spec: ServerSpec, diagnostic: lsp.Diagnostic) -> Problem:
     source = diagnostic.source or spec.language
     return Problem(source, diagnostic.range.start.line + 1, diagnostic.message)
+
+
+def _tilde(path: Path) -> str:
+    home = Path.home()
+    return f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
 
 
 def _display(uri: str, root: Path) -> str:
