@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -22,21 +21,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 WHEELS = REPO / ".ci" / "wheels"
+sys.path.insert(0, str(REPO))  # for tests.install
 
-
-def _clone(dest: Path) -> None:
-    names = subprocess.run(
-        ["git", "ls-files", "-z", "-co", "--exclude-standard"],
-        cwd=REPO,
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
-    for name in filter(None, names.split("\0")):
-        source = REPO / name
-        if (name.startswith(".ci/") and name != ".ci/run") or not source.is_file():
-            continue
-        (dest / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, dest / name)
+from tests.install.clone import clone_working_tree  # noqa: E402
 
 
 def _size(folder: Path) -> int:
@@ -47,7 +34,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pycline-install-") as tmp:
         user = Path(tmp) / "user"
         clone = user / "src" / "pycline"
-        _clone(clone)
+        clone_working_tree(clone)
         path = f"{Path(sys._base_executable).parent}:/usr/local/bin:/usr/bin:/bin"
         env = {"HOME": str(user), "PATH": path, "LANG": "C.UTF-8"}
         if (WHEELS / ".stamp").is_file():

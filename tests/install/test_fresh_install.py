@@ -16,16 +16,16 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.browser.conftest import serving
 from tests.fakes.openai_server import FakeOpenAI
+from tests.install.clone import clone_working_tree
 
 REPO = Path(__file__).resolve().parents[2]
 WHEELS = REPO / ".ci" / "wheels"
@@ -43,23 +43,6 @@ def readme_install_command() -> str:
     command = blocks[1].strip()
     assert "install.sh" in command and "\n" not in command, command
     return command
-
-
-def _clone(dest: Path) -> None:
-    """This working tree as `git clone` would give it (changes not yet committed included)."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "-co", "--exclude-standard"],
-        cwd=REPO,
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
-    for name in filter(None, listed.split("\0")):
-        source = REPO / name
-        if (name.startswith(".ci/") and name != ".ci/run") or not source.is_file():
-            continue  # the CI's own npm folders and caches are not part of a clone
-        target = dest / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, target)
 
 
 @dataclass(frozen=True)
@@ -105,7 +88,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Install:
         assert (prepared / ".stamp").is_file(), f"{prepared} is missing: run bash .ci/run"
     root = tmp_path_factory.mktemp("fresh")
     user, clone = root / "user", root / "user" / "src" / "pycline"
-    _clone(clone)
+    clone_working_tree(clone)
     npm_cache = root / "npm-cache"
     shutil.copytree(NPM_CACHE, npm_cache)  # npm writes into its cache; the prepared one stays
     env = {
@@ -179,25 +162,8 @@ class TaskRun:
 
 @pytest.fixture(scope="module")
 def page_url() -> Iterator[str]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = PAGE.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: object) -> None:
-            return None
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=5)
+    with serving() as site:
+        yield site.add("/", PAGE)
 
 
 @pytest.fixture(scope="module")

@@ -51,7 +51,7 @@ async def test_the_first_typescript_edit_installs_the_server_and_gets_its_type_e
     offline_npm: Path, home: Path, workspace: Path
 ) -> None:
     path = _ts(workspace)
-    servers = LanguageServers(workspace, install_home=home, budget=30)
+    servers = LanguageServers(workspace, install_home=home, budget=30, settle=1.0)
     try:
         notice = servers.prepare(path)
         assert notice is not None
@@ -68,7 +68,7 @@ async def test_the_first_typescript_edit_installs_the_server_and_gets_its_type_e
     assert (installed / "typescript-language-server" / "lib" / "cli.mjs").is_file()
     assert not list((home / "lsp").glob(".typescript.*/"))  # no staging folder left
     # The next session finds it installed: nothing to install, nothing to say.
-    again = LanguageServers(workspace, install_home=home, budget=30)
+    again = LanguageServers(workspace, install_home=home, budget=30, settle=1.0)
     try:
         assert again.prepare(path) is None
         assert await again.problems(path, BAD) is not None
@@ -150,7 +150,7 @@ async def test_the_installed_server_runs_its_own_typescript_never_the_repository
         (fake / "lib" / name).write_text(payload)
     (workspace / "package.json").write_text('{"devDependencies": {"typescript": "5.0.0"}}')
     path = _ts(workspace)
-    servers = LanguageServers(workspace, install_home=home, budget=30)
+    servers = LanguageServers(workspace, install_home=home, budget=30, settle=1.0)
     try:
         found = await servers.problems(path, BAD)
     finally:
@@ -175,7 +175,7 @@ async def test_two_sessions_installing_at_once_run_npm_once(
     for name in ("a", "b"):
         folder = tmp_path / name
         folder.mkdir()
-        sessions.append((LanguageServers(folder, install_home=home, budget=30), _ts(folder)))
+        sessions.append((LanguageServers(folder, install_home=home, budget=30, settle=1.0), _ts(folder)))
     try:
         found = await asyncio.gather(*(s.problems(p, BAD) for s, p in sessions))
     finally:
