@@ -175,7 +175,9 @@ async def test_two_sessions_installing_at_once_run_npm_once(
     for name in ("a", "b"):
         folder = tmp_path / name
         folder.mkdir()
-        sessions.append((LanguageServers(folder, install_home=home, budget=30, settle=1.0), _ts(folder)))
+        sessions.append(
+            (LanguageServers(folder, install_home=home, budget=30, settle=1.0), _ts(folder))
+        )
     try:
         found = await asyncio.gather(*(s.problems(p, BAD) for s, p in sessions))
     finally:
