@@ -66,7 +66,7 @@ def _sandbox_fix(reason: str) -> str:
 async def check_sandbox(home: Path, workspace: Path) -> list[Check]:
     from pycline.app.config import load
     from pycline.app.task_settings import sandbox_policy
-    from pycline.terminal.sandbox import bwrap_path, unavailable_reason
+    from pycline.terminal.sandbox import bwrap_path, limits, unavailable_reason
 
     reason = await asyncio.to_thread(unavailable_reason)
     policy = sandbox_policy(load(home, workspace), home, workspace)
@@ -74,7 +74,8 @@ async def check_sandbox(home: Path, workspace: Path) -> list[Check]:
         bwrap = await asyncio.to_thread(_first_line, [bwrap_path() or "bwrap", "--version"])
         network = "network on" if policy.network else "network off"
         detail = f"on ({policy.mode}, {network}): {bwrap or 'bubblewrap'}, user namespaces work"
-        return [Check("sandbox", "ok", detail)]
+        gap = limits(policy)  # what this kernel's sandbox cannot hold, said but not a fault
+        return [Check("sandbox", "ok", f"{detail}. {gap}" if gap else detail)]
     if not policy.enabled and policy.explicit:
         return [
             Check(

@@ -169,8 +169,10 @@ async def _npm_install(root: Path, language: str, server: NpmServer, limit: floa
     tools = node_tools()
     assert tools is not None  # checked by the caller
     node, npm = tools
+    # Under the lock, any other staging folder is left by a process that died installing.
+    for stale in root.glob(f".{language}.[0-9]*"):
+        shutil.rmtree(stale, ignore_errors=True)
     staging = root / f".{language}.{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(mode=0o700)
     # npm looks for node on PATH for its own child processes: the same one it runs under.
     env = {**os.environ, "PATH": f"{Path(node).parent}{os.pathsep}{os.environ.get('PATH', '')}"}

@@ -85,7 +85,9 @@ class LanguageServers:
         """Start installing the server for `path` if it must be installed first; the notice to
         show the user when that starts now (None otherwise)."""
         slot = self._slot(path)
-        if slot is None or slot.launch is not None or slot.installing or slot.install_failed:
+        if self._closed or slot is None or slot.launch is not None:
+            return None
+        if slot.installing or slot.install_failed:
             return None
         self._start_install(slot)
         assert self.install_home is not None  # a slot without a launch has one
