@@ -40,6 +40,34 @@ async def _check(home: Path, workspace: Path, **flags: str) -> dict[str, Check]:
     return _by_name(await run_checks(home, workspace, ConfigOverrides(**flags)))
 
 
+# --- the install -----------------------------------------------------------------------------
+
+
+def test_pycline_s_own_python_first_on_path_is_called_out(
+    isolated_home: Path, workspace: Path
+) -> None:
+    # The old advice: the install's whole bin folder on PATH, so `python3` was pycline's.
+    venv_bin = str(Path(sys.prefix) / "bin")
+    shadowed = run_cli(
+        ["doctor", "--json", "--provider", "scripted"],
+        home=isolated_home,
+        cwd=workspace,
+        env={"PATH": f"{venv_bin}:{SYSTEM_PATH}", "VIRTUAL_ENV": ""},
+    )
+    install = next(c for c in json.loads(shadowed.stdout)["checks"] if c["name"] == "install")
+    assert install["status"] == "warn"
+    assert "pycline's own python3" in install["detail"]
+    assert "links only pycline into ~/.local/bin" in install["fix"]
+    chosen = run_cli(
+        ["doctor", "--json", "--provider", "scripted"],
+        home=isolated_home,
+        cwd=workspace,
+        env={"PATH": f"{venv_bin}:{SYSTEM_PATH}", "VIRTUAL_ENV": sys.prefix},
+    )
+    install = next(c for c in json.loads(chosen.stdout)["checks"] if c["name"] == "install")
+    assert install["status"] == "ok"  # a developer who activated it chose it
+
+
 # --- the model -------------------------------------------------------------------------------
 
 

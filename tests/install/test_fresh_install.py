@@ -256,7 +256,8 @@ def test_doctor_reports_the_model_the_servers_the_browser_and_the_sandbox_workin
     report = json.loads(proc.stdout)
     assert proc.returncode == 0, proc.stdout
     checks = {c["name"]: c for c in report["checks"]}
-    for name in ("model", "python server", "typescript server", "browser", "sandbox", "git"):
+    names = ("install", "model", "python server", "typescript server", "browser", "sandbox", "git")
+    for name in names:
         assert checks[name]["status"] == "ok", checks[name]
     assert "key accepted" in checks["model"]["detail"] or "reachable" in checks["model"]["detail"]
     assert "starts" in checks["typescript server"]["detail"]  # installed by the task's edit

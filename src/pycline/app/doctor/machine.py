@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import platform
+import shutil
 import stat
 import subprocess
 import sys
@@ -47,6 +48,42 @@ def _first_line(argv: list[str]) -> str | None:
         return None
     lines = (done.stdout or done.stderr).strip().splitlines()
     return lines[0].strip() if lines else ""
+
+
+# --- the install itself ------------------------------------------------------------------------
+
+
+async def check_install() -> list[Check]:
+    """`pycline` on PATH is this install, and nothing else of its environment is: the user's
+    `python3` and `pip` (and those of the commands the agent runs) must stay their own."""
+    own_bin = Path(sys.prefix) / "bin"
+    found = shutil.which("pycline")
+    shadowed = [
+        name
+        for name in ("python3", "pip", "pip3")
+        if (where := shutil.which(name)) and Path(where).parent == own_bin
+    ]
+    activated = os.environ.get("VIRTUAL_ENV") == sys.prefix  # the user's own choice
+    if shadowed and sys.prefix != sys.base_prefix and not activated:
+        return [
+            Check(
+                "install",
+                "warn",
+                f"pycline's own {', '.join(shadowed)} come first on PATH ({own_bin}): your "
+                "commands, and the agent's, run pycline's Python instead of yours",
+                f"take {own_bin} off PATH; `sh install.sh` links only pycline into ~/.local/bin",
+            )
+        ]
+    if found is None:
+        return [
+            Check(
+                "install",
+                "warn",
+                "pycline is not on PATH (it runs by its full path only)",
+                'add ~/.local/bin to PATH: export PATH="$HOME/.local/bin:$PATH" in ~/.bashrc',
+            )
+        ]
+    return [Check("install", "ok", f"{found} ({sys.prefix})")]
 
 
 # --- sandbox ---------------------------------------------------------------------------------
