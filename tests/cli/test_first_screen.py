@@ -39,6 +39,9 @@ def user(tmp_path: Path) -> Path:
     """A user's home folder, with pycline's data where it goes by default."""
     folder = tmp_path / "user"
     (folder / ".local" / "share" / "pycline").mkdir(parents=True)
+    (folder / ".local" / "bin").mkdir(parents=True)
+    # As install.sh leaves it: only the command, linked into ~/.local/bin.
+    (folder / ".local" / "bin" / "pycline").symlink_to(Path(sys.executable).parent / "pycline")
     return folder
 
 
@@ -68,7 +71,7 @@ def _env(user: Path, base_url: str, **extra: str) -> dict[str, str]:
     settings.write_text(json.dumps(config), encoding="utf-8")
     SecretStore(home).set("openai", "sk-test")
     return {
-        "PATH": os.environ["PATH"],
+        "PATH": f"{user / '.local' / 'bin'}:{os.environ['PATH']}",
         "HOME": str(user),
         "PYCLINE_HOME": str(home),
         "TERM": "xterm-256color",
@@ -145,7 +148,7 @@ async def test_doctor_in_a_terminal_lists_each_check_with_its_fix(
         screen = terminal.wait_for(r"\(\d+\.\ds\)\s*$", timeout=120)
         picture = to_html(terminal.screen(colours=True), title="~/greeter — pycline doctor")
         await save_png(picture, SCREENSHOTS / "terminal-doctor.png", chromium)
-    for name in ("model", "sandbox", "browser", "python server", "typescript server", "git"):
+    for name in ("install", "model", "sandbox", "browser", "python server", "typescript server"):
         assert re.search(rf"^\S {re.escape(name)}\s", screen, re.M), screen
     assert "key accepted" in screen
     assert "~/greeter" in screen.splitlines()[0]
