@@ -24,8 +24,9 @@ _MARKS = {"ok": ("✓", "green"), "warn": ("!", "yellow"), "fail": ("✗", "red"
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pycline doctor",
-        description="Check what pycline can use here: the model (reachable, key valid, context "
-        "window), the sandbox, the browser, the language servers for this folder's languages, "
+        description="Check what pycline can use here: the install, the model (reachable, key "
+        "valid, context window), the sandbox, the browser, the language servers for this "
+        "folder's languages, "
         "ripgrep, git, MCP servers and the data folder; each problem with a one-line fix. "
         "Exits 1 when something this folder needs is broken.",
     )
