@@ -247,8 +247,9 @@ def schema_page(path: Path) -> str:
     schema = json.loads(path.read_text(encoding="utf-8"))
     name = path.name
     out = [
-        f"# {schema.get('title') or name}",
+        f"# {path.stem}",
         "",
+        *([f"**{_md(schema['title'])}**", ""] if schema.get("title") else []),
         f"`{name}`, shipped in the package as `pycline/schema/{name}`"
         + (f" (`$id` {schema['$id']})" if "$id" in schema else "")
         + ". This page is made from that file.",
