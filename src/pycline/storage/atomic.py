@@ -7,8 +7,15 @@ import json
 import os
 import secrets
 import tempfile
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # not on Windows
+    fcntl = None  # type: ignore[assignment]
 
 
 def _temp_prefix(path: Path, pid: int) -> str:
@@ -143,3 +150,42 @@ def atomic_write_json(path: Path, data: Any, *, mode: int | None = None) -> None
         # it is valid JSON that reads back as the same string.
         encoded = json.dumps(data, ensure_ascii=True, indent=1).encode("ascii")
     atomic_write_bytes(path, encoded, mode=mode)
+
+
+# --- read-modify-write under a lock -------------------------------------------------------------
+
+_held = threading.local()
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock for a read-modify-write of the state file `path`, so concurrent
+    pycline processes (and threads) updating it each see the update before theirs instead of
+    overwriting it.
+
+    The lock is taken on the file's folder (an atomic write replaces the file itself, and a lock
+    file beside it would be litter, in a repository's `.pycline/` too): updates of files in one
+    folder wait for each other, for the few milliseconds each takes. Re-entrant within a thread;
+    a no-op where the platform has no `fcntl`."""
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    key = str(folder.resolve())
+    depth: dict[str, int] = getattr(_held, "depth", None) or {}
+    _held.depth = depth
+    if depth.get(key) or fcntl is None:
+        depth[key] = depth.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            depth[key] -= 1
+        return
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        depth[key] = 1
+        try:
+            yield
+        finally:
+            depth[key] = 0
+    finally:
+        os.close(fd)  # closing releases the lock
