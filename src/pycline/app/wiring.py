@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import os
 import platform
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pycline.app.config import ModelConfig
-from pycline.app.task_settings import ToolSettings
+from pycline.app.task_settings import DiagnosticsSettings, ToolSettings
 from pycline.core.commands import ON_REQUEST_TOOLS
 from pycline.core.modes import Mode, ModeProfile, tools_for
 from pycline.core.services import TaskServices
@@ -36,7 +38,11 @@ def build_provider(config: ModelConfig) -> Provider:
 
         if not config.script:
             raise ConfigError("The scripted provider needs --script FILE (a JSON list of replies).")
-        return ScriptedProvider.from_file(config.script)
+        scripted = ScriptedProvider.from_file(config.script)
+        if model_id and model_id != scripted.model_info.id:
+            # It plays the model chosen for it (`/model scripted/NAME` shows NAME in use).
+            scripted.model_info = dataclasses.replace(scripted.model_info, id=model_id)
+        return scripted
     from pycline.providers.factory import ProviderSettings, make_provider
 
     # Every other provider (OpenAI-compatible presets, Anthropic, Gemini, Bedrock, Vertex).
@@ -210,26 +216,28 @@ def task_services(
     *,
     hub: McpHub | None = None,
     chromium: str | None = None,
-    server_commands: Mapping[str, Sequence[str]] | None = None,
-    diagnostics_timeout: float | None = None,
+    diagnostics: DiagnosticsSettings | None = None,
     settings: ToolSettings | None = None,
 ) -> TaskServices:
     """The per-task services: the user's ignore rules, a registry of background processes, the
-    browser, the session's MCP hub, and, given `server_commands` (the `languageServers`
-    setting), the language servers that check edits (each started on the first edit of its
-    language); `settings` adds the auto-approval lists, linters and sandbox."""
+    browser, the session's MCP hub, and, given `diagnostics` (the language server settings),
+    the language servers that check edits (each started on the first edit of its language);
+    `settings` adds the auto-approval lists, linters and sandbox."""
     from pycline.browser.session import BrowserSession
     from pycline.terminal.background import BackgroundProcesses
-    from pycline.workspace.diagnostics.registry import DEFAULT_BUDGET, LanguageServers
+    from pycline.workspace.diagnostics.registry import LanguageServers
     from pycline.workspace.ignore import IgnoreRules
 
     background = BackgroundProcesses()
     browser = BrowserSession(executable_path=chromium)
     servers = (
         LanguageServers(
-            root, commands=server_commands, budget=diagnostics_timeout or DEFAULT_BUDGET
+            root,
+            commands=diagnostics.commands,
+            budget=diagnostics.timeout,
+            install_home=diagnostics.install_home,
         )
-        if server_commands is not None
+        if diagnostics is not None
         else None
     )
     settings = settings or ToolSettings()
@@ -246,6 +254,8 @@ def task_services(
             language_servers=servers,
             linters=settings.linters,
             sandbox=settings.sandbox,
+            # Set by a front end's "Proceed While Running" (`ProceedWhileRunning`).
+            proceed=asyncio.Event(),
         ),
         closers=[background.stop_all, browser.close, *([servers.close] if servers else [])],
     )

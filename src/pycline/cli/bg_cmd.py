@@ -105,14 +105,18 @@ def _wait_started(home: Path, bg_id: str, proc: subprocess.Popen[bytes]) -> bool
 # --- pycline tasks --------------------------------------------------------------------------
 
 
-def run_tasks_board(argv: list[str]) -> int:
+def tasks_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pycline tasks",
         description="Background tasks of this user: running, waiting for an answer, finished "
         "and failed, with their cost.",
     )
-    parser.add_argument("--json", action="store_true")
-    ns = parser.parse_args(argv)
+    parser.add_argument("--json", action="store_true", help="JSON output")
+    return parser
+
+
+def run_tasks_board(argv: list[str]) -> int:
+    ns = tasks_parser().parse_args(argv)
     entries = board(pycline_home())
     if ns.json:
         print(json.dumps([asdict(e) for e in entries], indent=1))
@@ -134,10 +138,14 @@ def run_tasks_board(argv: list[str]) -> int:
 # --- pycline stop ---------------------------------------------------------------------------
 
 
-def run_stop(argv: list[str]) -> int:
+def stop_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pycline stop", description="Stop a background task.")
-    parser.add_argument("id")
-    ns = parser.parse_args(argv)
+    parser.add_argument("id", help="the background task's id (see `pycline tasks`)")
+    return parser
+
+
+def run_stop(argv: list[str]) -> int:
+    ns = stop_parser().parse_args(argv)
     try:
         print(asyncio.run(client.stop(pycline_home(), ns.id)))
     except PyclineError as exc:
@@ -149,14 +157,18 @@ def run_stop(argv: list[str]) -> int:
 # --- pycline attach -------------------------------------------------------------------------
 
 
-def run_attach(argv: list[str]) -> int:
+def attach_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pycline attach",
         description="Follow a background task and answer its questions (Ctrl-C detaches; the "
         "task keeps running).",
     )
-    parser.add_argument("id")
-    ns = parser.parse_args(argv)
+    parser.add_argument("id", help="the background task's id (see `pycline tasks`)")
+    return parser
+
+
+def run_attach(argv: list[str]) -> int:
+    ns = attach_parser().parse_args(argv)
     try:
         return asyncio.run(_attach(ns.id))
     except KeyboardInterrupt:
@@ -176,7 +188,7 @@ async def _attach(bg_id: str) -> int:
     if state.status in bg_state.FINISHED:
         _state_line(state.to_json())
         return _ended({"status": state.status, "reason": state.reason})
-    async with client.attach(bg_id) as conn:
+    async with client.attach(bg_id, state.task_id or "") as conn:
         async for message in conn.messages():
             kind = message.get("type")
             if kind == "event":
@@ -187,8 +199,8 @@ async def _attach(bg_id: str) -> int:
                     print(f"\npycline: detached; {bg_id} keeps waiting", file=sys.stderr)
                     return 0
                 await conn.answer(str(message["question_id"]), answer)
-            elif kind == "error":
-                print(f"pycline: {message.get('message')}", file=sys.stderr)
+            elif message.get("kind") == "rejected":
+                print(f"pycline: {message.get('error')}", file=sys.stderr)
             elif kind == "ended":
                 return _ended(message)
             elif kind == "state":

@@ -158,7 +158,7 @@ class HeadlessHost:
                     self._line(line)
                 if not ok:
                     self._line(f"  failed: {render.failure_reason(result)}")
-                elif tool in render.SHOWN_RESULTS:
+                elif render.shows_result(tool):
                     for line in render.shown_result(result):
                         self._line(f"  {line}")
             case PlanResponse(response=response):

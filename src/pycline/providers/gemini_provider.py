@@ -1,7 +1,7 @@
 """Google Gemini through the official `google-genai` SDK: the Gemini API (API key) or Vertex AI
 (project, location, Google credentials), streaming `streamGenerateContent?alt=sse`.
 
-The SDK (an optional extra: `pip install 'pycline[gemini]'`) is imported inside the methods, so
+The SDK (an optional extra: `pycline-agent[gemini]`) is imported inside the methods, so
 importing this module stays cheap and works without it.
 """
 
@@ -33,7 +33,7 @@ GEMINI_BASE_URL: Final = "https://generativelanguage.googleapis.com"
 _BLOCKED: Final = frozenset(
     {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"}
 )
-INSTALL_HINT: Final = "Gemini and Vertex need the google-genai SDK: pip install 'pycline[gemini]'."
+INSTALL_HINT: Final = "Gemini and Vertex need the google-genai SDK: sh install.sh gemini (in pycline's folder), or pip install 'pycline-agent[gemini]'."
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from aiohttp import web
 
 from pycline.app.toggles import enabled_workflows
 from pycline.checkpoints.types import CheckpointError
+from pycline.commands import StopProcess
 from pycline.errors import PyclineError
 from pycline.parsing import json_limits
 from pycline.parsing.surrogates import clean_json
@@ -25,6 +26,7 @@ def state(session: WebSession) -> dict[str, Any]:
     config = session.session.config
     plan = session.session.plan_config or config
     from pycline.app.settings_model import PROVIDERS
+    from pycline.app.tool_catalogue import catalogue_json
 
     return {
         "workspace": str(session.cwd),
@@ -34,6 +36,7 @@ def state(session: WebSession) -> dict[str, Any]:
             "plan": f"{plan.provider}/{plan.model}",
         },
         "tasks": [r.summary() for r in session.runs.values()],
+        "tools": catalogue_json(),
     }
 
 
@@ -180,9 +183,9 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         if run is None or run.handle.done or not request.match_info["n"].isdigit():
             return fail(KeyError("no such process"), 404)
         try:
-            await run.handle.stop_process(int(request.match_info["n"]))
-        except KeyError:
-            return fail(KeyError("no such process"), 404)
+            await run.handle.send(StopProcess(int(request.match_info["n"])))
+        except PyclineError as exc:
+            return fail(exc, 404)
         return _ok({"ok": True})
 
     @routes.get("/api/workflows")

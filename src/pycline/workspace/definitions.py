@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pycline.tools.base import AccessRules
+from pycline.workspace.access import AccessRules
 from pycline.workspace.confined import read_file
 from pycline.workspace.listing import list_workspace
 from pycline.workspace.tag_queries import EXTENSIONS, LANGUAGES
