@@ -8,6 +8,7 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 import webbrowser
 from pathlib import Path
 
@@ -48,12 +49,24 @@ def run_ui(argv: list[str]) -> int:
         return 130
 
 
+def open_browser(url: str) -> None:
+    """Open `url` without holding up the server: the `$BROWSER` command (a text browser, when
+    there is no display) may run for as long as the user reads, and `webbrowser` waits for it.
+    A daemon thread, so that stopping the server never waits for the browser either."""
+
+    def run() -> None:
+        with contextlib.suppress(webbrowser.Error, OSError):
+            webbrowser.open(url)
+
+    threading.Thread(target=run, name="open-browser", daemon=True).start()
+
+
 async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int:
     from aiohttp import web
 
     from pycline.app.session import ConfigOverrides, Session
     from pycline.errors import PyclineError
-    from pycline.web.security import Guard
+    from pycline.web.security import Guard, url_host
     from pycline.web.server import build_app
     from pycline.web.tasks import WebSession
 
@@ -82,12 +95,10 @@ async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int
         return 2
     port = runner.addresses[0][1]
     guard.port = port
-    shown = ns.host if ":" not in ns.host else f"[{ns.host}]"
-    url = f"http://{shown}:{port}/#token={guard.token}"
+    url = f"http://{url_host(ns.host)}:{port}/#token={guard.token}"
     print(f"pycline ui: {url}", flush=True)
     if not ns.no_open:
-        with contextlib.suppress(webbrowser.Error):
-            webbrowser.open(url)
+        open_browser(url)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
