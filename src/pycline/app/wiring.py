@@ -225,14 +225,17 @@ def task_services(
 
     background = BackgroundProcesses()
     browser = BrowserSession(executable_path=chromium)
+    settings = settings or ToolSettings()
     servers = (
         LanguageServers(
-            root, commands=server_commands, budget=diagnostics_timeout or DEFAULT_BUDGET
+            root,
+            commands=server_commands,
+            budget=diagnostics_timeout or DEFAULT_BUDGET,
+            sandbox=settings.sandbox,
         )
         if server_commands is not None
         else None
     )
-    settings = settings or ToolSettings()
     return TaskServices(
         access=IgnoreRules.load(root),
         tools=ToolServices(

@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -48,6 +48,7 @@ __all__ = [
     "bwrap_path",
     "clean_env",
     "limits",
+    "program_argv",
     "unavailable_reason",
     "wrap",
 ]
@@ -91,11 +92,9 @@ class SandboxPolicy:
     def enabled(self) -> bool:
         return self.mode != "off"
 
-    def stricter(self) -> SandboxPolicy:
-        """The same sandbox, without the network and read-only (for what must only read)."""
-        from dataclasses import replace
-
-        return replace(self, mode="read-only", network=False)
+    def offline(self) -> SandboxPolicy:
+        """The same sandbox without the network."""
+        return replace(self, network=False)
 
 
 @functools.cache
@@ -213,6 +212,18 @@ def wrap(
     if can_scope_abstract_sockets():
         argv = confined(argv, sys.executable)
     return args + argv
+
+
+def program_argv(
+    argv: Sequence[str], policy: SandboxPolicy | None, cwd: Path, env: Mapping[str, str]
+) -> tuple[list[str], dict[str, str]]:
+    """A program pycline starts by itself on the workspace (a language server, a linter): it
+    reads files any command could have written, so it runs in the commands' sandbox when that
+    is on, without the network, and never with the user's secrets."""
+    clean = clean_env(env)
+    if policy is None or not policy.enabled:
+        return list(argv), clean
+    return wrap(list(argv), policy.offline(), cwd, env=clean), clean
 
 
 def _real_dir(path: Path) -> Path | None:

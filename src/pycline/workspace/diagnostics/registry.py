@@ -20,6 +20,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types as lsp
 
 from pycline.editing.problems import Problem
+from pycline.terminal.sandbox import SandboxPolicy
 from pycline.workspace.diagnostics.connection import Connection, ServerFailed, errors_only
 from pycline.workspace.diagnostics.servers import (
     DEFAULT_SERVERS,
@@ -58,8 +59,10 @@ class LanguageServers:
         budget: float = DEFAULT_BUDGET,
         servers: Sequence[ServerSpec] = DEFAULT_SERVERS,
         settle: float | None = None,
+        sandbox: SandboxPolicy | None = None,
     ) -> None:
         self.root = root
+        self.sandbox = sandbox  # the commands' sandbox: servers run in it too
         self.commands = dict(commands or {})
         self.budget = budget
         self.servers = tuple(servers)
@@ -150,7 +153,7 @@ class LanguageServers:
         return slot.connection
 
     async def _start(self, launch: Launch) -> Connection:
-        connection = Connection(launch, self.root, **_settle(self.settle))
+        connection = Connection(launch, self.root, sandbox=self.sandbox, **_settle(self.settle))
         try:
             async with asyncio.timeout(START_LIMIT):
                 await connection.start()
