@@ -49,6 +49,7 @@ def build_provider(config: ModelConfig) -> Provider:
             reasoning_effort=config.reasoning_effort,
             thinking_budget=config.thinking_budget,
             model_info=config.model_info or {},
+            price_floor=config.price_floor or {},
         )
     )
 
