@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pycline.errors import PyclineError
+from pycline.workspace import fifo_guard
 from pycline.workspace.safe_git import UnsafeRepository, safe_argv
 
 DEFAULT_TIMEOUT = 120.0
@@ -76,7 +77,7 @@ async def git(
         start_new_session=True,
     )
     try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+        out, err = await asyncio.wait_for(fifo_guard.communicate(proc, cwd), timeout)
     except (TimeoutError, asyncio.CancelledError) as exc:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)

@@ -40,6 +40,7 @@ _ALLOWED: dict[str, frozenset[str]] = {
             "checkpoint_retention",
             "auto_condense_threshold",
             "use_auto_condense",
+            "context_limit",
             "notifications",
             "sandbox",
             "sandbox_network",

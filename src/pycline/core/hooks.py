@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from pycline.terminal.groups import signal_group
+from pycline.workspace.confined import MAX_HOOK_BYTES, read_file
 
 HOOK_NAMES: Final = frozenset(
     {
@@ -87,7 +88,10 @@ class Hooks:
                 outside = scope == "workspace" and not path.resolve().is_relative_to(
                     self.root.resolve()
                 )
-                if outside or (scope == "workspace" and not self.trusted(path, path.read_bytes())):
+                if outside or (
+                    scope == "workspace"
+                    and not self.trusted(path, read_file(path, MAX_HOOK_BYTES, whole=True))
+                ):
                     if path not in self.untrusted:
                         self.untrusted.append(path)
                     continue

@@ -157,7 +157,8 @@ def wrap(
     `env` is the environment the command gets (its PATH decides which toolchain folders of the
     home it sees); with `env_in_argv` it is set by bubblewrap itself, cleaned, for a spawner
     that cannot be given an environment (an editor's terminal). `files` are (source, place)
-    pairs shown read-only inside.
+    pairs shown read-only inside, even inside a covered folder (a language server pycline
+    installed in its home).
     """
     bwrap = bwrap_path()
     if bwrap is None:
@@ -203,6 +204,8 @@ def wrap(
     args += [arg for path in masks if path not in before for arg in _cover(path)]
     for source, place in files:
         args += ["--ro-bind", str(source), str(place)]
+    # Covered folders become read-only last, once whatever is mounted inside them is.
+    args += [arg for path in masks if path.is_dir() for arg in ("--remount-ro", str(path))]
     args += ["--chdir", str(cwd)]
     if env_in_argv:
         args.append("--clearenv")
@@ -215,15 +218,22 @@ def wrap(
 
 
 def program_argv(
-    argv: Sequence[str], policy: SandboxPolicy | None, cwd: Path, env: Mapping[str, str]
+    argv: Sequence[str],
+    policy: SandboxPolicy | None,
+    cwd: Path,
+    env: Mapping[str, str],
+    *,
+    reveal: Sequence[Path] = (),
 ) -> tuple[list[str], dict[str, str]]:
     """A program pycline starts by itself on the workspace (a language server, a linter): it
     reads files any command could have written, so it runs in the commands' sandbox when that
-    is on, without the network, and never with the user's secrets."""
+    is on, without the network, and never with the user's secrets. `reveal`: folders it needs
+    that the sandbox covers (where pycline installed it), shown read-only."""
     clean = clean_env(env)
     if policy is None or not policy.enabled:
         return list(argv), clean
-    return wrap(list(argv), policy.offline(), cwd, env=clean), clean
+    files = [(p, p) for p in reveal if p.exists()]
+    return wrap(list(argv), policy.offline(), cwd, env=clean, files=files), clean
 
 
 def _real_dir(path: Path) -> Path | None:
@@ -286,7 +296,7 @@ def _masks(policy: SandboxPolicy, user_home: Path | None, shown: Sequence[Path])
 
 def _cover(real: Path) -> list[str]:
     if real.is_dir():
-        return ["--tmpfs", str(real), "--remount-ro", str(real)]
+        return ["--tmpfs", str(real)]
     if real.exists() or real.is_socket():
         return ["--ro-bind", "/dev/null", str(real)]
     return []

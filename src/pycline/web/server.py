@@ -15,6 +15,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from pycline.core.modes import as_mode
 from pycline.errors import PyclineError
+from pycline.parsing import json_limits
+from pycline.parsing.surrogates import clean_json
 from pycline.web import admin, api, parallel
 from pycline.web.follow_bg import Followed
 from pycline.web.security import Guard
@@ -147,7 +149,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
 async def _handle(session: WebSession, followed: Followed, raw: str) -> dict[str, Any] | None:
     """One action from the page; a reply only for errors and new tasks."""
     try:
-        data = json.loads(raw)
+        data = clean_json(json_limits.loads(raw))
         if not isinstance(data, dict):
             raise BadAnswer("expected a JSON object")
         task_id = str(data.get("task_id", ""))
@@ -167,8 +169,10 @@ async def _handle(session: WebSession, followed: Followed, raw: str) -> dict[str
 
 
 def _request_id(raw: str) -> Any:
-    with contextlib.suppress(json.JSONDecodeError, AttributeError):
-        return json.loads(raw).get("request")
+    with contextlib.suppress(ValueError):
+        data = json_limits.loads(raw)
+        if isinstance(data, dict):
+            return clean_json(data.get("request"))
     return None
 
 

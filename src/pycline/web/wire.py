@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pycline.app.tool_catalogue import facts_of
 from pycline.event_wire import envelope_json
 from pycline.events import (
     Answer,
@@ -24,7 +25,6 @@ from pycline.events import (
     QuestionAsked,
 )
 
-EDIT_TOOLS = frozenset({"write_to_file", "replace_in_file", "new_rule"})
 MAX_IMAGES = 20
 REFUSE = frozenset({"deny", "stop"})  # shown as the secondary button
 
@@ -33,12 +33,9 @@ def labels_for(question: Question) -> dict[str, str]:
     """Cline's label for each option id this question offers (its `buttonConfig`)."""
     match question:
         case ApprovalQuestion(tool=tool):
+            effect = facts_of(tool).effect
             first = (
-                "Save"
-                if tool in EDIT_TOOLS
-                else "Run Command"
-                if tool == "execute_command"
-                else "Approve"
+                "Save" if effect == "edit" else "Run Command" if effect == "execute" else "Approve"
             )
             return {"approve": first, "deny": "Reject"}
         case CompletionQuestion():

@@ -12,7 +12,8 @@ import re
 import shutil
 from pathlib import Path
 
-from pycline.tools.base import AccessRules
+from pycline.workspace import fifo_guard
+from pycline.workspace.access import AccessRules
 from pycline.workspace.safe_git import UnsafeRepository, safe_argv
 
 MAX_CHARS = 50_000
@@ -57,7 +58,7 @@ async def _git(cwd: Path, *args: str) -> str:
         raise _GitFailed(str(exc)) from exc
     try:
         async with asyncio.timeout(GIT_TIMEOUT):
-            out, err = await proc.communicate()
+            out, err = await fifo_guard.communicate(proc, cwd)
     except TimeoutError as exc:
         raise _GitFailed("git took too long") from exc
     finally:

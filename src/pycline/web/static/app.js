@@ -9,6 +9,7 @@ import { SettingsView } from "./settings.js";
 import { McpView } from "./mcp.js";
 import { ParallelView } from "./parallel.js";
 import { h, button } from "./render.js";
+import { setTools } from "./tools.js";
 
 export const api = {
   async get(path) {
@@ -125,6 +126,7 @@ class App {
   receive(msg) {
     switch (msg.type) {
       case "hello":
+        setTools(msg.tools);
         this.models = msg.models;
         this.providers = msg.providers;
         this.workspace = msg.workspace;

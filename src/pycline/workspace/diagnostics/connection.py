@@ -59,10 +59,12 @@ class Connection:
         *,
         settle: float = SETTLE_SECONDS,
         sandbox: SandboxPolicy | None = None,
+        reveal: Sequence[Path] = (),
     ) -> None:
         self.launch = launch
         self.root = root
         self.sandbox = sandbox
+        self.reveal = tuple(reveal)  # folders the sandbox covers that the server comes from
         self.settle = settle
         self.pull = False
         self.exited = asyncio.Event()
@@ -100,7 +102,11 @@ class Connection:
         # it runs in their sandbox, without the user's keys.
         try:
             argv, env = program_argv(
-                command, self.sandbox, self.root, {**os.environ, **self.launch.spec.env}
+                command,
+                self.sandbox,
+                self.root,
+                {**os.environ, **self.launch.spec.env},
+                reveal=self.reveal,
             )
         except SandboxUnavailable as exc:
             raise ServerFailed(f"{command[0]} was not started: {exc}") from exc
@@ -128,7 +134,7 @@ class Connection:
             root_uri=root_uri,
             root_path=str(self.root),
             workspace_folders=[lsp.WorkspaceFolder(uri=root_uri, name=self.root.name)],
-            initialization_options=dict(self.launch.spec.init_options) or None,
+            initialization_options=self.launch.initialization_options() or None,
         )
         result = await self._raced(self._client.initialize_async(params))
         self.pull = result.capabilities.diagnostic_provider is not None
