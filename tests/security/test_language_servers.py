@@ -53,7 +53,7 @@ def test_a_toolchain_planted_by_a_sandboxed_command_runs_sandboxed_without_keys(
     )
     payload = PAYLOAD.format(loot=loot).replace("\n", "\\n")
     plant = (
-        "mkdir -p tc/bin && printf '[toolchain]\\npath = \"%s/tc\"\\n' \"$PWD\" > "
+        'mkdir -p tc/bin && printf \'[toolchain]\\npath = "%s/tc"\\n\' "$PWD" > '
         f"rust-toolchain.toml && printf '{payload}' > tc/bin/rust-analyzer && "
         "chmod +x tc/bin/rust-analyzer && cat rust-toolchain.toml"
     )
@@ -116,7 +116,7 @@ def test_real_language_servers_still_report_type_errors_inside_the_sandbox(
     from tests.security.attack import results
 
     seen = results(isolated_home)
-    assert '"Literal[\'a\']" is not assignable' in seen or "is not assignable to" in seen
+    assert "\"Literal['a']\" is not assignable" in seen or "is not assignable to" in seen
     assert "Type 'string' is not assignable to type 'number'" in seen
 
 
@@ -143,3 +143,27 @@ def test_a_linter_loading_the_projects_config_runs_it_sandboxed_without_keys(
     assert proc.returncode == 0, proc.stderr
     assert (workspace / "linted-here.txt").exists()
     assert not loot.exists(), loot.read_text(encoding="utf-8")
+
+
+def test_a_server_pycline_installed_in_its_home_starts_in_the_sandbox_and_sees_no_more(
+    outside_tmp: Path, workspace: Path
+) -> None:
+    import subprocess
+
+    from pycline.terminal.sandbox import SandboxPolicy, program_argv
+
+    isolated_home = outside_tmp / "pycline-home"  # a home the sandbox must cover itself
+    (isolated_home / "secrets.json").write_text('{"openai": "sk-HOME-9f1"}', encoding="utf-8")
+    server = isolated_home / "lsp" / "demo" / "server.sh"
+    server.parent.mkdir(parents=True)
+    server.write_text(
+        f"#!/bin/sh\necho INSTALLED-RAN\ncat {isolated_home}/secrets.json\n", encoding="utf-8"
+    )
+    server.chmod(0o755)
+    policy = SandboxPolicy("workspace-write", workspace, isolated_home)
+    argv, env = program_argv(
+        [str(server)], policy, workspace, os.environ, reveal=[isolated_home / "lsp"]
+    )
+    done = subprocess.run(argv, cwd=workspace, env=env, capture_output=True, text=True, timeout=30)
+    assert "INSTALLED-RAN" in done.stdout
+    assert "sk-HOME-9f1" not in done.stdout
