@@ -153,6 +153,7 @@ def test_a_server_pycline_installed_in_its_home_starts_in_the_sandbox_and_sees_n
     from pycline.terminal.sandbox import SandboxPolicy, program_argv
 
     isolated_home = outside_tmp / "pycline-home"  # a home the sandbox must cover itself
+    isolated_home.mkdir()
     (isolated_home / "secrets.json").write_text('{"openai": "sk-HOME-9f1"}', encoding="utf-8")
     server = isolated_home / "lsp" / "demo" / "server.sh"
     server.parent.mkdir(parents=True)
