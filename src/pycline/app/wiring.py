@@ -220,11 +220,13 @@ def task_services(
     `settings` adds the auto-approval lists, linters and sandbox."""
     from pycline.browser.session import BrowserSession
     from pycline.terminal.background import BackgroundProcesses
+    from pycline.terminal.user_shell import prefetch as prefetch_shell
     from pycline.workspace.diagnostics.registry import LanguageServers
     from pycline.workspace.ignore import IgnoreRules
 
     background = BackgroundProcesses()
     browser = BrowserSession(executable_path=chromium)
+    prefetch_shell(root)
     settings = settings or ToolSettings()
     servers = (
         LanguageServers(

@@ -19,7 +19,7 @@ from pycline.parsing import json_limits
 from pycline.parsing.surrogates import clean_json
 from pycline.web import admin, api, parallel
 from pycline.web.follow_bg import Followed
-from pycline.web.security import Guard
+from pycline.web.security import WS_PROTOCOL, Guard
 from pycline.web.tasks import Resend, Run, WebSession
 from pycline.web.wire import BadAnswer
 
@@ -62,11 +62,17 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
 
     async def login(request: web.Request) -> web.StreamResponse:
         body = await api.json_body(request)
-        if not guard.login_ok(str(body.get("token", "")), body.get("password")):
-            return web.json_response({"error": "wrong token"}, status=401)
-        response = web.json_response({"ok": True, "needs_password": guard.password is not None})
-        guard.set_cookie(response)
-        return response
+        password = body.get("password")
+        session = guard.login(str(body.get("token", "")), password)
+        if session is None:
+            return web.json_response(
+                {
+                    "error": "wrong, used or expired token",
+                    "needs_password": guard.password is not None,
+                },
+                status=401,
+            )
+        return web.json_response({"ok": True, "session": session})
 
     app.router.add_get("/", index)
     app.router.add_post("/api/login", login)
@@ -83,7 +89,7 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
 
 async def websocket(request: web.Request) -> web.StreamResponse:
     session = request.app[SESSION]
-    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE, protocols=(WS_PROTOCOL,))
     await ws.prepare(request)
     request.app[SOCKETS].add(ws)
     outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
