@@ -156,3 +156,22 @@ def test_the_browser_is_opened_on_a_private_redirect_file_not_the_token(
         proc.send_signal(2)
         proc.wait(30)
     assert not redirect.exists()  # removed when the server stops
+
+
+def test_a_start_token_expires_and_password_guessing_ends_it():
+    from pycline.web.security import MAX_WRONG_PASSWORDS, TOKEN_LIFETIME, Guard
+
+    now = [1000.0]
+    guard = Guard("127.0.0.1", 1, clock=lambda: now[0])
+    token = guard.token
+    assert token is not None
+    now[0] += TOKEN_LIFETIME + 1
+    assert guard.login(token, None) is None
+    fresh = guard.issue_token()
+    assert guard.login(fresh, None) is not None
+    locked = Guard("127.0.0.1", 1, password="pw")
+    token = locked.token
+    assert token is not None
+    for _ in range(MAX_WRONG_PASSWORDS):
+        assert locked.login(token, "guess") is None
+    assert locked.login(token, "pw") is None
