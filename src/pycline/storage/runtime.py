@@ -93,3 +93,13 @@ def peer_is_us(sock: Any) -> bool:
     if getattr(socket, "SO_PEERCRED", None) is None:
         return True
     return peer_uid(sock) == os.getuid()
+
+
+def client_refusal(sock: Any, expected_secret: str, given_secret: Any) -> str | None:
+    """Why a control socket refuses a client (None: it may talk): a peer that is another
+    user, or a first message without the socket's secret."""
+    if not peer_is_us(sock):
+        return "this socket serves its own user only"
+    if not secret_matches(expected_secret, given_secret):
+        return "this socket wants its secret (pycline's own commands have it)"
+    return None

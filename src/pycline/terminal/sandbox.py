@@ -291,7 +291,15 @@ def _masks(policy: SandboxPolicy, user_home: Path | None, shown: Sequence[Path])
             continue  # already out of sight (the emptied home, a private /tmp)
         if real not in found:
             found.append(real)
-    return found
+    # A path inside a covered folder is covered with it (unless the workspace, mounted over
+    # that folder, shows it again).
+    folders = [m for m in found if m.is_dir()]
+    workspace = policy.workspace.resolve()
+    return [
+        m
+        for m in found
+        if m.is_relative_to(workspace) or not any(m != f and m.is_relative_to(f) for f in folders)
+    ]
 
 
 def _cover(real: Path) -> list[str]:

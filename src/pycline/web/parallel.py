@@ -132,7 +132,10 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             return fail(ValueError("an answer is an option id and some text"))
         try:
             await client.answer(
-                bg_id, str(body.get("question_id", "")), {"option": option, "text": text}
+                session_of(request).home,
+                bg_id,
+                str(body.get("question_id", "")),
+                {"option": option, "text": text},
             )
         except PyclineError as exc:
             return fail(exc, 409)

@@ -131,7 +131,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                 message = nxt
             await ws.send_str(json.dumps(message, ensure_ascii=False))
 
-    followed = Followed(outbox.put_nowait)  # background tasks this page follows
+    followed = Followed(outbox.put_nowait, session.home)  # background tasks this page follows
     outbox.put_nowait({"type": "hello", **api.state(session)})
     workers = [asyncio.create_task(watch()), asyncio.create_task(pump())]
     try:

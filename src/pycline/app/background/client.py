@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from pycline.app.background.paths import BackgroundError, socket_path
+from pycline.app.background.paths import BackgroundError, read_secret, socket_path
 from pycline.app.background.protocol import MAX_LINE, encode, read_message
 from pycline.app.background.state import FINISHED, load, process_alive
 
@@ -20,9 +20,12 @@ CONNECT_TIMEOUT = 5.0
 class Attachment:
     """A live connection to one background task."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, secret: str = ""
+    ) -> None:
         self._reader = reader
         self._writer = writer
+        self._secret = secret  # presented with the first message
 
     async def messages(self) -> AsyncIterator[dict[str, Any]]:
         """The replay of what happened so far, then live messages, until the task ends."""
@@ -33,6 +36,8 @@ class Attachment:
         return await read_message(self._reader)
 
     async def send(self, message: dict[str, Any]) -> None:
+        if self._secret:
+            message, self._secret = {**message, "secret": self._secret}, ""
         self._writer.write(encode(message))
         await self._writer.drain()
 
@@ -45,20 +50,21 @@ class Attachment:
             await self._writer.wait_closed()
 
 
-async def connect(bg_id: str) -> Attachment:
+async def connect(home: Path, bg_id: str) -> Attachment:
     path = socket_path(bg_id)
+    secret = read_secret(home, bg_id)
     try:
         reader, writer = await asyncio.wait_for(
             asyncio.open_unix_connection(str(path), limit=MAX_LINE), CONNECT_TIMEOUT
         )
     except (OSError, TimeoutError) as exc:
         raise BackgroundError(f"background task {bg_id} is not running ({exc})") from exc
-    return Attachment(reader, writer)
+    return Attachment(reader, writer, secret)
 
 
 @contextlib.asynccontextmanager
-async def attach(bg_id: str) -> AsyncIterator[Attachment]:
-    conn = await connect(bg_id)
+async def attach(home: Path, bg_id: str) -> AsyncIterator[Attachment]:
+    conn = await connect(home, bg_id)
     try:
         await conn.send({"op": "attach"})
         yield conn
@@ -74,7 +80,7 @@ async def stop(home: Path, bg_id: str) -> str:
     if state.status in FINISHED:
         return f"{bg_id} has already ended ({state.status})"
     try:
-        conn = await connect(bg_id)
+        conn = await connect(home, bg_id)
     except BackgroundError:
         if not process_alive(state.pid):
             return f"{bg_id} is not running"
@@ -91,9 +97,9 @@ async def stop(home: Path, bg_id: str) -> str:
     return f"{bg_id} stopped" if reply is not None else f"{bg_id}: stop requested"
 
 
-async def answer(bg_id: str, question_id: str, reply: dict[str, Any]) -> None:
+async def answer(home: Path, bg_id: str, question_id: str, reply: dict[str, Any]) -> None:
     """Answer a waiting background task's question without attaching to it."""
-    conn = await connect(bg_id)
+    conn = await connect(home, bg_id)
     try:
         await conn.send({"op": "answer", "question_id": question_id, "answer": reply})
         response = await asyncio.wait_for(conn.next_message(), 30)
