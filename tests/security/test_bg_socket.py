@@ -38,11 +38,18 @@ with open("approver.log", "w") as log:
                 question = (reply.get("state") or {{}}).get("question")
                 log.write(f"{{path}}: {{reply}}\\n"); log.flush()
                 if question:
-                    s2 = socket.socket(socket.AF_UNIX); s2.connect(path); g = s2.makefile("rw")
                     answer = {{"option": "approve"}}
-                    g.write(json.dumps({{"op": "answer", "question_id": question["question_id"],
-                                         "answer": answer}}) + "\\n"); g.flush()
-                    log.write("answered: " + g.readline()); log.flush()
+                    qid, tid = question["question_id"], reply["state"]["task_id"]
+                    # The command as the socket's codec has it, then as older versions had it.
+                    for message in (
+                        {{"v": 1, "kind": "answer", "task_id": tid, "question_id": qid,
+                          "answer": answer}},
+                        {{"op": "answer", "question_id": qid, "answer": answer}},
+                    ):
+                        s2 = socket.socket(socket.AF_UNIX); s2.connect(path)
+                        g = s2.makefile("rw")
+                        g.write(json.dumps(message) + "\\n"); g.flush()
+                        log.write("answered: " + g.readline()); log.flush()
                     raise SystemExit
             except OSError as exc:
                 log.write(f"{{path}}: {{exc}}\\n"); log.flush()
@@ -124,7 +131,7 @@ def test_a_command_of_a_background_task_cannot_answer_its_questions(
         log = workspace / "approver.log"
         _until(lambda: log.exists() and log.read_text().count("sockets seen") >= 4, "the approver")
         assert not victim.exists()
-        assert "answered" not in log.read_text()
+        assert "accepted" not in log.read_text()
         assert _state(isolated_home, bg_id)["status"] == "waiting"
     finally:
         _cli(bg_env, "stop", bg_id)
@@ -145,15 +152,19 @@ def test_a_socket_wants_the_tasks_secret_even_from_this_user(
         _until(lambda: _state(isolated_home, bg_id)["status"] == "waiting", "the question")
         question = _state(isolated_home, bg_id)["question"]
         path = Path(bg_env["XDG_RUNTIME_DIR"]) / "pycline" / f"{bg_id}.sock"
+        from pycline.command_wire import command_json
+        from pycline.commands import AnswerQuestion
+        from pycline.events import Answer
+
+        task_id = _state(isolated_home, bg_id)["task_id"]
+        approve = AnswerQuestion(question["question_id"], Answer("approve"))
         with socket.socket(socket.AF_UNIX) as s:
             s.connect(str(path))
             f = s.makefile("rw")
-            answer = {"option": "approve"}
-            f.write(json.dumps({"op": "answer", "question_id": question["question_id"],
-                                "answer": answer}) + "\n")  # fmt: skip
+            f.write(json.dumps(command_json(task_id, approve)) + "\n")
             f.flush()
             reply = json.loads(f.readline())
-        assert reply["type"] == "error"
+        assert reply["type"] == "rejected" and "secret" in reply["error"]
         assert not (workspace / "a.txt").exists()
         assert "secret" not in json.dumps(_state(isolated_home, bg_id))
         attached = _cli(bg_env, "stop", bg_id)  # pycline itself has the secret

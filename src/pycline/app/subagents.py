@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from pycline.app.handle import TaskHandle
+from pycline.commands import Cancel
 from pycline.core.subagents import SubagentRun, SubagentSpec, child_task
+from pycline.core.task import TaskOutcome
 from pycline.events import Envelope, Host
 from pycline.providers.base import Provider
 from pycline.tools.base import Tool
@@ -48,4 +50,17 @@ class SessionSpawner:
         if isinstance(self._parent, TaskHandle):
             self._parent.children.append(handle)
         handle.run(lambda: task.start(spec.prompt))
-        return handle
+        return _Child(handle)
+
+
+class _Child:
+    """A child's handle as the core waits on it."""
+
+    def __init__(self, handle: TaskHandle) -> None:
+        self._handle = handle
+
+    async def wait(self) -> TaskOutcome:
+        return await self._handle.wait()
+
+    def cancel(self) -> None:
+        self._handle.post(Cancel())

@@ -195,7 +195,7 @@ async def _attach(bg_id: str) -> int:
     if state.status in bg_state.FINISHED:
         _state_line(state.to_json())
         return _ended({"status": state.status, "reason": state.reason})
-    async with client.attach(pycline_home(), bg_id) as conn:
+    async with client.attach(pycline_home(), bg_id, state.task_id or "") as conn:
         async for message in conn.messages():
             kind = message.get("type")
             if kind == "event":
@@ -206,8 +206,8 @@ async def _attach(bg_id: str) -> int:
                     print(f"\npycline: detached; {bg_id} keeps waiting", file=sys.stderr)
                     return 0
                 await conn.answer(str(message["question_id"]), answer)
-            elif kind == "error":
-                print(f"pycline: {message.get('message')}", file=sys.stderr)
+            elif message.get("kind") == "rejected":
+                print(f"pycline: {message.get('error')}", file=sys.stderr)
             elif kind == "ended":
                 return _ended(message)
             elif kind == "state":

@@ -154,6 +154,9 @@ class Task:
     def provider(self) -> Provider:
         return self._profiles[self.mode].provider
 
+    def provider_for(self, mode: modes.Mode) -> Provider:
+        return self._profiles[mode].provider
+
     @property
     def system_prompt(self) -> str:
         profile = self._profiles[self.mode]

@@ -100,7 +100,7 @@ async def task_models(session: WebSession, run: Run, mode: str, provider: str) -
     reached as the task reaches it (same provider) or as the settings say (another one)."""
     from pycline.app.config import ModelConfig, resolve
 
-    base = run.configs[mode]
+    base = run.handle.model_config(mode)
     if provider != base.provider:
         base = resolve(ModelConfig(provider=provider), session.home, workspace=session.cwd)
     if provider == "scripted":
@@ -245,9 +245,9 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         session = session_of(request)
         run = session.get(request.match_info["id"])
         mode = request.query.get("mode", "act")
-        if run is None or run.handle.done or mode not in run.configs:
+        if run is None or run.handle.done or mode not in ("act", "plan"):
             return fail(ConfigError("no such running task or mode"), 404)
-        provider = request.query.get("provider") or run.configs[mode].provider or ""
+        provider = request.query.get("provider") or run.handle.model_config(mode).provider or ""
         try:
             models = await task_models(session, run, mode, provider)
         except PyclineError as exc:

@@ -10,6 +10,7 @@ from aiohttp import web
 
 from pycline.app.toggles import enabled_workflows
 from pycline.checkpoints.types import CheckpointError
+from pycline.commands import StopProcess
 from pycline.errors import PyclineError
 from pycline.parsing import json_limits
 from pycline.parsing.surrogates import clean_json
@@ -180,9 +181,9 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         if run is None or run.handle.done or not request.match_info["n"].isdigit():
             return fail(KeyError("no such process"), 404)
         try:
-            await run.handle.stop_process(int(request.match_info["n"]))
-        except KeyError:
-            return fail(KeyError("no such process"), 404)
+            await run.handle.send(StopProcess(int(request.match_info["n"])))
+        except PyclineError as exc:
+            return fail(exc, 404)
         return _ok({"ok": True})
 
     @routes.get("/api/workflows")

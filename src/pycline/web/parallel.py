@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from pycline.errors import PyclineError
+from pycline.events import Answer
 from pycline.web.api import SessionOf, fail, json_body
 from pycline.web.tasks import WebSession
 
@@ -135,7 +136,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
                 session_of(request).home,
                 bg_id,
                 str(body.get("question_id", "")),
-                {"option": option, "text": text},
+                Answer(option, text),
             )
         except PyclineError as exc:
             return fail(exc, 409)

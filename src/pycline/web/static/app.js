@@ -148,7 +148,8 @@ class App {
   }
 
   receive(msg) {
-    switch (msg.type) {
+    // Replies to commands carry a `kind` (pycline/schema/commands.v1.json); the rest a `type`.
+    switch (msg.type ?? msg.kind) {
       case "hello":
         setTools(msg.tools);
         this.models = msg.models;
@@ -164,6 +165,9 @@ class App {
           if (t && t.run === s.run) t.status = s.status;
         }
         if (!this.restored) this.restoreView(msg.tasks);
+        // A task on screen that handed off (new_task): its follow-on task takes its place.
+        const handed = msg.tasks.find((s) => s.id === this.current && s.next);
+        if (handed && this.summaries.has(handed.next)) this.select(handed.next);
         if (this.current) this.views.chat.changed();
         this.renderTabs();
         break;
@@ -183,14 +187,14 @@ class App {
         p?.resolve(msg);
         break;
       }
-      case "error": {
+      case "rejected": {
         const p = this.pending.get(msg.request);
         this.pending.delete(msg.request);
-        this.notify(msg.text, true);
-        p?.reject(new Error(msg.text));
+        this.notify(msg.error, true);
+        p?.reject(new Error(msg.error));
         break;
       }
-      case "done": {
+      case "accepted": {
         const p = this.pending.get(msg.request);
         this.pending.delete(msg.request);
         p?.resolve(msg);
@@ -235,20 +239,22 @@ class App {
   // --- what the chat asks for -----------------------------------------------------------------
 
   start(text, images) {
-    return this.send({ type: "new_task", text, images, mode: this.mode });
+    return this.send({ v: 1, kind: "new_task", text, images, mode: this.mode });
   }
 
-  answer(taskId, questionId, fields) {
-    this.raw({ type: "answer", task_id: taskId, question_id: questionId, ...fields });
+  // fields: option, text, images, edited_content (an answer, as in events.v2.json).
+  answer(taskId, questionId, { option, text, images, ...rest }) {
+    const answer = { option: option || "", text: text || "", images: images || [], ...rest };
+    this.raw({ v: 1, kind: "answer", task_id: taskId, question_id: questionId, answer });
   }
 
-  // An action whose outcome the page waits for (the server replies "done" or "error").
-  request(type, taskId, extra = {}) {
-    return this.send({ type, task_id: taskId, ...extra });
+  // A command whose outcome the page waits for (the server replies "accepted" or "rejected").
+  request(kind, taskId, extra = {}) {
+    return this.send({ v: 1, kind, task_id: taskId, ...extra });
   }
 
-  action(type, taskId, extra = {}) {
-    this.raw({ type, task_id: taskId, ...extra });
+  action(kind, taskId, extra = {}) {
+    this.raw({ v: 1, kind, task_id: taskId, ...extra });
   }
 
   async openSaved(taskId) {
@@ -263,7 +269,7 @@ class App {
     t.background = bgId;
     this.transcripts.set(taskId, t);
     this.summaries.set(taskId, { id: taskId, run: bgId, task: text, status: "running" });
-    return this.send({ type: "follow_background", bg_id: bgId, task_id: taskId });
+    return this.send({ v: 1, kind: "follow_background", bg_id: bgId, task_id: taskId });
   }
 
   // A background task's transcript so far; its own process runs it, so it is only shown here.
@@ -284,7 +290,7 @@ class App {
   // An earlier message edited: back to the checkpoint before it, then the new text goes out.
   resend(taskId, edit) {
     this.freshRun(taskId);
-    return this.send({ type: "resend", task_id: taskId, ...edit, mode: this.mode });
+    return this.send({ v: 1, kind: "resend", task_id: taskId, ...edit, mode: this.mode });
   }
 
   freshRun(taskId) {
@@ -298,7 +304,7 @@ class App {
   resume(taskId) {
     // The server replays the saved part first, so the old rows make way for a fresh transcript.
     this.freshRun(taskId);
-    return this.send({ type: "resume_task", task_id: taskId, mode: this.mode });
+    return this.send({ v: 1, kind: "resume_task", task_id: taskId, mode: this.mode });
   }
 }
 
