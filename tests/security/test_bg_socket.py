@@ -164,7 +164,7 @@ def test_a_socket_wants_the_tasks_secret_even_from_this_user(
             f.write(json.dumps(command_json(task_id, approve)) + "\n")
             f.flush()
             reply = json.loads(f.readline())
-        assert reply["type"] == "rejected" and "secret" in reply["error"]
+        assert reply["kind"] == "rejected" and "secret" in reply["error"]
         assert not (workspace / "a.txt").exists()
         assert "secret" not in json.dumps(_state(isolated_home, bg_id))
         attached = _cli(bg_env, "stop", bg_id)  # pycline itself has the secret

@@ -80,20 +80,19 @@ class UserShell:
 
 _lock = threading.Lock()
 _captured: dict[str, UserShell] = {}
-_running: set[subprocess.Popen[bytes]] = set()  # a capture under way, stopped if we exit first
 
 
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(5)
-
-
-@atexit.register
-def _stop_captures() -> None:
-    for proc in list(_running):
-        _kill(proc)
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """End a start-up that hangs: politely first, since a start-up script may hold a lock it
+    removes on exit (pyenv's rehash does)."""
+    for sig, grace in ((signal.SIGTERM, 2.0), (signal.SIGKILL, 5.0)):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, sig)
+        try:
+            proc.wait(grace)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 async def session_shell(cwd: Path) -> UserShell:
@@ -149,17 +148,16 @@ def capture(shell: str, cwd: Path, *, timeout: float = CAPTURE_TIMEOUT) -> UserS
     except OSError as exc:
         log.info("could not read the environment of %s: %s", shell, exc)
         return UserShell(runner, _without_own_venv(base))
-    _running.add(proc)
+    # Not stopped when pycline exits first: a start-up script cut short can leave a lock
+    # behind (pyenv's rehash does), and this one ends on its own within moments.
     try:
         out, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         log.info(
             "%s took more than %ss to start; commands get pycline's environment", shell, timeout
         )
-        _kill(proc)
+        _stop(proc)
         return UserShell(runner, _without_own_venv(base))
-    finally:
-        _running.discard(proc)
     parsed = _parse(out.decode("utf-8", errors="replace"))
     if parsed is None:
         log.info("%s printed no environment (exit %s)", shell, proc.returncode)
