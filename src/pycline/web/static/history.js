@@ -45,7 +45,7 @@ export class HistoryView {
       await api.post(`/api/history/${r.id}/favorite`, { favorite: !r.favorite });
       this.load();
     }, { "aria-label": r.favorite ? "Unfavorite" : "Favorite", "aria-pressed": String(!!r.favorite), class: "icon star" });
-    const exp = h("a", { href: `/api/history/${r.id}/export`, download: `task-${r.id}.md`, class: "button-like", text: "Export" });
+    const exp = button("Export", () => api.download(`/api/history/${r.id}/export`, `task-${r.id}.md`).catch((e) => this.app.notify(e.message, true)), { class: "button-like" });
     const del = button("Delete", async () => {
       if (!confirm("Delete this task and its checkpoints?")) return;
       try {

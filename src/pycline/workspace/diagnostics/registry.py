@@ -24,6 +24,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types as lsp
 
 from pycline.editing.problems import Problem
+from pycline.terminal.sandbox import SandboxPolicy
 from pycline.workspace.diagnostics import provision
 from pycline.workspace.diagnostics.connection import Connection, ServerFailed, errors_only
 from pycline.workspace.diagnostics.servers import (
@@ -67,8 +68,10 @@ class LanguageServers:
         servers: Sequence[ServerSpec] = DEFAULT_SERVERS,
         settle: float | None = None,
         install_home: Path | None = None,
+        sandbox: SandboxPolicy | None = None,
     ) -> None:
         self.root = root
+        self.sandbox = sandbox  # the commands' sandbox: servers run in it too
         self.commands = dict(commands or {})
         self.budget = budget
         self.servers = tuple(servers)
@@ -214,7 +217,11 @@ class LanguageServers:
         return slot.connection
 
     async def _start(self, launch: Launch) -> Connection:
-        connection = Connection(launch, self.root, **_settle(self.settle))
+        # What pycline installed lives in its home, which the sandbox covers.
+        reveal = [provision.install_root(self.install_home)] if self.install_home else []
+        connection = Connection(
+            launch, self.root, sandbox=self.sandbox, reveal=reveal, **_settle(self.settle)
+        )
         try:
             async with asyncio.timeout(START_LIMIT):
                 await connection.start()
