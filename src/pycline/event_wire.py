@@ -14,7 +14,6 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Literal, TypeAlias, Union, get_args, get_origin
 
-from pycline import events
 from pycline.events import EVENTS_VERSION, Answer, Envelope, Event, Question
 
 JsonObject: TypeAlias = dict[str, Any]
@@ -25,18 +24,18 @@ class WireError(ValueError):
     """The JSON does not describe a valid event, question or answer."""
 
 
-def _members(alias: object) -> tuple[type[Any], ...]:
+def members(alias: object) -> tuple[type[Any], ...]:
     return tuple(get_args(alias))
 
 
-def _kind_of(cls: type[Any]) -> str:
+def kind_of(cls: type[Any]) -> str:
     default = next(f.default for f in dataclasses.fields(cls) if f.name == "kind")
     assert isinstance(default, str)
     return default
 
 
-EVENT_TYPES: dict[str, type[Any]] = {_kind_of(c): c for c in _members(Event)}
-QUESTION_TYPES: dict[str, type[Any]] = {_kind_of(c): c for c in _members(Question)}
+EVENT_TYPES: dict[str, type[Any]] = {kind_of(c): c for c in members(Event)}
+QUESTION_TYPES: dict[str, type[Any]] = {kind_of(c): c for c in members(Question)}
 
 
 _HINTS: dict[type[Any], dict[str, Any]] = {}
@@ -45,7 +44,7 @@ _HINTS: dict[type[Any], dict[str, Any]] = {}
 def _hints(cls: type[Any]) -> dict[str, Any]:
     """Resolved once per type: decoding runs for every message that comes in on a socket."""
     if cls not in _HINTS:
-        _HINTS[cls] = typing.get_type_hints(cls, vars(events))
+        _HINTS[cls] = typing.get_type_hints(cls)
     return _HINTS[cls]
 
 
@@ -79,7 +78,7 @@ def envelope_from_json(data: object) -> Envelope:
     fields = {k: v for k, v in data.items() if k not in ("v", "seq", "ts")}
     if "task_id" not in _field_names(EVENT_TYPES.get(str(data.get("kind")))):
         fields.pop("task_id", None)
-    event = _decode_union(fields, EVENT_TYPES, "event")
+    event = decode_union(fields, EVENT_TYPES, "event")
     task_id = _check(data.get("task_id"), str, "task_id")
     seq = _check(data.get("seq"), int, "seq")
     ts = _check(data.get("ts"), float, "ts")
@@ -87,12 +86,12 @@ def envelope_from_json(data: object) -> Envelope:
 
 
 def question_from_json(data: object) -> Question:
-    question: Question = _decode_union(data, QUESTION_TYPES, "question")
+    question: Question = decode_union(data, QUESTION_TYPES, "question")
     return question
 
 
 def answer_from_json(data: object) -> Answer:
-    answer = _decode(Answer, data, "answer")
+    answer = decode(Answer, data, "answer")
     assert isinstance(answer, Answer)
     return answer
 
@@ -101,16 +100,17 @@ def _field_names(cls: type[Any] | None) -> set[str]:
     return {f.name for f in dataclasses.fields(cls)} if cls is not None else set()
 
 
-def _decode_union(data: object, table: Mapping[str, type[Any]], what: str) -> Any:
+def decode_union(data: object, table: Mapping[str, type[Any]], what: str) -> Any:
     if not isinstance(data, dict):
         raise WireError(f"{what} must be a JSON object")
     cls = table.get(str(data.get("kind")))
     if cls is None:
         raise WireError(f"unknown {what} kind {data.get('kind')!r}")
-    return _decode(cls, data, what)
+    return decode(cls, data, what)
 
 
-def _decode(tp: Any, data: object, where: str) -> Any:
+def decode(tp: Any, data: object, where: str) -> Any:
+    """`data` (parsed JSON) as a value of type `tp`; `WireError` when it is not one."""
     origin = get_origin(tp)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _decode_dataclass(tp, data, where)
@@ -126,19 +126,23 @@ def _decode(tp: Any, data: object, where: str) -> Any:
             return None
         rest = [a for a in args if a is not type(None)]
         if all(dataclasses.is_dataclass(a) for a in rest):
-            return _decode_union(data, {_kind_of(a): a for a in rest}, where)
-        assert len(rest) == 1, tp
-        return _decode(rest[0], data, where)
+            return decode_union(data, {kind_of(a): a for a in rest}, where)
+        for alternative in rest[:-1]:
+            try:
+                return decode(alternative, data, where)
+            except WireError:
+                continue
+        return decode(rest[-1], data, where)
     if origin is tuple:
         item = get_args(tp)[0]
         if not isinstance(data, list):
             raise WireError(f"{where}: expected a list")
-        return tuple(_decode(item, v, f"{where}[]") for v in data)
+        return tuple(decode(item, v, f"{where}[]") for v in data)
     if origin in (Mapping, dict):
         _, value_type = get_args(tp)
         if not isinstance(data, dict):
             raise WireError(f"{where}: expected an object")
-        return {str(k): _decode(value_type, v, f"{where}.{k}") for k, v in data.items()}
+        return {str(k): decode(value_type, v, f"{where}.{k}") for k, v in data.items()}
     return _check(data, tp, where)
 
 
@@ -152,7 +156,7 @@ def _decode_dataclass(cls: type[Any], data: object, where: str) -> Any:
     values = {}
     for f in dataclasses.fields(cls):
         if f.name in data:
-            values[f.name] = _decode(hints[f.name], data[f.name], f"{where}.{f.name}")
+            values[f.name] = decode(hints[f.name], data[f.name], f"{where}.{f.name}")
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
             raise WireError(f"{where}: missing field {f.name!r}")
     return cls(**values)
@@ -176,7 +180,7 @@ def json_schema() -> JsonObject:
     defs: JsonObject = {}
     variants = []
     for kind, cls in EVENT_TYPES.items():
-        body = _object_schema(cls, defs)
+        body = object_schema(cls, defs)
         props = {
             "v": {"const": EVENTS_VERSION},
             "task_id": {"type": "string"},
@@ -196,7 +200,8 @@ def json_schema() -> JsonObject:
     }
 
 
-def _object_schema(cls: type[Any], defs: JsonObject) -> JsonObject:
+def object_schema(cls: type[Any], defs: JsonObject) -> JsonObject:
+    """The schema of dataclass `cls`; the types it refers to are added to `defs`."""
     hints = _hints(cls)
     props: JsonObject = {}
     required = []
@@ -222,7 +227,7 @@ def _type_schema(tp: Any, defs: JsonObject) -> JsonObject:
         name = tp.__name__
         if name not in defs:
             defs[name] = {}  # reserve first: a type may refer to itself through a union
-            defs[name] = _object_schema(tp, defs)
+            defs[name] = object_schema(tp, defs)
         return {"$ref": f"#/$defs/{name}"}
     if tp is Any:
         return {}

@@ -9,7 +9,7 @@ import pytest
 from pycline.acp.mapping import checklist, tool_kind, tool_title
 from pycline.acp.permissions import Remembered
 from pycline.core.focus_chain import items
-from pycline.terminal.allow_rules import command_prefix, prefix_covers
+from pycline.workspace.allow_rules import command_prefix, prefix_covers
 
 
 @pytest.mark.parametrize(

@@ -60,15 +60,14 @@ async def test_a_followup_question_ends_the_turn_and_the_next_prompt_answers_it(
 ) -> None:
     script = script_file(tmp_path, ASK, COMPLETE)
     client = RecordingClient()
-    async with in_process(client, isolated_home, script) as (conn, agent):
+    async with in_process(client, isolated_home, script) as (conn, _):
         sid = await start(conn, client, workspace)
         await conn.prompt(session_id=sid, prompt=text("change the port"))
         assert "Which port?" in client.message_text() and "- 9090" in client.message_text()
         await conn.prompt(session_id=sid, prompt=text("9090 please"))
-        task = agent.sessions[sid].task
-        assert task is not None
-        answers = [m.text for m in task.history if m.role == "user" and "9090 please" in m.text]
-        assert answers and "<answer>" in answers[0]
+    history = TaskStore(isolated_home).open(sid).load_api_history()  # saved when it closed
+    answers = [m.text for m in history if m.role == "user" and "9090 please" in m.text]
+    assert answers and "<answer>" in answers[0]
 
 
 async def test_a_picture_in_the_prompt_that_answers_a_question_reaches_the_model(

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 from pycline.app.session import ConfigOverrides, Session, TaskOptions
+from pycline.commands import AnswerQuestion
 from pycline.events import ACCEPT, Answer, QuestionAsked, TaskStarted
 from pycline.providers.scripted import ScriptedProvider
 from pycline.storage.task_store import TaskStore
@@ -31,7 +32,7 @@ async def test_a_prepared_task_has_its_id_and_folder_before_it_starts(
             if isinstance(envelope.event, TaskStarted):
                 started.append(envelope.event)
             if isinstance(envelope.event, QuestionAsked):
-                await handle.answer(envelope.event.question_id, Answer(ACCEPT.id))
+                await handle.send(AnswerQuestion(envelope.event.question_id, Answer(ACCEPT.id)))
         assert (await handle.wait()).completed
     assert [s.task_id for s in started] == [handle.id]
     record = TaskStore(isolated_home).open(handle.id).load_record()

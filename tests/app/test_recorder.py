@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pycline.app.session import ConfigOverrides, Session, TaskHandle, TaskOptions
 from pycline.app.tasks import Tasks
+from pycline.commands import AnswerQuestion
 from pycline.core.approval import AutoApprove
 from pycline.core.task import TaskSettings
 from pycline.events import (
@@ -75,7 +76,7 @@ async def _follow(handle: TaskHandle, into: list[Envelope]) -> None:
         event = envelope.event
         if isinstance(event, QuestionAsked):
             chosen = APPROVE if isinstance(event.question, ApprovalQuestion) else ACCEPT
-            await handle.answer(event.question_id, Answer(chosen.id))
+            await handle.send(AnswerQuestion(event.question_id, Answer(chosen.id)))
 
 
 def _kept(events: list[Envelope]) -> list[Event]:

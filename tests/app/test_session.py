@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pycline.app.session import AnswerRejected, ConfigOverrides, Session, TaskHandle, TaskOptions
+from pycline.commands import AnswerQuestion
 from pycline.events import (
     ACCEPT,
     Answer,
@@ -63,9 +64,11 @@ async def test_two_sessions_run_two_tasks_whose_events_never_mix(
                 answered_while_b_streamed.append(
                     provider_b.streaming.is_set() and not provider_b.gate.is_set()
                 )
-                await handle.answer(event.question_id, Answer(event.question.options[1].id))
+                await handle.send(
+                    AnswerQuestion(event.question_id, Answer(event.question.options[1].id))
+                )
             elif isinstance(event, QuestionAsked):
-                await handle.answer(event.question_id, Answer(ACCEPT.id))
+                await handle.send(AnswerQuestion(event.question_id, Answer(ACCEPT.id)))
 
     async with asyncio.timeout(30):
         handle_a = await first.new_task("task a", options=TaskOptions(provider=provider_a))
@@ -82,7 +85,7 @@ async def test_two_sessions_run_two_tasks_whose_events_never_mix(
         assert handle_b.status == "running" and not handle_b.done  # B is still mid-reply
         provider_b.gate.set()
         [asked] = await _next_question(handle_b)
-        await handle_b.answer(asked.question_id, Answer(ACCEPT.id))
+        await handle_b.send(AnswerQuestion(asked.question_id, Answer(ACCEPT.id)))
         outcome_b = await handle_b.wait()
         await asyncio.gather(*followers, answerer)
     await first.close()
@@ -136,7 +139,7 @@ async def test_tool_events_share_one_id_from_first_token_to_result(
         events.append(event)
         if isinstance(event, QuestionAsked):
             option = event.question.options[0].id  # approve the write, accept the result
-            await handle.answer(event.question_id, Answer(option))
+            await handle.send(AnswerQuestion(event.question_id, Answer(option)))
     await session.close()
 
     partials = [e for e in events if isinstance(e, ToolPartial) and e.tool == "write_to_file"]
@@ -162,12 +165,14 @@ async def test_an_answer_must_name_an_open_question_and_an_offered_option(
     [asked] = await _next_question(handle)
     assert handle.status == "waiting"
     with pytest.raises(AnswerRejected):
-        await handle.answer(asked.question_id, Answer("approve"))  # not offered by a completion
+        await handle.send(
+            AnswerQuestion(asked.question_id, Answer("approve"))
+        )  # not offered by a completion
     with pytest.raises(AnswerRejected):
-        await handle.answer("no-such-question", Answer(ACCEPT.id))
-    await handle.answer(asked.question_id, Answer(ACCEPT.id))
+        await handle.send(AnswerQuestion("no-such-question", Answer(ACCEPT.id)))
+    await handle.send(AnswerQuestion(asked.question_id, Answer(ACCEPT.id)))
     with pytest.raises(AnswerRejected):  # answered once is answered
-        await handle.answer(asked.question_id, Answer(ACCEPT.id))
+        await handle.send(AnswerQuestion(asked.question_id, Answer(ACCEPT.id)))
     assert (await handle.wait()).completed
     assert handle.status == "completed"
     await session.close()
@@ -191,6 +196,6 @@ async def test_closing_the_session_cancels_a_waiting_task_and_saves_it(
         handle.id, options=TaskOptions(provider=ScriptedProvider.of(complete()))
     )
     [asked] = await _next_question(again)
-    await again.answer(asked.question_id, Answer(ACCEPT.id))
+    await again.send(AnswerQuestion(asked.question_id, Answer(ACCEPT.id)))
     assert (await again.wait()).completed and again.id == handle.id
     await resumed_session.close()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pycline.app.session import ConfigOverrides, Session, TaskHandle, TaskOptions
+from pycline.commands import AnswerQuestion, Cancel
 from pycline.events import (
     ACCEPT,
     Answer,
@@ -20,11 +21,13 @@ from pycline.events import (
     SubagentProgress,
     TaskEnded,
     ToolStarted,
+    Usage,
 )
 from pycline.messages import Message
 from pycline.parsing.native import ToolDefinition
 from pycline.providers.base import ModelInfo, StreamChunk, UsageChunk
 from pycline.providers.scripted import ScriptedProvider, ScriptedReply
+from pycline.storage.task_store import TaskStore
 from pycline.testing import complete
 
 PRICED = ModelInfo(id="scripted", context_window=200_000, input_price=1.0, output_price=2.0)
@@ -88,7 +91,7 @@ async def _follow(handle: TaskHandle, into: list[Envelope]) -> None:
         into.append(envelope)
         event = envelope.event
         if isinstance(event, QuestionAsked) and isinstance(event.question, CompletionQuestion):
-            await handle.answer(event.question_id, Answer(ACCEPT.id))
+            await handle.send(AnswerQuestion(event.question_id, Answer(ACCEPT.id)))
 
 
 async def test_each_subagent_is_a_session_task_whose_progress_and_cost_reach_the_parent(
@@ -123,13 +126,14 @@ async def test_each_subagent_is_a_session_task_whose_progress_and_cost_reach_the
         assert mine[-1].status == "completed" and mine[-1].tool_calls == 2  # the read, the report
         # Two requests of $0.0012 each, counted for the sub-agent itself...
         assert mine[-1].cost == pytest.approx(0.0024)
-        assert child.task.record.total_cost == pytest.approx(0.0024)
+        assert [e for e in events if isinstance(e, Usage)][-1].task_cost == pytest.approx(0.0024)
         # ...and its own stream is there for a front end to follow.
         assert any(isinstance(e, ToolStarted) for e in events)
         assert isinstance(events[-1], TaskEnded) and events[-1].completed
     # The parent's two requests plus its children's four.
-    assert parent.task.record.total_cost == pytest.approx(0.0072)
-    assert parent.task.record.tokens_in == 6_000
+    record = TaskStore(isolated_home).open(parent.id).load_record()
+    assert record.total_cost == pytest.approx(0.0072)
+    assert record.tokens_in == 6_000
 
 
 async def test_cancelling_the_parent_cancels_its_running_subagents(
@@ -145,10 +149,11 @@ async def test_cancelling_the_parent_cancels_its_running_subagents(
             blocked = {await provider.blocked.get(), await provider.blocked.get()}
             assert blocked == {"a.txt?", "b.txt?"}  # both children are mid-request
             children = list(parent.children)
-            parent.cancel()
+            await parent.send(Cancel())
             outcome = await parent.wait()
             assert not outcome.completed
             for child in children:
                 await child.wait()
             assert [c.status for c in children] == ["cancelled", "cancelled"]
-            assert [c.task.record.status for c in children] == ["cancelled", "cancelled"]
+            ends = [[e.event async for e in c.subscribe()][-1] for c in children]
+            assert all(isinstance(e, TaskEnded) and not e.completed for e in ends)

@@ -130,3 +130,67 @@ def test_a_killed_background_process_shows_as_failed(
     assert "ended unexpectedly" in entry["reason"]
     attach = cli(env, "attach", bg_id)
     assert attach.returncode == 2 and "not running" in attach.stderr
+
+
+async def test_malformed_commands_on_the_control_socket_are_refused_and_it_keeps_serving(
+    env: dict[str, str], workspace: Path, tmp_path: Path
+) -> None:
+    import asyncio
+
+    script = write_script(tmp_path / "s.json", [write_file_reply("m.txt", "m"), COMPLETE])
+    bg_id = start_in_closing_terminal(env, workspace, script)
+    entry = wait_for(env, bg_id, "waiting")
+    task_id = entry["task_id"]
+    sock = Path(env["XDG_RUNTIME_DIR"]) / "pycline" / f"{bg_id}.sock"
+    attach = _attach_line(env, bg_id)
+
+    async def replies(*lines: str) -> list[dict[str, Any]]:
+        reader, writer = await asyncio.open_unix_connection(str(sock))
+        writer.write(attach + "".join(f"{line}\n" for line in lines).encode())
+        got: list[dict[str, Any]] = []
+        async with asyncio.timeout(30):
+            while len(got) < len(lines):
+                message = json.loads(await reader.readline())
+                if "kind" in message:
+                    got.append(message)
+        writer.close()
+        return got
+
+    question = next(
+        q for q in await _questions(sock, attach) if q["question"]["kind"] == "approval"
+    )
+    answer = {"v": 1, "kind": "answer", "task_id": task_id, "question_id": question["question_id"]}
+    refused = await replies(
+        "{not json",
+        json.dumps({"v": 1, "task_id": task_id, "kind": "explode"}),
+        json.dumps({"v": 1, "task_id": "someone-else", "kind": "cancel"}),
+        json.dumps({**answer, "answer": {"option": "maybe"}, "request": 9}),
+    )
+    assert [r["kind"] for r in refused] == ["rejected"] * 4
+    assert "not an option here" in refused[3]["error"] and refused[3]["request"] == 9
+    assert next(e for e in board(env) if e["id"] == bg_id)["status"] == "waiting"
+    [ok] = await replies(json.dumps({**answer, "answer": {"option": "approve"}}))
+    assert ok["kind"] == "accepted"
+    wait_for(env, bg_id, "completed")
+    assert (workspace / "m.txt").read_text() == "m\n"
+
+
+def _attach_line(env: dict[str, str], bg_id: str) -> bytes:
+    """The first message a client sends: attach, with the task's secret (from PYCLINE_HOME)."""
+    secret = (Path(env["PYCLINE_HOME"]) / "background" / f"{bg_id}.secret").read_text()
+    return (json.dumps({"op": "attach", "secret": secret}) + "\n").encode()
+
+
+async def _questions(sock: Path, attach: bytes) -> list[dict[str, Any]]:
+    import asyncio
+
+    reader, writer = await asyncio.open_unix_connection(str(sock))
+    writer.write(attach)
+    found: list[dict[str, Any]] = []
+    async with asyncio.timeout(30):
+        while not found:
+            message = json.loads(await reader.readline())
+            if message.get("type") == "question":
+                found.append(message)
+    writer.close()
+    return found

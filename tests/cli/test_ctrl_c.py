@@ -9,6 +9,7 @@ from pathlib import Path
 import pexpect
 
 from pycline.cli.interrupts import Interrupts
+from pycline.commands import Cancel, Command
 from tests.cli.test_interactive import WRITE, spawn
 from tests.fakes.openai_server import FakeOpenAI
 from tests.fakes.server import Stall
@@ -94,8 +95,9 @@ class _FakeHandle:
         self.cancelled = 0
         self.done = False
 
-    def cancel(self) -> None:
-        self.cancelled += 1
+    def post(self, command: Command) -> None:
+        if isinstance(command, Cancel):
+            self.cancelled += 1
 
 
 def test_a_second_press_within_two_seconds_quits_later_ones_stop_again() -> None:

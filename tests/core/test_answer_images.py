@@ -7,6 +7,7 @@ import base64
 from pathlib import Path
 
 from pycline.app.session import ConfigOverrides, Session, TaskOptions
+from pycline.commands import AnswerQuestion
 from pycline.events import ACCEPT, DENY, Answer, FollowupQuestion, QuestionAsked
 from pycline.messages import ImageContent, Message, TextContent
 from pycline.providers.scripted import ScriptedProvider
@@ -80,8 +81,10 @@ async def test_an_answer_given_through_the_handle_sends_its_picture(
         async for envelope in handle.subscribe():
             event = envelope.event
             if isinstance(event, QuestionAsked) and isinstance(event.question, FollowupQuestion):
-                await handle.answer(event.question_id, Answer(text="this", images=(PNG_URL,)))
+                await handle.send(
+                    AnswerQuestion(event.question_id, Answer(text="this", images=(PNG_URL,)))
+                )
             elif isinstance(event, QuestionAsked):
-                await handle.answer(event.question_id, Answer(ACCEPT.id))
+                await handle.send(AnswerQuestion(event.question_id, Answer(ACCEPT.id)))
         assert (await handle.wait()).completed
     assert images_in(provider.requests[1].messages[-1]) == [ImageContent("image/png", PNG)]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pycline.cli.interactive import InteractiveHost
 from pycline.cli.lines import LineReader
+from pycline.commands import Command
 from pycline.context.condense import CONDENSE_REQUEST, REREAD_INTRO, SUMMARY_INTRO
 from pycline.core.approval import AutoApprove
 from pycline.core.task import Task, TaskSettings
@@ -187,9 +188,8 @@ async def test_interactive_compact_command_calls_the_task_then_asks_again(
         id = "t1"
         done = False
 
-        async def compact(self) -> bool:
-            calls.append("compact")
-            return True
+        async def send(self, command: Command) -> None:
+            calls.append(command.kind)
 
     read_fd, write_fd = os.pipe()
     os.write(write_fd, b"/compact\nship it\n")

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from pycline.core.approval import ApprovalPolicy, AutoApprove
 from pycline.events import ALWAYS_ALLOW, APPROVE, Answer, ApprovalQuestion, Question
-from pycline.terminal.command_rules import workspace_rules
 from pycline.tools.base import ToolCall, ToolContext
 from pycline.tools.command import ExecuteCommandTool
+from pycline.workspace.command_rules import workspace_rules
 from pycline.workspace.paths import Workspace
 from tests.tools.readcmd_support import Recorder
 

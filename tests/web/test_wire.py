@@ -9,6 +9,7 @@ import jsonschema
 import pytest
 
 from pycline import event_wire
+from pycline.event_wire import WireError
 from pycline.events import (
     ApprovalQuestion,
     CompletionQuestion,
@@ -22,7 +23,7 @@ from pycline.events import (
 from pycline.messages import UiMessage
 from pycline.storage.task_store import TaskStore
 from pycline.web.transcript import saved_events
-from pycline.web.wire import BadAnswer, event_json, parse_answer
+from pycline.web.wire import NewTask, Resend, event_json, page_request
 
 
 @pytest.mark.parametrize(
@@ -46,40 +47,43 @@ def test_each_question_offers_clines_button_labels(question, labels):
     assert [o["label"] for o in data["question"]["options"]] == labels
 
 
-def test_text_typed_while_a_question_is_open_goes_with_the_click():
-    question = ApprovalQuestion("write_to_file", "w")
-    answer = parse_answer(question, {"option": "deny", "text": "not that"})
-    assert (answer.option, answer.text) == ("deny", "not that")
-
-
-def test_a_typed_reply_alone_is_an_answer_without_an_option():
-    question = FollowupQuestion("q", (Option("red", "Red"),))
-    assert parse_answer(question, {"text": "green"}).option == ""
-
-
-def test_edited_content_is_taken_only_for_a_proposed_file():
-    edit = ApprovalQuestion("write_to_file", "w", content="old")
-    assert (
-        parse_answer(edit, {"option": "approve", "edited_content": "new"}).edited_content == "new"
-    )
-    command = ApprovalQuestion("execute_command", "c")
-    with pytest.raises(BadAnswer):
-        parse_answer(command, {"option": "approve", "edited_content": "x"})
-
-
 @pytest.mark.parametrize(
     "data",
     [
-        {"option": "maybe"},
-        {},
-        {"option": "approve", "text": 3},
-        {"option": "approve", "images": ["http://example.com/x.png"]},
-        {"option": "approve", "images": ["data:image/png;base64,AA"] * 21},
+        {"v": 1, "kind": "new_task", "text": 3},
+        {"v": 1, "kind": "new_task", "text": "x", "mode": "both"},
+        {"v": 1, "kind": "new_task", "text": "x", "images": "data:"},
+        {"v": 2, "kind": "resume_task", "task_id": "t"},
+        {
+            "v": 1,
+            "kind": "resend",
+            "task_id": "t",
+            "ts": "now",
+            "original": "a",
+            "text": "b",
+            "restore": "task",
+        },
+        {
+            "v": 1,
+            "kind": "resend",
+            "task_id": "t",
+            "ts": 1.0,
+            "original": "a",
+            "text": "b",
+            "restore": "files",
+        },
+        {"v": 1, "kind": "follow_background", "bg_id": "b"},
     ],
 )
-def test_malformed_answers_are_refused(data):
-    with pytest.raises(BadAnswer):
-        parse_answer(ApprovalQuestion("write_to_file", "w"), data)
+def test_malformed_page_requests_are_refused(data):
+    with pytest.raises(WireError):
+        page_request(data)
+
+
+def test_a_page_request_is_read_with_its_defaults():
+    assert page_request({"v": 1, "kind": "new_task", "text": "hi", "request": 3}) == NewTask("hi")
+    resend = {"v": 1, "kind": "resend", "task_id": "t", "ts": 2, "original": "a", "text": "b"}
+    assert page_request({**resend, "restore": "both"}) == Resend("t", 2.0, "a", "b", "both")
 
 
 def _saved(tmp_path: Path, messages: list[UiMessage]) -> list[dict[str, Any]]:

@@ -337,7 +337,7 @@ class PyclineAgent:
                         "model" if config_id == "model" else "plan_model", value
                     )
                 case "auto_approve":
-                    session.set_preset(value)
+                    await session.set_preset(value)
                 case _:
                     raise RequestError.invalid_params(
                         {"message": f"Unknown config option {config_id!r}."}

@@ -8,6 +8,8 @@ from acp.schema import PromptResponse
 
 from pycline.acp.inputs import UserInput
 from pycline.acp.session import AcpSession
+from pycline.commands import Compact
+from pycline.errors import PyclineError
 
 
 def _split(text: str) -> tuple[str, str] | None:
@@ -33,8 +35,11 @@ async def run_command(session: AcpSession, given: UserInput) -> PromptResponse |
             if handle is None or session.fresh or session.busy:
                 note = "Nothing to condense now (no conversation is waiting)."
             else:
-                done = await handle.compact()
-                note = "The conversation was condensed." if done else "It was not condensed."
+                try:
+                    await handle.send(Compact())
+                    note = "The conversation was condensed."
+                except PyclineError as exc:
+                    note = f"It was not condensed: {exc}"
             session.outbox.send(acp.update_agent_message_text(note))
         case _:
             return None

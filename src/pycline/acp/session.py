@@ -35,17 +35,25 @@ from pycline.acp.outbox import Outbox, UpdateSink
 from pycline.acp.permissions import Remembered, choices
 from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
 from pycline.app import wiring
-from pycline.app.handle import AnswerRejected, TaskHandle
+from pycline.app.handle import CommandRejected, TaskHandle
+from pycline.app.runner import run_chain
 from pycline.app.session import Session, TaskOptions
 from pycline.app.task_settings import chromium_setting
 from pycline.app.tool_catalogue import facts_of
-from pycline.core.approval import AutoApprove
-from pycline.core.task import Task, TaskSettings
+from pycline.commands import (
+    AnswerQuestion,
+    AutoApprove,
+    Cancel,
+    SetApprovalPolicy,
+    SetMode,
+    SetModel,
+    UserMessage,
+)
+from pycline.core.task import TaskSettings
 from pycline.errors import PyclineError
 from pycline.events import (
     ACCEPT,
     APPROVE,
-    CONTINUE,
     DENY,
     STOP,
     Answer,
@@ -104,6 +112,7 @@ class AcpSession:
         models: ModelChoices,
     ) -> None:
         self.id = session_id
+        self.task_id: str | None = session_id or None  # the task a prompt continues (None: new)
         self.workspace = workspace
         self.session = session  # the app layer's: model choice, MCP hub, the tasks it runs
         self.settings = settings
@@ -129,17 +138,13 @@ class AcpSession:
         self._turn_usage = [0, 0, 0, 0]  # input, output, cache read, cache write
         self.saved_log: list[Envelope] = []  # what a reopened session showed, for `session/load`
 
-    @property
-    def task(self) -> Task | None:
-        return self.handle.task if self.handle is not None else None
-
     # --- lifecycle ------------------------------------------------------------------------
 
     def create_task(self) -> None:
         """A new, empty task whose id is the session id (set before the first prompt)."""
         handle = self.session.prepare_task(options=self._options())
         self._follow(handle)
-        self.id = handle.id
+        self.id = self.task_id = handle.id
         self.outbox.session_id = self.id
         self.fresh = True
 
@@ -162,8 +167,8 @@ class AcpSession:
             and isinstance(waiting[0], CompletionQuestion)
         ):
             self._waiting = None
-            with contextlib.suppress(AnswerRejected):
-                await handle.answer(waiting[1], Answer(ACCEPT.id))
+            with contextlib.suppress(CommandRejected):
+                await handle.send(AnswerQuestion(waiting[1], Answer(ACCEPT.id)))
             await self._settle()
         await self._retire(quiet=True)
         with contextlib.suppress(TimeoutError):
@@ -208,7 +213,14 @@ class AcpSession:
             self._turn_usage = [0, 0, 0, 0]
             waiting, self._waiting = self._waiting, None
             if waiting is not None and self.handle is not None:
-                await self.handle.answer(waiting[1], _reply(waiting[0], given))
+                images = tuple(image.data_url for image in given.images)
+                try:
+                    await self.handle.send(UserMessage(given.text, images))
+                except CommandRejected as exc:
+                    self._waiting = waiting  # still waiting: the user may say more
+                    self._show(ErrorEvent(str(exc)))
+                    await self.outbox.drain()
+                    return PromptResponse(stop_reason="end_turn")
             else:
                 self._runner = asyncio.create_task(self._run(given), name=f"acp:{self.id}")
             await self._turn_over.wait()
@@ -224,7 +236,7 @@ class AcpSession:
             self._cancelled = True
             for asking in self._asking:
                 asking.cancel()
-            self.handle.cancel()
+            self.handle.post(Cancel())
 
     async def _run(self, given: UserInput) -> None:
         """Start (or reopen) the task and follow it until it ends."""
@@ -240,13 +252,21 @@ class AcpSession:
                     )
                 )
                 self.session.start_task(handle, given.text, images=given.images)
+            elif self.task_id is None:
+                handle = await self.session.new_task(
+                    given.text, images=given.images, options=self._options()
+                )
+                self.task_id = handle.id
+                self._follow(handle)
             else:
                 handle = await self.session.resume_task(
-                    self.id, options=self._options(), message=given.text, images=given.images
+                    self.task_id, options=self._options(), message=given.text, images=given.images
                 )
                 self._follow(handle)
-            await handle.wait()
-            if handle.status == "cancelled" and not self._quiet:
+            finished = await run_chain(self.session, handle, continued=self._continued)
+            if finished.discarded:
+                self.task_id = None  # nothing was kept: the next prompt starts a new task
+            if finished.handle.status == "cancelled" and not self._quiet:
                 self._cancelled = True
         except PyclineError as exc:
             self._show(ErrorEvent(str(exc)))
@@ -257,6 +277,18 @@ class AcpSession:
             self.handle = None
             self._waiting = None
             self._turn_over.set()
+
+    def _continued(self, previous: TaskHandle, following: TaskHandle) -> None:
+        """A hand-off (`new_task`): the session goes on with the new task."""
+        self.task_id = following.id
+        self._follow(following)
+        self.outbox.send(
+            acp.schema.SessionInfoUpdate(
+                session_update="session_info_update",
+                title=" ".join(following.title.split())[:120] or None,
+                updated_at=_now_iso(),
+            )
+        )
 
     async def _settle(self) -> None:
         runner = self._runner
@@ -273,7 +305,7 @@ class AcpSession:
         self._waiting = None
         for asking in self._asking:
             asking.cancel()
-        handle.cancel()
+        await handle.send(Cancel())
         await self._settle()
         self._quiet = False
 
@@ -305,8 +337,8 @@ class AcpSession:
         return config_options(self.option_values(), self.models)
 
     async def set_mode(self, mode: Literal["act", "plan"]) -> None:
-        if self.handle is not None:
-            await self.handle.set_mode(mode)  # announces ModeChanged when it changes
+        if self.handle is not None and not self.handle.done:
+            await self.handle.send(SetMode(mode))  # announces ModeChanged when it changes
         if self.settings.mode != mode:
             self.settings = dataclasses.replace(self.settings, mode=mode)
             self.outbox.send(acp.helpers.update_current_mode(mode))
@@ -315,17 +347,18 @@ class AcpSession:
     async def set_model(self, which: Literal["model", "plan_model"], value: str) -> None:
         config = self.models.pick(value, self.session.config)
         mode: Literal["act", "plan"] = "act" if which == "model" else "plan"
-        provider = wiring.build_provider(config)  # fails here, before anything changes
+        if self.handle is not None and not self.handle.done:
+            await self.handle.send(SetModel(value, mode))  # fails before anything changes
+        else:
+            wiring.build_provider(config)  # fails here, before anything changes
         self.session.use_model(config, mode=mode)
-        if self.handle is not None:
-            await self.handle.set_model(provider, mode=mode)
 
-    def set_preset(self, name: str) -> None:
+    async def set_preset(self, name: str) -> None:
         policy = preset_policy(name, self.from_settings)
+        if self.handle is not None and not self.handle.done:
+            await self.handle.send(SetApprovalPolicy(policy))
         self.preset = name
         self.settings = dataclasses.replace(self.settings, auto_approve=policy)
-        if self.task is not None:
-            self.task.approver.settings = policy
 
     def _send_options(self) -> None:
         self.outbox.send(
@@ -421,8 +454,8 @@ class AcpSession:
         async def answer() -> None:
             decided = await deciding
             if handle is not None:
-                with contextlib.suppress(AnswerRejected):  # the task was cancelled meanwhile
-                    await handle.answer(question_id, decided)
+                with contextlib.suppress(CommandRejected):  # the task was cancelled meanwhile
+                    await handle.send(AnswerQuestion(question_id, decided))
 
         asking = asyncio.create_task(answer(), name=f"acp:answer:{question_id}")
         self._asking.add(asking)
@@ -472,14 +505,6 @@ def _permission_call(active: ActiveCall, question: ApprovalQuestion) -> Any:
 
 async def _now(answer: Answer) -> Answer:
     return answer
-
-
-def _reply(question: Question, given: UserInput) -> Answer:
-    """The next prompt (its text and images) as the answer to the question the task waits on."""
-    images = tuple(image.data_url for image in given.images)
-    if isinstance(question, MistakeLimitQuestion):
-        return Answer(CONTINUE.id, given.text, images)
-    return Answer(text=given.text, images=images)  # on a result, a plan or a question
 
 
 def _now_iso() -> str:

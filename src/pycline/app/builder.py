@@ -104,9 +104,12 @@ class TaskBuilder:
         provider: Provider | None,
         tools: list[Tool] | None,
         history: list[Message] | None = None,
+        plan_provider: Provider | None = None,
     ) -> Task:
         act = provider or wiring.build_provider(self.config)
-        plan = wiring.build_provider(self.plan_config) if self.plan_config else act
+        plan = plan_provider or (
+            wiring.build_provider(self.plan_config) if self.plan_config else act
+        )
         root = Path(record.workspace)
         chromium = chromium_setting(self.home, root)
         skill_dirs = wiring.skill_dirs(self.home)
@@ -207,8 +210,9 @@ class TaskBuilder:
         host: Host,
         cwd: Path,
         settings: TaskSettings,
-        *,
         provider: Provider | None = None,
+        plan_provider: Provider | None = None,
+        *,
         tools: list[Tool] | None = None,
     ) -> Task:
         workspace = Workspace.at(cwd)
@@ -217,7 +221,15 @@ class TaskBuilder:
         # Recorded at once: a process killed before the first history write leaves a task that
         # `pycline resume` can start again, not a nameless folder.
         folder.save_record(record)
-        task = self._task(folder, record, host, settings, provider=provider, tools=tools)
+        task = self._task(
+            folder,
+            record,
+            host,
+            settings,
+            provider=provider,
+            plan_provider=plan_provider,
+            tools=tools,
+        )
         record.provider = task.provider.name
         record.model = task.provider.model.id
         folder.save_record(record)
@@ -229,8 +241,9 @@ class TaskBuilder:
         host: Host,
         cwd: Path,
         settings: TaskSettings,
-        *,
         provider: Provider | None = None,
+        plan_provider: Provider | None = None,
+        *,
         tools: list[Tool] | None = None,
         message: str = "",
         images: Sequence[Content] = (),
@@ -255,6 +268,7 @@ class TaskBuilder:
             host,
             settings,
             provider=provider,
+            plan_provider=plan_provider,
             tools=tools,
             history=history,
         )

@@ -1,9 +1,10 @@
-"""A running task as front ends see it: its event stream, its open questions, its controls.
+"""A running task as front ends see it: its event stream, its open questions, its commands.
 
 The handle is the task's `Host`: every event the core says is stamped (task id, sequence number,
 time), kept for late subscribers, and handed to each subscriber's queue; every question becomes a
-`QuestionAsked` event and waits for `answer(question_id, …)` from whichever front end answers
-first. Front ends never call into the core directly.
+`QuestionAsked` event and waits for an answer from whichever front end answers first. Front ends
+never call into the core: `send(command)` is the only way in (`pycline.commands`), and a command
+that cannot be carried out is refused with its reason (`CommandRejected`), the task unharmed.
 """
 
 from __future__ import annotations
@@ -12,13 +13,31 @@ import asyncio
 import itertools
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, TypeAlias, assert_never
 
+from pycline.app.task_controls import TaskControls
+from pycline.commands import (
+    AnswerQuestion,
+    Cancel,
+    Command,
+    Compact,
+    ProceedWhileRunning,
+    SetApprovalPolicy,
+    SetMode,
+    SetModel,
+    StopProcess,
+    UserMessage,
+)
 from pycline.errors import PyclineError
 from pycline.events import (
+    CONTINUE,
     Answer,
+    ApprovalQuestion,
     Envelope,
+    ErrorEvent,
     Event,
+    FollowupQuestion,
+    MistakeLimitQuestion,
     Question,
     QuestionAnswered,
     QuestionAsked,
@@ -26,6 +45,7 @@ from pycline.events import (
 )
 
 if TYPE_CHECKING:
+    from pycline.app.config import ModelConfig
     from pycline.core.modes import Mode
     from pycline.core.options import TaskOutcome
     from pycline.core.task import Task
@@ -34,10 +54,17 @@ if TYPE_CHECKING:
 
 Status: TypeAlias = Literal["running", "waiting", "completed", "failed", "cancelled"]
 Listener: TypeAlias = Callable[[Envelope], None]
+# The session's way to another model: (the mode's model now, `[PROVIDER/]MODEL`) -> the new one.
+ModelSwitch: TypeAlias = "Callable[[ModelConfig, str], tuple[ModelConfig, Provider]]"
+MAX_IMAGES = 20  # pasted images with one answer
 
 
-class AnswerRejected(PyclineError):
-    """No open question has that id, or the answer names an option the question does not offer."""
+class CommandRejected(PyclineError):
+    """A command the task cannot carry out now; the message says why."""
+
+
+class AnswerRejected(CommandRejected):
+    """No open question has that id, or the answer does not fit the question."""
 
 
 Answerer: TypeAlias = Callable[[Question], Answer]
@@ -60,7 +87,10 @@ class TaskHandle:
         self._question_ids = itertools.count(1)
         self._status: Status = "running"
         self._closed = False
-        self._task: Task | None = None
+        self._controls: TaskControls | None = None
+        self._configs: dict[Mode, ModelConfig] = {}  # the model each mode talks to
+        self._switch: ModelSwitch | None = None
+        self._posted: set[asyncio.Task[None]] = set()
         self._runner: asyncio.Task[TaskOutcome] | None = None
 
     # --- the Host seam (called by the core) ----------------------------------------------------
@@ -113,13 +143,30 @@ class TaskHandle:
         return self._status
 
     @property
-    def task(self) -> Task:
-        assert self._task is not None, "the handle's task is attached before it runs"
-        return self._task
+    def pending_questions(self) -> list[QuestionAsked]:
+        """The questions waiting for an answer (one answered is gone at once)."""
+        return [asked for asked, future in self._pending.values() if not future.done()]
 
     @property
-    def pending_questions(self) -> list[QuestionAsked]:
-        return [asked for asked, _ in self._pending.values()]
+    def title(self) -> str:
+        """The task's first message."""
+        return self._live_controls().title
+
+    @property
+    def mode(self) -> Mode:
+        return self._live_controls().mode
+
+    def models(self) -> dict[str, str]:
+        """`provider/model` of each mode ("act", "plan")."""
+        return self._live_controls().models()
+
+    def model_config(self, mode: str) -> ModelConfig:
+        """How the task reaches the model of `mode` ("act" or "plan"): provider, server, key."""
+        return self._configs.get("plan" if mode == "plan" else "act") or self._configs["act"]
+
+    def processes(self) -> list[BackgroundInfo]:
+        """The task's background processes (dev servers a command left running)."""
+        return self._live_controls().processes()
 
     def subscribe(self, *, replay: bool = True) -> AsyncIterator[Envelope]:
         """Every event from now on (after the task so far, with `replay`); ends with the task."""
@@ -159,26 +206,99 @@ class TaskHandle:
             if queue in self._queues:
                 self._queues.remove(queue)
 
-    async def answer(self, question_id: str, answer: Answer) -> None:
+    async def send(self, command: Command) -> None:
+        """Carry out `command`; `CommandRejected`, saying why, when it cannot be."""
+        match command:
+            case AnswerQuestion(question_id=question_id, answer=answer):
+                await self._answer(question_id, answer)
+            case UserMessage(text=text, images=images):
+                asked = self._waiting_for_a_message()
+                await self._answer(asked.question_id, _reply(asked.question, text, images))
+            case Cancel():
+                self._cancel()
+            case Compact():
+                if not await self._running_controls().compact():
+                    raise CommandRejected("The conversation was not condensed.")
+            case SetMode(mode=mode):
+                self._running_controls().set_mode(mode)
+            case SetModel(model=spec, mode=which):
+                self._set_model(spec, which)
+            case SetApprovalPolicy(policy=policy):
+                self._running_controls().set_policy(policy)
+            case ProceedWhileRunning():
+                if not self._running_controls().proceed():
+                    raise CommandRejected("This task cannot proceed while a command runs.")
+            case StopProcess(number=number):
+                try:
+                    await self._running_controls().stop_process(number)
+                except KeyError:
+                    raise CommandRejected(f"No background process {number}.") from None
+            case _:
+                assert_never(command)
+
+    def post(self, command: Command) -> None:
+        """`send` from code that cannot wait (a signal handler, a click's callback); a refusal
+        becomes an error event in the task's stream."""
+
+        async def sending() -> None:
+            try:
+                await self.send(command)
+            except CommandRejected as exc:
+                self.say(ErrorEvent(str(exc)))
+
+        job = asyncio.get_running_loop().create_task(sending(), name=f"command:{command.kind}")
+        self._posted.add(job)
+        job.add_done_callback(self._posted.discard)
+
+    async def _answer(self, question_id: str, answer: Answer) -> None:
         entry = self._pending.get(question_id)
         if entry is None or entry[1].done():
             raise AnswerRejected(f"No open question {question_id!r} in task {self.id}.")
         asked, future = entry
-        offered = {o.id for o in asked.question.options}
-        if answer.option and answer.option not in offered:
-            choices = ", ".join(sorted(offered)) or "none (reply with text)"
-            raise AnswerRejected(f"{answer.option!r} is not an option here; choose: {choices}.")
+        check_answer(asked.question, answer)
         future.set_result(answer)
         self.say(QuestionAnswered(question_id, answer))
 
-    def cancel(self) -> None:
+    def _waiting_for_a_message(self) -> QuestionAsked:
+        for asked, future in reversed(self._pending.values()):
+            if not future.done():
+                return asked
+        raise CommandRejected(
+            f"Task {self.id} is not waiting for a message now; wait for its question."
+        )
+
+    def _cancel(self) -> None:
         if self._runner is not None and not self._runner.done():
             self._runner.cancel()
 
-    async def wait(self) -> TaskOutcome:
-        """The outcome once the task ends (cancelled: not completed, reason says so)."""
-        assert self._runner is not None
-        return await asyncio.shield(self._runner)
+    def _set_model(self, spec: str, which: Literal["act", "plan", "both"]) -> None:
+        controls = self._running_controls()
+        if not spec.strip():
+            raise CommandRejected("Choose a model.")
+        if self._switch is None:
+            raise CommandRejected("This task cannot switch models.")
+        modes: tuple[Mode, ...] = ("act", "plan") if which == "both" else (which,)
+        chosen = []
+        for mode in modes:  # every mode's new model is built before any changes
+            base = self._configs.get(mode) or self._configs.get("act")
+            if base is None:
+                raise CommandRejected("This task cannot switch models.")
+            try:
+                chosen.append((mode, *self._switch(base, spec.strip())))
+            except PyclineError as exc:  # an unknown provider, a missing key
+                raise CommandRejected(str(exc)) from exc
+        for mode, config, provider in chosen:
+            self._configs[mode] = config
+            controls.set_provider(provider, mode)
+
+    def _live_controls(self) -> TaskControls:
+        assert self._controls is not None, "the handle's task is attached before it runs"
+        return self._controls
+
+    def _running_controls(self) -> TaskControls:
+        if self.done:
+            raise CommandRejected(f"Task {self.id} has ended; resume it first.")
+        return self._live_controls()
 
     @property
     def done(self) -> bool:
@@ -188,32 +308,26 @@ class TaskHandle:
     def started(self) -> bool:
         return self._runner is not None
 
-    async def compact(self) -> bool:
-        return await self.task.compact()
-
-    async def set_mode(self, mode: Mode) -> None:
-        self.task.set_mode(mode)
-
-    async def set_model(self, provider: Provider, *, mode: Mode | None = None) -> None:
-        """Talk to `provider` from the next request on (in `mode`, default: the current one)."""
-        self.task.set_provider(provider, mode=mode)
-
-    def processes(self) -> list[BackgroundInfo]:
-        registry = self.task.services.tools.background
-        return list(registry.list()) if registry is not None else []
-
-    async def stop_process(self, number: int) -> None:
-        """Stop background process `number` (see `processes()`); KeyError when there is none."""
-        registry = self.task.services.tools.background
-        if registry is None:
-            raise KeyError(number)
-        await registry.stop(number)
+    async def wait(self) -> TaskOutcome:
+        """The outcome once the task ends (cancelled: not completed, reason says so)."""
+        assert self._runner is not None
+        return await asyncio.shield(self._runner)
 
     # --- lifecycle (the session's side) ----------------------------------------------------------
 
-    def attach(self, task: Task) -> None:
-        self._task = task
+    def attach(
+        self,
+        task: Task,
+        *,
+        configs: dict[Mode, ModelConfig] | None = None,
+        switch: ModelSwitch | None = None,
+    ) -> None:
+        """`configs`: the model of each mode, which `SetModel` starts from; `switch` resolves
+        the new one (without it, a task keeps its models)."""
+        self._controls = TaskControls(task)
         self.id = task.id
+        self._configs = dict(configs or {})
+        self._switch = switch
 
     def run(self, work: Callable[[], Awaitable[TaskOutcome]]) -> None:
         self._runner = asyncio.create_task(self._run(work), name=f"task:{self.id}")
@@ -242,3 +356,37 @@ class TaskHandle:
         self._queues.clear()
         for _, future in self._pending.values():
             future.cancel()
+
+
+def controls_of(handle: TaskHandle) -> TaskControls:
+    """The task behind `handle`, for the app layer only (the runner that starts what comes
+    next); front ends send commands."""
+    return handle._live_controls()
+
+
+def _reply(question: Question, text: str, images: tuple[str, ...]) -> Answer:
+    """A typed message as the answer to `question`: guidance to go on after a run of mistakes,
+    otherwise a reply without an option (feedback that refuses a proposed action)."""
+    if isinstance(question, MistakeLimitQuestion):
+        return Answer(CONTINUE.id, text, images)
+    return Answer(text=text, images=images)
+
+
+def check_answer(question: Question, answer: Answer) -> None:
+    """`AnswerRejected` unless `answer` fits `question`: an option it offers, images as data
+    URLs, an edited file only for a proposed file, and something chosen or said."""
+    offered = {o.id for o in question.options}
+    if answer.option and answer.option not in offered:
+        choices = ", ".join(sorted(offered)) or "none (reply with text)"
+        raise AnswerRejected(f"{answer.option!r} is not an option here; choose: {choices}.")
+    if len(answer.images) > MAX_IMAGES:
+        raise AnswerRejected(f"At most {MAX_IMAGES} images go with one answer.")
+    if not all(i.startswith("data:image/") for i in answer.images):
+        raise AnswerRejected("Images must be data:image/... URLs.")
+    if answer.edited_content is not None and not (
+        isinstance(question, ApprovalQuestion) and question.content is not None
+    ):
+        raise AnswerRejected("Only a proposed file can be edited.")
+    said = answer.option or answer.text.strip() or answer.images
+    if not said and not isinstance(question, FollowupQuestion):
+        raise AnswerRejected("An answer needs an option or some text.")

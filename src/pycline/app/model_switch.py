@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pycline.app.config import ModelConfig, resolve
+from pycline.app.config import ModelConfig, load, resolve
 from pycline.app.settings_model import PROVIDERS
+from pycline.errors import ConfigError
 
 
 def switched(base: ModelConfig, spec: str, home: Path) -> ModelConfig:
@@ -27,3 +28,31 @@ def switched(base: ModelConfig, spec: str, home: Path) -> ModelConfig:
         api_key=base.api_key,
         script=base.script,
     )
+
+
+def label(config: ModelConfig) -> str:
+    """How a model is named in a picker: `provider/model`."""
+    return f"{config.provider}/{config.model}" if config.model else str(config.provider)
+
+
+def model_choices(
+    home: Path, workspace: Path, *configs: ModelConfig | None
+) -> dict[str, ModelConfig]:
+    """The models a session can pick from, by label: `configs` and every saved profile's (a
+    broken profile is left out)."""
+    found: dict[str, ModelConfig] = {}
+    for config in configs:
+        if config is not None and config.provider is not None:
+            found.setdefault(label(config), config)
+    try:
+        profiles = list(load(home, workspace).profiles)
+    except ConfigError:
+        profiles = []
+    for name in profiles:
+        try:
+            config = resolve(ModelConfig(), home, workspace=workspace, profile=name)
+        except ConfigError:
+            continue
+        if config.provider is not None:
+            found.setdefault(label(config), config)
+    return found

@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING
 from pycline.app import wiring
 from pycline.app.builder import TaskBuilder
 from pycline.app.config import ModelConfig, resolve, resolve_plan
-from pycline.app.handle import AnswerRejected, Status, TaskHandle
+from pycline.app.handle import AnswerRejected, CommandRejected, Status, TaskHandle, controls_of
+from pycline.commands import Cancel
 from pycline.core.modes import Mode
 from pycline.core.options import TaskOutcome, TaskSettings
+from pycline.core.task import Task
 from pycline.errors import PyclineError
 from pycline.messages import ImageContent
 from pycline.storage.paths import pycline_home
@@ -30,10 +32,12 @@ if TYPE_CHECKING:
     from pycline.mcp.hub import McpHub
     from pycline.mcp.settings import ServerConfig
     from pycline.providers.base import Provider
+    from pycline.storage.task_store import TaskStore
     from pycline.tools.base import Tool
 
 __all__ = [
     "AnswerRejected",
+    "CommandRejected",
     "ConfigOverrides",
     "Session",
     "Status",
@@ -79,7 +83,11 @@ class TaskOptions:
     headless: bool = False
     approve_all_inside: bool = False  # headless --yes
     settings: TaskSettings | None = None
+    # The models chosen for this task (the terminal's `/model`); None: as configured.
+    model: ModelConfig | None = None
+    plan_model: ModelConfig | None = None
     provider: Provider | None = None
+    plan_provider: Provider | None = None  # Plan mode's, when `provider` is given
     tools: Sequence[Tool] | None = None
 
 
@@ -89,6 +97,7 @@ class Session:
         self.home = home
         self._builder = builder
         self._handles: dict[str, TaskHandle] = {}
+        self._prepared: dict[str, Task] = {}  # made by prepare_task, not started yet
         self._closed = False
 
     @classmethod
@@ -111,6 +120,10 @@ class Session:
         builder = TaskBuilder(home, config, plan, flags=flags)
         await builder.start_mcp(workspace, extra=mcp_servers)
         return cls(workspace, home, builder)
+
+    @property
+    def store(self) -> TaskStore:
+        return self._builder.store
 
     @property
     def config(self) -> ModelConfig:
@@ -180,19 +193,56 @@ class Session:
             handle,
             self.workspace,
             self._settings(options, mode),
-            provider=options.provider,
+            *self._providers(options),
             tools=list(options.tools) if options.tools is not None else None,
         )
-        handle.attach(task)
-        self._handles[handle.id] = handle
+        self._attach(handle, task, options)
+        self._prepared[handle.id] = task
         return handle
+
+    def _providers(self, options: TaskOptions) -> tuple[Provider | None, Provider | None]:
+        """The providers `options` choose (None: the session's)."""
+        act, plan = options.provider, options.plan_provider
+        if act is None and options.model is not None:
+            act = wiring.build_provider(options.model)
+        if plan is None and options.plan_model is not None:
+            plan = wiring.build_provider(options.plan_model)
+        return act, plan
+
+    def _attach(self, handle: TaskHandle, task: Task, options: TaskOptions) -> None:
+        act = options.model or self.config
+        plan = options.plan_model or self.plan_config or act
+        handle.attach(task, configs={"act": act, "plan": plan}, switch=self._switch)
+        self._handles[handle.id] = handle
+
+    def _switch(self, base: ModelConfig, spec: str) -> tuple[ModelConfig, Provider]:
+        config = self.model_for(spec, base)
+        return config, wiring.build_provider(config)
+
+    def model_for(self, spec: str, base: ModelConfig) -> ModelConfig:
+        """`[PROVIDER/]MODEL` in place of `base` (the same provider keeps its server, key and
+        script; another is set up as the settings say), or the model a saved profile names."""
+        from pycline.app.model_switch import switched
+
+        found = self.model_choices().get(spec)
+        if found is not None:
+            # A scripted session stays scripted: its replies file belongs to the session.
+            return dataclasses.replace(found, script=found.script or base.script)
+        return switched(base, spec, self.home)
+
+    def model_choices(self) -> dict[str, ModelConfig]:
+        """The models to pick from by label (`provider/model`): the configured ones and each
+        saved profile's."""
+        from pycline.app.model_switch import model_choices
+
+        return model_choices(self.home, self.workspace, self.config, self.plan_config)
 
     def start_task(
         self, handle: TaskHandle, text: str, *, images: Sequence[ImageContent] = ()
     ) -> None:
         """Run a task made by `prepare_task`, with `text` (and `images`) as its first message."""
-        task = handle.task
-        task.record.task = text  # the first prompt names the task
+        task = self._prepared.pop(handle.id)
+        controls_of(handle).begin(text)
         handle.run(lambda: task.start(text, tuple(images)))
 
     async def resume_task(
@@ -215,13 +265,12 @@ class Session:
             handle,
             self.workspace,
             self._settings(options, mode),
-            provider=options.provider,
+            *self._providers(options),
             tools=list(options.tools) if options.tools is not None else None,
             message=message,
             images=images,
         )
-        handle.attach(task)
-        self._handles[handle.id] = handle
+        self._attach(handle, task, options)
         handle.run(run)
         return handle
 
@@ -257,7 +306,7 @@ class Session:
         self._closed = True
         running = [h for h in self._handles.values() if h.started and not h.done]
         for handle in running:
-            handle.cancel()
+            await handle.send(Cancel())
         for handle in running:
             # A task that failed has already raised through `wait()` to whoever ran it.
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 from pycline.app.assembly import TaskParts, assemble
 from pycline.app.handle import TaskHandle
+from pycline.commands import Cancel
 from pycline.core.budget import CostGovernor
 from pycline.core.commands import SlashCommands
 from pycline.core.focus_chain import FocusChain
@@ -93,7 +94,20 @@ class SessionSpawner:
         if isinstance(self._parent, TaskHandle):
             self._parent.children.append(handle)
         handle.run(lambda: task.start(spec.prompt))
-        return handle
+        return _Child(handle)
+
+
+class _Child:
+    """A child's handle as the core waits on it."""
+
+    def __init__(self, handle: TaskHandle) -> None:
+        self._handle = handle
+
+    async def wait(self) -> TaskOutcome:
+        return await self._handle.wait()
+
+    def cancel(self) -> None:
+        self._handle.post(Cancel())
 
 
 class InlineSpawner:

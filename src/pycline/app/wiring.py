@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import os
 import platform
 from collections.abc import Callable, Sequence
@@ -36,7 +38,11 @@ def build_provider(config: ModelConfig) -> Provider:
 
         if not config.script:
             raise ConfigError("The scripted provider needs --script FILE (a JSON list of replies).")
-        return ScriptedProvider.from_file(config.script)
+        scripted = ScriptedProvider.from_file(config.script)
+        if model_id and model_id != scripted.model_info.id:
+            # It plays the model chosen for it (`/model scripted/NAME` shows NAME in use).
+            scripted.model_info = dataclasses.replace(scripted.model_info, id=model_id)
+        return scripted
     from pycline.providers.factory import ProviderSettings, make_provider
 
     # Every other provider (OpenAI-compatible presets, Anthropic, Gemini, Bedrock, Vertex).
@@ -49,6 +55,7 @@ def build_provider(config: ModelConfig) -> Provider:
             reasoning_effort=config.reasoning_effort,
             thinking_budget=config.thinking_budget,
             model_info=config.model_info or {},
+            price_floor=config.price_floor or {},
         )
     )
 
@@ -219,22 +226,25 @@ def task_services(
     `settings` adds the auto-approval lists, linters and sandbox."""
     from pycline.browser.session import BrowserSession
     from pycline.terminal.background import BackgroundProcesses
+    from pycline.terminal.user_shell import prefetch as prefetch_shell
     from pycline.workspace.diagnostics.registry import LanguageServers
     from pycline.workspace.ignore import IgnoreRules
 
     background = BackgroundProcesses()
     browser = BrowserSession(executable_path=chromium)
+    prefetch_shell(root)
+    settings = settings or ToolSettings()
     servers = (
         LanguageServers(
             root,
             commands=diagnostics.commands,
             budget=diagnostics.timeout,
             install_home=diagnostics.install_home,
+            sandbox=settings.sandbox,
         )
         if diagnostics is not None
         else None
     )
-    settings = settings or ToolSettings()
     return TaskServices(
         access=IgnoreRules.load(root),
         tools=ToolServices(
@@ -248,6 +258,8 @@ def task_services(
             language_servers=servers,
             linters=settings.linters,
             sandbox=settings.sandbox,
+            # Set by a front end's "Proceed While Running" (`ProceedWhileRunning`).
+            proceed=asyncio.Event(),
         ),
         closers=[background.stop_all, browser.close, *([servers.close] if servers else [])],
     )

@@ -32,7 +32,7 @@ def add_allow_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 def run_allow(ns: argparse.Namespace) -> int:
     from pycline.storage.paths import pycline_home
-    from pycline.terminal.command_rules import (
+    from pycline.workspace.command_rules import (
         add_rule,
         all_rules,
         remove_rule,

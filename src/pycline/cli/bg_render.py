@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from pycline.events import Answer
+
 
 def render_event(event: dict[str, Any]) -> None:
     kind = event.get("kind")
@@ -44,8 +46,8 @@ def _describe(question: dict[str, Any]) -> str:
             return f"? {other}"
 
 
-def prompt_answer(question: dict[str, Any]) -> dict[str, Any] | None:
-    """The user's answer in the events v2 `Answer` form; None when stdin is closed (detach).
+def prompt_answer(question: dict[str, Any]) -> Answer | None:
+    """The user's answer; None when stdin is closed (detach).
 
     A number or an option's id picks that option; other text is a reply (with Deny, for an
     approval: feedback to the model).
@@ -60,9 +62,9 @@ def prompt_answer(question: dict[str, Any]) -> dict[str, Any] | None:
         return None
     ids = [str(o.get("id")) for o in options]
     if reply.isdigit() and 1 <= int(reply) <= len(options):
-        return {"option": ids[int(reply) - 1]}
+        return Answer(ids[int(reply) - 1])
     if reply in ids:
-        return {"option": reply}
+        return Answer(reply)
     if reply.lower() in ("y", "yes") and ids:
-        return {"option": ids[0]}
-    return {"option": "deny" if "deny" in ids else "", "text": reply}
+        return Answer(ids[0])
+    return Answer("deny" if "deny" in ids else "", reply)

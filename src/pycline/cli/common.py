@@ -80,9 +80,9 @@ def run_to_exit_code(
     repeating an error the output already showed). A new task that never reached the model is
     not kept.
     """
-    from pycline.app.session import Session, TaskOptions
+    from pycline.app.runner import run_chain
+    from pycline.app.session import Session
     from pycline.cli.follow import follow
-    from pycline.cli.notices import discard, never_reached_the_model
 
     started: list[TaskHandle] = []
     discarded: list[bool] = []
@@ -98,22 +98,19 @@ def run_to_exit_code(
                 )
             handle = await start(session)
             started.append(handle)
-            await follow(handle, view)
-            outcome = await handle.wait()
-            while outcome.next_task is not None:
-                # new_task: the approved context becomes the next task, in the same session.
-                previous = handle.task
-                options = TaskOptions(settings=previous.settings, provider=previous.provider)
-                handle = await session.new_task(outcome.next_task, options=options)
-                started.insert(0, handle)
+
+            async def shown(handle: TaskHandle) -> None:
                 await follow(handle, view)
-                outcome = await handle.wait()
-            if not outcome.completed and never_reached_the_model(handle.task):
-                await discard(session.home, handle.task)
+
+            def continued(_: TaskHandle, following: TaskHandle) -> None:
+                started.insert(0, following)
+
+            finished = await run_chain(session, handle, follow=shown, continued=continued)
+            if finished.discarded:
                 discarded.append(True)
             elif tally is not None:
-                print(await _summary_line(session.home, handle.id, tally), flush=True)
-            return outcome
+                print(await _summary_line(session.home, finished.handle.id, tally), flush=True)
+            return finished.outcome
         finally:
             await session.close()
 

@@ -6,6 +6,7 @@ import asyncio
 from typing import Protocol
 
 from pycline.app.handle import TaskHandle
+from pycline.commands import AnswerQuestion
 from pycline.events import Answer, Envelope, Question, QuestionAsked
 
 
@@ -66,4 +67,4 @@ def _is_open(handle: TaskHandle, question_id: str) -> bool:
 async def _answer(handle: TaskHandle, view: View, asked: QuestionAsked) -> None:
     answer = await view.ask(asked.question)
     if _is_open(handle, asked.question_id):
-        await handle.answer(asked.question_id, answer)
+        await handle.send(AnswerQuestion(asked.question_id, answer))

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import shutil
 import sys
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
 
@@ -351,18 +352,20 @@ async def session(ns: argparse.Namespace) -> int:
 def _banner(opened: Session, home: Path, cwd: Path) -> None:
     from pycline.app.doctor import missing_at_start
 
-    print(style(f"pycline · {opened.config.provider}/{opened.config.model} · {cwd}", "dim"))
+    width = shutil.get_terminal_size().columns
+    head = f"pycline · {opened.config.provider}/{opened.config.model} · "
+    print(style(head + notices.fit_path(cwd, width - len(head) - 1), "dim"))
     missing = missing_at_start(home, cwd)
-    line = notices.missing_line(missing, shutil.get_terminal_size().columns)
+    line = notices.missing_line(missing, width)
     if line and notices.first_time(home, "missing", line):
         print(style(line, "yellow"))
-    print(
-        style(
-            "Type a task, or /help for commands (Tab completes). Ctrl-C stops a step; "
-            "Ctrl-C twice or Ctrl-D quits; Esc twice rewinds to a checkpoint.",
-            "dim",
-        )
-    )
+    # Said in lines that fit: nothing on the first screen wraps mid-word (two lines at 80).
+    for hint in (
+        "Type a task, or /help for commands (Tab completes).",
+        "Ctrl-C stops a step; twice or Ctrl-D quits; Esc twice rewinds to a checkpoint.",
+    ):
+        for line in textwrap.wrap(hint, max(width - 1, 20)):
+            print(style(line, "dim"))
 
 
 async def _tasks(
@@ -456,13 +459,12 @@ async def _run_one(
     message: str = "",
 ) -> Mode:
     """Run (or resume, with the user's `message`) one task to its end; the mode it ended in."""
+    from pycline.app.runner import run_chain
     from pycline.app.session import TaskOptions
-    from pycline.app.wiring import build_provider
     from pycline.cli.follow import follow
 
     options = TaskOptions(
-        provider=build_provider(state.act) if state.act else None,
-        approve_all_inside=state.approve_all_inside,
+        model=state.act, plan_model=state.plan, approve_all_inside=state.approve_all_inside
     )
     try:
         if resume_id is not None:
@@ -475,26 +477,25 @@ async def _run_one(
     except PyclineError as exc:  # no such task, its history cannot be read, a bad /model
         _say(style(str(exc), "yellow"))
         return mode
-    if state.plan is not None:
-        await handle.set_model(build_provider(state.plan), mode="plan")
-    host.attach(handle)
-    interrupts.handle, interrupts.stopped = handle, False
-    try:
+
+    def following(handle: TaskHandle) -> None:
+        host.attach(handle)
+        interrupts.handle = handle
+
+    async def shown(handle: TaskHandle) -> None:
         await follow(handle, host)
-        outcome = await handle.wait()
-        while outcome.next_task is not None:
-            # new_task: the approved context starts the next task, in the same session.
-            handle = await opened.new_task(
-                outcome.next_task, mode=handle.task.mode, options=options
-            )
-            host.attach(handle)
-            interrupts.handle = handle
-            await follow(handle, host)
-            outcome = await handle.wait()
+
+    following(handle)
+    interrupts.stopped = False
+    try:
+        finished = await run_chain(
+            opened, handle, follow=shown, continued=lambda _, nxt: following(nxt)
+        )
     finally:
         interrupts.handle = None
     host.waiting.stop()
-    mode = handle.task.mode
+    handle, outcome = finished.handle, finished.outcome
+    mode = handle.mode
     if interrupts.stopped:
         _say(
             style(
@@ -509,8 +510,7 @@ async def _run_one(
         await _summary(host, state, handle.id)
         return mode
     reason = "" if host.shown.already(outcome.reason) else f": {outcome.reason}"
-    if notices.never_reached_the_model(handle.task):
-        await notices.discard(state.home, handle.task)
+    if finished.discarded:
         state.handle = None
         _say(style(f"Task stopped{reason} (nothing saved: it never reached the model)", "yellow"))
     else:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pycline.cli.style import style
+from pycline.commands import Cancel
 
 if TYPE_CHECKING:
     from pycline.app.session import TaskHandle
@@ -41,7 +42,7 @@ class Interrupts:
             self._last = now
             self.stopped = True
             assert self.handle is not None
-            self.handle.cancel()
+            self.handle.post(Cancel())
             sys.stdout.write(style("\n^C stopping… (Ctrl-C again quits)\n", "yellow"))
             sys.stdout.flush()
             return

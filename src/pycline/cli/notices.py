@@ -1,19 +1,14 @@
 """Saying each thing once: repeated notices, an error already shown, a start-up notice already
-seen in an earlier session, and tasks that never reached the model."""
+seen in an earlier session."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pycline.storage.atomic import atomic_write_json
-
-if TYPE_CHECKING:
-    from pycline.core.task import Task
 
 # A notice that repeats this much of the previous one (a retry countdown) shows only what changed.
 _SHARED_PREFIX = 40
@@ -65,6 +60,17 @@ def missing_line(missing: list[str], width: int) -> str:
     return line
 
 
+def fit_path(path: Path, room: int) -> str:
+    """`path` in at most `room` characters: ~ for the home folder, then … for its start."""
+    text = str(path)
+    home = str(Path.home())
+    if text == home or text.startswith(home + "/"):
+        text = "~" + text[len(home) :]
+    if len(text) > room > 1:
+        text = "…" + text[len(text) - room + 1 :]
+    return text
+
+
 def first_time(home: Path, name: str, text: str) -> bool:
     """True once per home for each distinct `text` of notice `name` (e.g. the browser notice)."""
     path = home / "state" / "notices_seen.json"
@@ -84,21 +90,3 @@ def first_time(home: Path, name: str, text: str) -> bool:
     except OSError:
         pass  # a read-only home: the notice comes back next time, nothing worse
     return True
-
-
-def never_reached_the_model(task: Task) -> bool:
-    """A new task that failed before any reply (bad URL, refused key, unknown model)."""
-    r = task.record
-    return r.status == "failed" and r.tokens_in == 0 and r.tokens_out == 0
-
-
-async def discard(home: Path, task: Task) -> None:
-    """Forget a task that never reached the model: nothing in it is worth keeping."""
-    from pycline.app.tasks import forget_checkpoints
-    from pycline.errors import StorageError
-    from pycline.storage.task_store import TaskStore
-
-    store = TaskStore(home)
-    with contextlib.suppress(StorageError):  # already gone
-        store.delete(task.id)
-    await forget_checkpoints(store, task.record)  # after: it keeps what other tasks still use

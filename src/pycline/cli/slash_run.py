@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal, assert_never
 
 from pycline.cli import slash
 from pycline.cli.style import style
+from pycline.commands import Compact, SetModel, StopProcess
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
@@ -152,7 +153,10 @@ async def _compact(state: SlashState) -> Outcome:
     if state.handle is None or not state.running:
         state.say(style("Nothing to condense here.", "yellow"))
     else:
-        await state.handle.compact()
+        try:
+            await state.handle.send(Compact())
+        except PyclineError as exc:
+            state.say(style(str(exc), "yellow"))
     return Handled()
 
 
@@ -217,9 +221,9 @@ async def _stop(state: SlashState, rest: str) -> None:
         state.say(f"No background process {rest}.")
         return
     try:
-        await state.handle.stop_process(int(rest))
-    except KeyError:
-        state.say(f"No background process {rest}.")
+        await state.handle.send(StopProcess(int(rest)))
+    except PyclineError as exc:
+        state.say(str(exc))
     else:
         state.say(f"Stopped process {rest}.")
 
@@ -241,11 +245,10 @@ async def _settings(state: SlashState, _: str) -> None:
 
 async def _model(state: SlashState, rest: str) -> None:
     """`/model [plan|act] [PROVIDER/]MODEL`: for this session's next requests and tasks."""
-    from pycline.app.model_switch import switched
-    from pycline.app.wiring import build_provider
-
     words = rest.split()
-    which = words.pop(0) if words and words[0] in ("plan", "act") else "both"
+    which: Literal["plan", "act", "both"] = "both"
+    if words and words[0] in ("plan", "act"):
+        which = "plan" if words.pop(0) == "plan" else "act"
     act = state.act or state.session.config
     if not words:
         plan = state.plan or act
@@ -254,17 +257,13 @@ async def _model(state: SlashState, rest: str) -> None:
         state.say(style("Usage: /model [plan|act] [PROVIDER/]MODEL", "dim"))
         return
     base = (state.plan or act) if which == "plan" else act
-    chosen = switched(base, words[0], state.home)
+    chosen = state.session.model_for(words[0], base)
     if which in ("act", "both"):
         state.plan = state.plan or (act if which == "act" else None)
         state.act = chosen
     if which in ("plan", "both"):
         state.plan = chosen
     if state.running and state.handle is not None:
-        modes: tuple[Literal["plan", "act"], ...] = (
-            ("plan", "act") if which == "both" else ("plan",) if which == "plan" else ("act",)
-        )
-        for mode in modes:
-            await state.handle.set_model(build_provider(chosen), mode=mode)
+        await state.handle.send(SetModel(words[0], which))
     label = {"both": "Plan and Act", "act": "Act", "plan": "Plan"}[which]
     state.say(style(f"{label} now use {chosen.provider}/{chosen.model}.", "cyan"))

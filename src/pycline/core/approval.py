@@ -4,57 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from pycline.commands import AutoApprove
 from pycline.events import ALWAYS_ALLOW, APPROVE, Answer, ApprovalQuestion, Question
 from pycline.tools.base import Approval, ApprovalCategory, AskFn
+
+__all__ = ["DANGEROUS_REFUSED", "ApprovalPolicy", "AutoApprove"]
 
 DANGEROUS_REFUSED = (
     "This command is dangerous; --yes never approves such commands, so it was not run. "
     "Find a safer way, or finish and tell the user what to run themselves."
 )
-
-
-@dataclass(frozen=True, slots=True)
-class AutoApprove:
-    """Cline's auto-approval actions; the settings key of each field is its camelCase name.
-
-    Defaults (SPEC §7): reads inside the workspace, safe commands and MCP run without asking.
-    `requires_approval=false` commands are "safe_command"; others need `execute_all_commands`.
-    MCP tools named in a server's `autoApprove` or the settings' `mcpAutoApprove` skip the
-    question even with `use_mcp` off (the MCP tool checks those lists before asking).
-    """
-
-    read_files: bool = True
-    read_files_externally: bool = False
-    edit_files: bool = False
-    edit_files_externally: bool = False
-    execute_safe_commands: bool = True
-    execute_all_commands: bool = False
-    use_browser: bool = False
-    use_mcp: bool = True
-    yolo: bool = False
-
-    def allows(self, category: ApprovalCategory, *, outside_workspace: bool) -> bool:
-        if self.yolo:
-            return True
-        match category:
-            case "read":
-                return self.read_files and (not outside_workspace or self.read_files_externally)
-            case "edit":
-                return self.edit_files and (not outside_workspace or self.edit_files_externally)
-            case "safe_command":
-                # "Safe" is the model's word; one that writes outside the workspace is not.
-                safe = self.execute_safe_commands and not outside_workspace
-                return safe or self.execute_all_commands
-            case "command":
-                return self.execute_all_commands
-            case "dangerous_command":
-                return False  # only yolo, above: the user asked for no questions at all
-            case "browser":
-                return self.use_browser
-            case "mcp":
-                return self.use_mcp
 
 
 class ApprovalPolicy:

@@ -97,6 +97,9 @@ class Task:
     def provider(self) -> Provider:
         return self.state.profiles[self.state.mode].provider
 
+    def provider_for(self, mode: modes.Mode) -> Provider:
+        return self.state.profiles[mode].provider
+
     @property
     def history(self) -> list[Message]:
         return self.state.history
@@ -155,6 +158,17 @@ class Task:
     def set_approval(self, policy: AutoApprove) -> None:
         """Decide from `policy` what needs the user's approval, from the next call on."""
         self.approver.settings = policy
+        settings = dataclasses.replace(self.deps.settings, auto_approve=policy)
+        self.deps = dataclasses.replace(self.deps, settings=settings)
+
+    def proceed(self) -> bool:
+        """Let the command being waited on go on in the background ("Proceed While Running");
+        False when no command waits."""
+        event = self.services.tools.proceed
+        if event is None:
+            return False
+        event.set()
+        return True
 
     def processes(self) -> list[BackgroundInfo]:
         """The commands still running in the background."""

@@ -19,7 +19,6 @@ A log none of whose lines can be read is damaged, and reported.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from pycline.event_wire import WireError, envelope_from_json, envelope_json
 from pycline.events import Envelope
 from pycline.parsing.surrogates import clean
 from pycline.storage.atomic import atomic_write_bytes
+from pycline.storage.journal import open_for_append as open_for_append
 
 EVENTS: Final = "events.jsonl"
 
@@ -101,16 +101,6 @@ def base_count(entries: Sequence[Entry]) -> int:
             count = entry.data.get("ui")
             return count if isinstance(count, int) and count >= 0 else 0
     return 0
-
-
-def open_for_append(path: Path) -> int:
-    """A descriptor appending to the log; a last line torn by a kill is ended first, so the next
-    line is whole."""
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
-    size = os.fstat(fd).st_size
-    if size and os.pread(fd, 1, size - 1) != b"\n":
-        os.write(fd, b"\n")
-    return fd
 
 
 def rewrite(path: Path, entries: Iterable[Entry]) -> None:

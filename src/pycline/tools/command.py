@@ -15,9 +15,6 @@ from pycline.errors import ToolError
 from pycline.events import ALWAYS_ALLOW, APPROVE, DENY, ApprovalQuestion, Option, ToolOutput
 from pycline.prompts.responses import DENIED, with_feedback
 from pycline.storage.paths import pycline_home
-from pycline.terminal.allow_rules import covered, rememberable
-from pycline.terminal.command_rules import add_rule, workspace_rules
-from pycline.terminal.danger import is_dangerous
 from pycline.terminal.process import ShellProcess
 from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable, unavailable_reason
 from pycline.tools.base import (
@@ -31,7 +28,10 @@ from pycline.tools.base import (
     ToolSpec,
     describe,
 )
+from pycline.workspace.allow_rules import covered, rememberable
 from pycline.workspace.command_reach import Reach, command_reach
+from pycline.workspace.command_rules import add_rule, workspace_rules
+from pycline.workspace.danger import is_dangerous
 
 EXECUTE_COMMAND_SPEC = ToolSpec(
     name="execute_command",

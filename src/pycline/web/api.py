@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -11,6 +12,7 @@ from aiohttp import web
 from pycline.app.tasks import Tasks
 from pycline.app.toggles import enabled_workflows
 from pycline.checkpoints.types import CheckpointError
+from pycline.commands import StopProcess
 from pycline.errors import PyclineError
 from pycline.parsing import json_limits
 from pycline.parsing.surrogates import clean_json
@@ -107,7 +109,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         task_id = request.match_info["id"]
         try:
             session = session_of(request)
-            text = usecases.export(session.home, task_id, session.cwd)
+            text = await asyncio.to_thread(usecases.export, session.home, task_id, session.cwd)
         except PyclineError as exc:
             return fail(exc, 404)
         return web.Response(
@@ -180,21 +182,22 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         if run is None or run.handle.done or not request.match_info["n"].isdigit():
             return fail(KeyError("no such process"), 404)
         try:
-            await run.handle.stop_process(int(request.match_info["n"]))
-        except KeyError:
-            return fail(KeyError("no such process"), 404)
+            await run.handle.send(StopProcess(int(request.match_info["n"])))
+        except PyclineError as exc:
+            return fail(exc, 404)
         return _ok({"ok": True})
 
     @routes.get("/api/workflows")
     async def workflows(request: web.Request) -> web.Response:
         """The / menu's workflows: the project's `.clinerules/workflows`, then the user's."""
         session = session_of(request)
-        found = enabled_workflows(session.home, session.cwd)
+        found = await asyncio.to_thread(enabled_workflows, session.home, session.cwd)
         return _ok(usecases.workflow_menu(found))
 
     @routes.get("/api/files")
     async def files(request: web.Request) -> web.Response:
         session = session_of(request)
-        return _ok(usecases.find_files(session.cwd, request.query.get("q", "")))
+        query = request.query.get("q", "")
+        return _ok(await asyncio.to_thread(usecases.find_files, session.cwd, query))
 
     app.router.add_routes(routes)

@@ -7,12 +7,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from pycline.app.background import client
 from pycline.app.background.client import Attachment
+from pycline.command_wire import command_json
+from pycline.commands import CommandEnvelope
 from pycline.event_wire import WireError, envelope_from_json
-from pycline.web.wire import BadAnswer, event_json
+from pycline.web.wire import BadRequest, event_json
 
 Send = Callable[[dict[str, Any]], None]
 
@@ -20,8 +23,9 @@ Send = Callable[[dict[str, Any]], None]
 class Followed:
     """The background tasks one page follows, by task id."""
 
-    def __init__(self, send: Send) -> None:
+    def __init__(self, send: Send, home: Path) -> None:
         self._send = send
+        self.home = home  # where the tasks' secrets are
         self._conns: dict[str, Attachment] = {}
         self._jobs: dict[str, asyncio.Task[None]] = {}
 
@@ -30,10 +34,10 @@ class Followed:
 
     async def follow(self, bg_id: str, task_id: str) -> None:
         if not task_id:
-            raise BadAnswer("the background task has no saved task yet")
+            raise BadRequest("the background task has no saved task yet")
         if task_id in self._jobs:
             return
-        conn = await client.connect(bg_id)
+        conn = await client.connect(self.home, bg_id, task_id)
         await conn.send({"op": "attach"})
         self._conns[task_id] = conn
         self._jobs[task_id] = asyncio.create_task(self._pump(bg_id, task_id, conn))
@@ -41,6 +45,9 @@ class Followed:
     async def _pump(self, bg_id: str, task_id: str, conn: Attachment) -> None:
         try:
             async for message in conn.messages():
+                if message.get("kind") == "rejected":
+                    self._send(message)  # a command of this page's the task refused
+                    continue
                 if message.get("type") != "event":
                     continue  # its questions are in the events too; its state is on the board
                 try:
@@ -54,16 +61,11 @@ class Followed:
             self._jobs.pop(task_id, None)
             await conn.close()
 
-    async def answer(self, task_id: str, data: dict[str, Any]) -> None:
-        option, text = data.get("option") or "", data.get("text") or ""
-        if not isinstance(option, str) or not isinstance(text, str):
-            raise BadAnswer("option and text must be strings")
-        await self._conns[task_id].answer(
-            str(data.get("question_id", "")), {"option": option, "text": text}
+    async def command(self, sent: CommandEnvelope) -> None:
+        """Pass a command on to the task's own process (which answers a refusal)."""
+        await self._conns[sent.task_id].send(
+            command_json(sent.task_id, sent.command, request=sent.request)
         )
-
-    async def stop(self, task_id: str) -> None:
-        await self._conns[task_id].send({"op": "stop"})
 
     async def close(self) -> None:
         jobs = list(self._jobs.values())

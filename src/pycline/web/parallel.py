@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from pycline.errors import PyclineError
+from pycline.events import Answer
 from pycline.web.api import SessionOf, fail, json_body
 from pycline.web.tasks import WebSession
 
@@ -132,7 +133,10 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             return fail(ValueError("an answer is an option id and some text"))
         try:
             await client.answer(
-                bg_id, str(body.get("question_id", "")), {"option": option, "text": text}
+                session_of(request).home,
+                bg_id,
+                str(body.get("question_id", "")),
+                Answer(option, text),
             )
         except PyclineError as exc:
             return fail(exc, 409)

@@ -13,15 +13,26 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from pycline.core.modes import as_mode
+from pycline.app.handle import CommandRejected
+from pycline.command_wire import accepted, command_from_json, rejected, request_of
+from pycline.commands import SetModel
 from pycline.errors import PyclineError
+from pycline.event_wire import WireError
 from pycline.parsing import json_limits
 from pycline.parsing.surrogates import clean_json
 from pycline.web import admin, api, parallel
 from pycline.web.follow_bg import Followed
-from pycline.web.security import Guard
-from pycline.web.tasks import Resend, Run, WebSession
-from pycline.web.wire import BadAnswer
+from pycline.web.security import WS_PROTOCOL, Guard
+from pycline.web.tasks import Run, WebSession
+from pycline.web.wire import (
+    REQUEST_TYPES,
+    BadRequest,
+    FollowBackground,
+    NewTask,
+    Resend,
+    ResumeTask,
+    page_request,
+)
 
 SESSION: web.AppKey[WebSession] = web.AppKey("session", WebSession)
 GUARD: web.AppKey[Guard] = web.AppKey("guard", Guard)
@@ -62,11 +73,17 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
 
     async def login(request: web.Request) -> web.StreamResponse:
         body = await api.json_body(request)
-        if not guard.login_ok(str(body.get("token", "")), body.get("password")):
-            return web.json_response({"error": "wrong token"}, status=401)
-        response = web.json_response({"ok": True, "needs_password": guard.password is not None})
-        guard.set_cookie(response)
-        return response
+        password = body.get("password")
+        session = guard.login(str(body.get("token", "")), password)
+        if session is None:
+            return web.json_response(
+                {
+                    "error": "wrong, used or expired token",
+                    "needs_password": guard.password is not None,
+                },
+                status=401,
+            )
+        return web.json_response({"ok": True, "session": session})
 
     app.router.add_get("/", index)
     app.router.add_post("/api/login", login)
@@ -83,7 +100,7 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
 
 async def websocket(request: web.Request) -> web.StreamResponse:
     session = request.app[SESSION]
-    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE, protocols=(WS_PROTOCOL,))
     await ws.prepare(request)
     request.app[SOCKETS].add(ws)
     outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -116,16 +133,16 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         while True:
             message = await outbox.get()
             # Stream chunks that piled up go out in one message.
-            while message["type"] == "events" and not outbox.empty():
+            while message.get("type") == "events" and not outbox.empty():
                 nxt = outbox.get_nowait()
-                if nxt["type"] == "events" and nxt["run"] == message["run"]:
+                if nxt.get("type") == "events" and nxt["run"] == message["run"]:
                     message["events"].extend(nxt["events"])
                     continue
                 await ws.send_str(json.dumps(message, ensure_ascii=False))
                 message = nxt
             await ws.send_str(json.dumps(message, ensure_ascii=False))
 
-    followed = Followed(outbox.put_nowait)  # background tasks this page follows
+    followed = Followed(outbox.put_nowait, session.home)  # background tasks this page follows
     outbox.put_nowait({"type": "hello", **api.state(session)})
     workers = [asyncio.create_task(watch()), asyncio.create_task(pump())]
     try:
@@ -147,89 +164,56 @@ async def websocket(request: web.Request) -> web.StreamResponse:
 
 
 async def _handle(session: WebSession, followed: Followed, raw: str) -> dict[str, Any] | None:
-    """One action from the page; a reply only for errors and new tasks."""
+    """One message from the page: a command to a task (`pycline.command_wire`) or one of the
+    page's requests (`pycline.web.wire`). A reply for a request, a refused command, or a
+    command that asked for one (its `request` id); anything malformed is refused, never fatal."""
     try:
         data = clean_json(json_limits.loads(raw))
-        if not isinstance(data, dict):
-            raise BadAnswer("expected a JSON object")
-        task_id = str(data.get("task_id", ""))
-        match data.get("type"):
-            case "follow_background":
-                await followed.follow(str(data.get("bg_id", "")), task_id)
-                return {"type": "started", "task_id": task_id, "request": data.get("request")}
-            case "answer" if followed.follows(task_id):
-                await followed.answer(task_id, data)
-                return None
-            case "cancel" if followed.follows(task_id):
-                await followed.stop(task_id)
-                return None
-        return await _act(session, data)
-    except (BadAnswer, PyclineError, json.JSONDecodeError, ValueError, ConnectionError) as exc:
-        return {"type": "error", "text": str(exc), "request": _request_id(raw)}
+    except ValueError as exc:  # not JSON, or nested without end
+        return rejected("", f"not JSON: {exc}")
+    if isinstance(data, dict) and data.get("kind") in REQUEST_TYPES:
+        return await _request(session, followed, data)
+    return await _command(session, followed, data)
 
 
-def _request_id(raw: str) -> Any:
-    with contextlib.suppress(ValueError):
-        data = json_limits.loads(raw)
-        if isinstance(data, dict):
-            return clean_json(data.get("request"))
-    return None
+async def _command(session: WebSession, followed: Followed, data: object) -> dict[str, Any] | None:
+    task_id = data.get("task_id") if isinstance(data, dict) else None
+    task_id = task_id if isinstance(task_id, str) else ""
+    try:
+        sent = command_from_json(data)
+        if followed.follows(sent.task_id):
+            await followed.command(sent)
+            return None
+        run = session.get(sent.task_id)
+        if run is None:
+            raise CommandRejected(f"No running task {sent.task_id!r} here.")
+        await run.handle.send(sent.command)
+    except (WireError, PyclineError, ConnectionError) as exc:
+        return rejected(task_id, str(exc), request_of(data))
+    if isinstance(sent.command, SetModel):
+        session.changed.set()  # pages learn the task's models from its summary
+    return accepted(sent.task_id, sent.request) if sent.request is not None else None
 
 
-def _run_of(session: WebSession, data: dict[str, Any]) -> Run:
-    run = session.get(str(data.get("task_id", "")))
-    if run is None:
-        raise BadAnswer("no such running task")
-    return run
-
-
-async def _act(session: WebSession, data: dict[str, Any]) -> dict[str, Any] | None:
-    match data.get("type"):
-        case "new_task":
-            text = str(data.get("text", "")).strip()
-            if not text:
-                raise BadAnswer("a task needs some text")
-            images = data.get("images") or []
-            if not isinstance(images, list):
-                raise BadAnswer("images must be a list")
-            run = await session.new_task(text, images=images, mode=_mode(data))
-            return {"type": "started", "task_id": run.handle.id, "request": data.get("request")}
-        case "resume_task":
-            run = await session.resume_task(str(data.get("task_id", "")), mode=_mode(data))
-            return {"type": "started", "task_id": run.handle.id, "request": data.get("request")}
-        case "resend":
-            edit = Resend.parse(data)
-            run = await session.resend(str(data.get("task_id", "")), edit, mode=_mode(data))
-            return {"type": "started", "task_id": run.handle.id, "request": data.get("request")}
-        case "answer":
-            await _run_of(session, data).answer(str(data.get("question_id", "")), data)
-        case "cancel":
-            _run_of(session, data).handle.cancel()
-        case "proceed":
-            _run_of(session, data).proceed.set()
-        case "compact":
-            await _run_of(session, data).handle.compact()
-        case "set_mode":
-            await _run_of(session, data).handle.set_mode(as_mode(_mode(data)))
-        case "set_model":
-            run = _run_of(session, data)
-            modes = ("act", "plan") if data.get("mode") == "both" else (_mode(data),)
-            for mode in modes:
-                await run.set_model(
-                    mode,
-                    str(data.get("provider") or ""),
-                    str(data.get("model") or ""),
-                    session.home,
-                )
-            session.changed.set()  # pages learn the task's models from its summary
-            return {"type": "done", "request": data.get("request")}
-        case other:
-            raise BadAnswer(f"unknown action {other!r}")
-    return None
-
-
-def _mode(data: dict[str, Any]) -> str:
-    mode = data.get("mode", "act")
-    if mode not in ("act", "plan"):
-        raise BadAnswer("mode is act or plan")
-    return str(mode)
+async def _request(session: WebSession, followed: Followed, data: dict[str, Any]) -> dict[str, Any]:
+    request = data.get("request")
+    try:
+        match page_request(data):
+            case NewTask(text=text, images=images, mode=mode):
+                if not text.strip():
+                    raise BadRequest("a task needs some text")
+                run = await session.new_task(text.strip(), images=images, mode=mode)
+                task_id = run.handle.id
+            case ResumeTask(task_id=task_id, mode=mode):
+                run = await session.resume_task(task_id, mode=mode)
+                task_id = run.handle.id
+            case Resend() as edit:
+                if not edit.text.strip():
+                    raise BadRequest("a resent message needs its new text")
+                run = await session.resend(edit.task_id, edit, mode=edit.mode)
+                task_id = run.handle.id
+            case FollowBackground(bg_id=bg_id, task_id=task_id):
+                await followed.follow(bg_id, task_id)
+    except (WireError, PyclineError, ValueError, ConnectionError) as exc:
+        return rejected(str(data.get("task_id") or ""), str(exc), request_of(data))
+    return {"type": "started", "task_id": task_id, "request": request}

@@ -13,21 +13,22 @@ import base64
 import contextlib
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pycline.app.config import ModelConfig
 from pycline.app.handle import TaskHandle
+from pycline.app.runner import run_chain
 from pycline.app.session import ConfigOverrides, Session
 from pycline.app.tasks import Tasks
+from pycline.commands import Cancel
 from pycline.core.modes import as_mode
 from pycline.events import Envelope
 from pycline.messages import ImageContent
 from pycline.storage.task_store import TaskStore
 from pycline.web.transcript import saved_events
-from pycline.web.wire import BadAnswer, event_json, parse_answer
+from pycline.web.wire import BadRequest, Resend, event_json
 
 
 @dataclass
@@ -38,8 +39,7 @@ class Run:
     text: str
     before: list[dict[str, Any]] = field(default_factory=list)
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
-    proceed: asyncio.Event = field(default_factory=asyncio.Event)
-    configs: dict[str, ModelConfig] = field(default_factory=dict)  # the model of each mode
+    next_task: str = ""  # the task this one handed off to (`new_task`)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -47,22 +47,9 @@ class Run:
             "run": self.id,
             "task": self.text,
             "status": self.handle.status,
-            "models": {mode: f"{c.provider}/{c.model}" for mode, c in self.configs.items()},
+            "models": self.handle.models(),
+            **({"next": self.next_task} if self.next_task else {}),
         }
-
-    async def set_model(self, mode: str, provider: str, model: str, home: Path) -> None:
-        """The picker's choice, from this task's next request in `mode` on (as `/model` does)."""
-        from pycline.app.model_switch import switched
-        from pycline.app.wiring import build_provider
-
-        if mode not in self.configs:
-            raise BadAnswer("mode is act or plan")
-        if not model.strip():
-            raise BadAnswer("choose a model")
-        spec = f"{provider}/{model.strip()}" if provider else model.strip()
-        chosen = switched(self.configs[mode], spec, home)
-        await self.handle.set_model(build_provider(chosen), mode=as_mode(mode))
-        self.configs[mode] = chosen
 
     def follow(self, send: Callable[[list[dict[str, Any]]], None]) -> Callable[[], None]:
         """Hand every event to `send` (the task so far first, in one batch); returns `stop`."""
@@ -82,54 +69,19 @@ class Run:
             send(batch)
         return stop
 
-    async def answer(self, question_id: str, data: dict[str, Any]) -> None:
-        asked = next(
-            (q for q in self.handle.pending_questions if q.question_id == question_id), None
-        )
-        if asked is None:
-            raise BadAnswer("that question is no longer open")
-        await self.handle.answer(question_id, parse_answer(asked.question, data))
 
-
-@dataclass(frozen=True)
-class Resend:
-    """The user's earlier message (`original`, shown at `ts`) edited to `text`."""
-
-    ts: float
-    original: str
-    text: str
-    restore: str  # "task" (Restore Chat) or "both" (Restore All: the files too)
-    commit: str  # the checkpoint before the message, for the files
-
-    @staticmethod
-    def parse(data: dict[str, Any]) -> Resend:
-        text, original = data.get("text"), data.get("original")
-        ts, restore, commit = data.get("ts"), data.get("restore"), data.get("commit") or ""
-        if not isinstance(text, str) or not text.strip() or not isinstance(original, str):
-            raise BadAnswer("a resent message needs its old and new text")
-        if (
-            not isinstance(ts, int | float)
-            or isinstance(ts, bool)
-            or restore not in ("task", "both")
-        ):
-            raise BadAnswer("a resent message needs its time, and restore is task or both")
-        if not isinstance(commit, str):
-            raise BadAnswer("commit must be a string")
-        return Resend(float(ts), original, text.strip(), restore, commit)
-
-
-def image_contents(data_urls: list[Any]) -> tuple[ImageContent, ...]:
+def image_contents(data_urls: Sequence[str]) -> tuple[ImageContent, ...]:
     """Pasted or dropped images (`data:image/png;base64,...`) as message content."""
     images: list[ImageContent] = []
     for url in data_urls[:20]:
         head, _, data = str(url).partition(",")
         media = head.removeprefix("data:").removesuffix(";base64")
         if not media.startswith("image/") or not head.endswith(";base64"):
-            raise BadAnswer("images must be base64 data URLs")
+            raise BadRequest("images must be base64 data URLs")
         try:
             base64.b64decode(data, validate=True)
         except ValueError:
-            raise BadAnswer("an image is not valid base64") from None
+            raise BadRequest("an image is not valid base64") from None
         images.append(ImageContent(media, data))
     return tuple(images)
 
@@ -142,6 +94,7 @@ class WebSession:
     changed: asyncio.Event = field(default_factory=asyncio.Event)  # a task started or ended
     # Sessions of the worktree tasks started here, one per worktree folder.
     worktrees: dict[Path, Session] = field(default_factory=dict)
+    _chains: set[asyncio.Task[None]] = field(default_factory=set)
 
     @property
     def store(self) -> TaskStore:
@@ -159,16 +112,14 @@ class WebSession:
         self,
         text: str,
         *,
-        images: list[Any] | None = None,
+        images: Sequence[str] = (),
         mode: str = "act",
         worktree: Path | None = None,
     ) -> Run:
         """A task in the server's folder, or in `worktree` (one of its worktree tasks' folders)."""
         session = self.session if worktree is None else await self._worktree_session(worktree)
-        handle = await session.new_task(
-            text, images=image_contents(images or []), mode=as_mode(mode)
-        )
-        return self._add(Run(handle, text))
+        handle = await session.new_task(text, images=image_contents(images), mode=as_mode(mode))
+        return self._add(Run(handle, text), session)
 
     async def _worktree_session(self, folder: Path) -> Session:
         found = self.worktrees.get(folder)
@@ -203,7 +154,7 @@ class WebSession:
         # after, from seq 1).
         shown = await Tasks(self.home).transcript(task_id, before=resumed_at)
         before = saved_events(shown, before_seq=1)
-        return self._add(Run(handle, handle.task.record.task, before))
+        return self._add(Run(handle, handle.title, before), session)
 
     async def resend(self, task_id: str, edit: Resend, *, mode: str = "act") -> Run:
         """An earlier message edited: the conversation goes back to just before it (and the files
@@ -211,7 +162,7 @@ class WebSession:
         from pycline.web.usecases import restore, rewind_before_message
 
         if edit.restore == "both" and not edit.commit:
-            raise BadAnswer("there is no checkpoint before that message to restore the files to")
+            raise BadRequest("there is no checkpoint before that message to restore the files to")
         await self.stop(task_id)  # a task is rewound only while nothing runs it
         if edit.restore == "both":
             await restore(self.home, task_id, edit.commit, "workspace", self.cwd)
@@ -221,15 +172,30 @@ class WebSession:
     def get(self, task_id: str) -> Run | None:
         return self.runs.get(task_id)
 
-    def _add(self, run: Run) -> Run:
-        # "Proceed While Running": the command tool stops waiting when the page sets this.
-        run.handle.task.services.tools.proceed = run.proceed
-        act = self.session.config
-        run.configs = {"act": act, "plan": self.session.plan_config or act}
+    def _add(self, run: Run, session: Session) -> Run:
         self.runs[run.handle.id] = run
         self.changed.set()
-        asyncio.get_running_loop().create_task(self._ended(run))
+        job = asyncio.get_running_loop().create_task(self._chain(run, session))
+        self._chains.add(job)
+        job.add_done_callback(self._chains.discard)
         return run
+
+    async def _chain(self, run: Run, session: Session) -> None:
+        """Follow the run's task to its end, and the tasks it hands off to (as new runs)."""
+
+        def continued(previous: TaskHandle, following: TaskHandle) -> None:
+            self.runs[previous.id].next_task = following.id
+            self.runs[following.id] = Run(following, following.title)
+            self.changed.set()
+
+        async def ended(handle: TaskHandle) -> None:
+            with contextlib.suppress(Exception):  # a failure shows in the task's events
+                await handle.wait()
+            self.changed.set()
+
+        with contextlib.suppress(Exception):  # a failure shows in the task's events
+            await run_chain(session, run.handle, follow=ended, continued=continued)
+        self.changed.set()
 
     async def _ended(self, run: Run) -> None:
         with contextlib.suppress(Exception):  # a failure shows in the task's events
@@ -241,7 +207,7 @@ class WebSession:
         run = self.runs.get(task_id)
         if run is None or run.handle.done:
             return
-        run.handle.cancel()
+        await run.handle.send(Cancel())
         await asyncio.wait([asyncio.ensure_future(self._ended(run))], timeout=30)
 
     def reload_models(self) -> None:

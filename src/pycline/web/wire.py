@@ -1,7 +1,8 @@
 """The UI's wire format: the session layer's JSON envelopes, with Cline's button labels on
-questions, and answers from the page checked before they reach the task.
+questions, and the page's own requests (start, resume, resend, follow a background task).
 
-Every event is `{"v": 2, "task_id", "seq", "ts", "kind", ...fields}` (`pycline.event_wire`).
+Every event is `{"v": 2, "task_id", "seq", "ts", "kind", ...fields}` (`pycline.event_wire`); the
+page's commands to a task are `pycline.command_wire`'s, checked by the task's handle.
 Questions keep their option ids (what an answer names); the labels are Cline's for that kind of
 question: Save/Reject for file edits, Run Command/Reject for commands, Approve/Reject otherwise,
 Retry, Proceed Anyways, Start New Task.
@@ -9,12 +10,13 @@ Retry, Proceed Anyways, Start New Task.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
 
 from pycline.app.tool_catalogue import facts_of
-from pycline.event_wire import envelope_json
+from pycline.commands import COMMANDS_VERSION
+from pycline.event_wire import WireError, decode_union, envelope_json, kind_of, members
 from pycline.events import (
-    Answer,
     ApprovalQuestion,
     CompletionQuestion,
     Envelope,
@@ -25,7 +27,6 @@ from pycline.events import (
     QuestionAsked,
 )
 
-MAX_IMAGES = 20
 REFUSE = frozenset({"deny", "stop"})  # shown as the secondary button
 
 
@@ -60,30 +61,60 @@ def event_json(envelope: Envelope) -> dict[str, Any]:
     return data
 
 
-class BadAnswer(ValueError):
-    """The browser sent an answer that does not fit the question."""
+class BadRequest(ValueError):
+    """The page sent something that is not one of its requests."""
 
 
-def parse_answer(question: Question, data: dict[str, Any]) -> Answer:
-    """The option the user clicked (or none: a typed reply), with what they typed alongside."""
-    text = data.get("text") or ""
-    edited = data.get("edited_content")
-    images = data.get("images") or []
-    option = data.get("option") or ""
-    if not isinstance(text, str) or not isinstance(option, str):
-        raise BadAnswer("option and text must be strings")
-    if not (edited is None or isinstance(edited, str)):
-        raise BadAnswer("edited_content must be a string")
-    if not isinstance(images, list) or len(images) > MAX_IMAGES:
-        raise BadAnswer(f"images: a list of at most {MAX_IMAGES} data URLs")
-    if not all(isinstance(i, str) and i.startswith("data:image/") for i in images):
-        raise BadAnswer("images must be data:image/... URLs")
-    if not option and not text.strip() and not images:
-        raise BadAnswer("an answer needs an option or some text")
-    if option and option not in {o.id for o in question.options}:
-        raise BadAnswer(f"no option {option!r} for this question")
-    if edited is not None and not (
-        isinstance(question, ApprovalQuestion) and question.content is not None
-    ):
-        raise BadAnswer("only a proposed file can be edited")
-    return Answer(option=option, text=text, images=tuple(images), edited_content=edited)
+# --- what the page asks of the session (its commands to a task are `pycline.commands`) --------
+
+
+@dataclass(frozen=True, slots=True)
+class NewTask:
+    text: str
+    images: tuple[str, ...] = ()  # data URLs
+    mode: Literal["act", "plan"] = "act"
+    kind: Literal["new_task"] = "new_task"
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeTask:
+    task_id: str
+    mode: Literal["act", "plan"] = "act"
+    kind: Literal["resume_task"] = "resume_task"
+
+
+@dataclass(frozen=True, slots=True)
+class Resend:
+    """The user's earlier message (`original`, shown at `ts`) edited to `text`; the
+    conversation goes back to before it (and the files to `commit`, with restore "both")."""
+
+    task_id: str
+    ts: float
+    original: str
+    text: str
+    restore: Literal["task", "both"]  # Restore Chat, or Restore All (the files too)
+    commit: str = ""  # the checkpoint before the message, for the files
+    mode: Literal["act", "plan"] = "act"
+    kind: Literal["resend"] = "resend"
+
+
+@dataclass(frozen=True, slots=True)
+class FollowBackground:
+    """Show background task `bg_id` (saved task `task_id`) live; commands to it go to it."""
+
+    bg_id: str
+    task_id: str
+    kind: Literal["follow_background"] = "follow_background"
+
+
+PageRequest: TypeAlias = NewTask | ResumeTask | Resend | FollowBackground
+REQUEST_TYPES: dict[str, type[Any]] = {kind_of(c): c for c in members(PageRequest)}
+
+
+def page_request(data: dict[str, Any]) -> PageRequest:
+    """One of the page's requests, checked; `WireError` saying what is wrong otherwise."""
+    if data.get("v") != COMMANDS_VERSION:
+        raise WireError(f"unsupported version {data.get('v')!r} (this is {COMMANDS_VERSION})")
+    fields = {k: v for k, v in data.items() if k not in ("v", "request")}
+    request: PageRequest = decode_union(fields, REQUEST_TYPES, "request")
+    return request

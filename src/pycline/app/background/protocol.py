@@ -1,10 +1,12 @@
 """The control socket's wire format: one JSON object per line, both ways.
 
-Client to task: `{"op": "status"}`, `{"op": "attach"}` (the task so far, then live),
-`{"op": "answer", "question_id": ID, "answer": {"option": ..., "text": ...}}`, `{"op": "stop"}`.
+Client to task: a command (`pycline.command_wire`: answer, user_message, cancel, …, each with the
+task's id), answered by an `accepted` or `rejected` reply; or a request `{"op": "status"}` or
+`{"op": "attach"}` (the task so far, then live; commands may follow on the same connection).
 Task to client: `{"type": "state", "state": {...}}`, `{"type": "event", "event": <events v2>}`,
 `{"type": "question", "question_id": ID, "question": {...}}` for each question to answer,
-`{"type": "ended", "status": ...}`, `{"type": "error", "message": ...}`.
+`{"type": "ended", "status": ...}`, and the command replies. A line that is not a JSON object
+gets a `rejected` reply; the connection goes on.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import json
 from typing import Any
+
+from pycline.event_wire import WireError
 
 MAX_LINE = 4 * 1024 * 1024
 
@@ -21,14 +25,24 @@ def encode(message: dict[str, Any]) -> bytes:
 
 
 async def read_message(reader: asyncio.StreamReader) -> dict[str, Any] | None:
-    """The next message, or None at the end of the stream; garbage lines are skipped."""
+    """The next message, or None at the end of the stream; `WireError` for a line that is not
+    a JSON object (the line is consumed: the next call reads on)."""
+    line = await reader.readline()
+    if not line:
+        return None
+    try:
+        data = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise WireError(f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise WireError("a message must be a JSON object")
+    return data
+
+
+async def read_replies(reader: asyncio.StreamReader) -> dict[str, Any] | None:
+    """The next well-formed message from a task (a client's side: garbage is skipped)."""
     while True:
-        line = await reader.readline()
-        if not line:
-            return None
         try:
-            data = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            return await read_message(reader)
+        except WireError:
             continue
-        if isinstance(data, dict):
-            return data

@@ -17,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from pycline.app.background import state as bg_state
-from pycline.app.background.paths import socket_path
+from pycline.app.background.paths import read_secret, socket_path
 from pycline.app.background.protocol import MAX_LINE, encode, read_message
 from pycline.app.background.state import BgState
-from pycline.app.handle import AnswerRejected, TaskHandle
-from pycline.event_wire import WireError, answer_from_json, envelope_json
+from pycline.app.handle import CommandRejected, TaskHandle
+from pycline.command_wire import accepted, command_from_json, rejected, request_of
+from pycline.commands import AnswerQuestion, Cancel
+from pycline.event_wire import WireError, envelope_json
 from pycline.event_wire import encode as wire_encode
 from pycline.events import (
     ACCEPT,
@@ -33,6 +35,7 @@ from pycline.events import (
     TaskStarted,
     Usage,
 )
+from pycline.storage.runtime import client_refusal
 
 
 class BackgroundServer:
@@ -43,6 +46,7 @@ class BackgroundServer:
         self._last_seq = 0
         self._saving = asyncio.Lock()
         self._jobs: set[asyncio.Task[Any]] = set()
+        self._secret = ""  # read when the socket opens: what every client must present
 
     # --- following the task -------------------------------------------------------------------
 
@@ -55,7 +59,7 @@ class BackgroundServer:
                 self._update(task_id=task_id)
             case QuestionAsked(question_id=qid, question=CompletionQuestion()):
                 # A background task ends when the model says it is done.
-                self._spawn(self.handle.answer(qid, Answer(ACCEPT.id)))
+                self._spawn(self.handle.send(AnswerQuestion(qid, Answer(ACCEPT.id))))
             case QuestionAsked():
                 self._update(status="waiting", question=self._question_message())
             case QuestionAnswered():
@@ -90,6 +94,7 @@ class BackgroundServer:
 
     async def run(self) -> BgState:
         """Serve the socket until the task ends; the final state (also saved)."""
+        self._secret = read_secret(self.home, self.state.id)
         path = socket_path(self.state.id)
         path.unlink(missing_ok=True)
         old = os.umask(0o177)  # the socket is created 0600: only this user may connect
@@ -99,9 +104,9 @@ class BackgroundServer:
             os.umask(old)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, self.handle.cancel)
+            loop.add_signal_handler(sig, self.handle.post, Cancel())
         stop_listening = self.handle.listen(self._on_event)
-        self._update(status="running", pid=os.getpid())
+        self._update(status="running", pid=os.getpid(), task_id=self.handle.id)
         reason = ""
         try:
             outcome = await self.handle.wait()
@@ -125,19 +130,23 @@ class BackgroundServer:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            request = await read_message(reader)
+            try:
+                request = await read_message(reader)
+            except WireError as exc:
+                request = None
+                writer.write(encode(rejected(self.handle.id, str(exc))))
+            # The first message carries the task's secret; a command in it is read without.
+            given = request.pop("secret", None) if request is not None else None
+            refused = client_refusal(writer.get_extra_info("socket"), self._secret, given)
             op = request.get("op") if request else None
-            if op == "status":
+            if request is not None and refused is not None:
+                writer.write(encode(rejected(self.handle.id, refused, request_of(request))))
+            elif op == "status":
                 writer.write(encode({"type": "state", "state": self.state.to_json()}))
-            elif op == "stop":
-                self.handle.cancel()
-                writer.write(encode({"type": "stopping"}))
-            elif op == "answer" and request is not None:
-                writer.write(encode(await self._answer(request)))
             elif op == "attach":
                 await self._attached(reader, writer)
-            else:
-                writer.write(encode({"type": "error", "message": f"unknown op {op!r}"}))
+            elif request is not None:
+                writer.write(encode(await self._command(request)))
             await writer.drain()
         except ConnectionError:
             pass  # the client went away; the task carries on
@@ -146,15 +155,18 @@ class BackgroundServer:
             with contextlib.suppress(ConnectionError):
                 await writer.wait_closed()
 
-    async def _answer(self, request: dict[str, Any]) -> dict[str, Any]:
-        qid = request.get("question_id")
-        if not isinstance(qid, str):
-            return {"type": "error", "message": "question_id must be a string"}
+    async def _command(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Carry out one command; its reply (rejected, with the reason, for anything amiss)."""
         try:
-            await self.handle.answer(qid, answer_from_json(request.get("answer")))
-        except (WireError, AnswerRejected) as exc:
-            return {"type": "error", "message": str(exc)}
-        return {"type": "accepted", "question_id": qid}
+            sent = command_from_json(data)
+            if sent.task_id != self.handle.id:
+                raise CommandRejected(
+                    f"This socket serves task {self.handle.id}, not {sent.task_id!r}."
+                )
+            await self.handle.send(sent.command)
+        except (WireError, CommandRejected) as exc:
+            return rejected(self.handle.id, str(exc), request_of(data))
+        return accepted(sent.task_id, sent.request)
 
     async def _attached(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         seen = self._last_seq
@@ -176,13 +188,15 @@ class BackgroundServer:
             await writer.drain()
 
         async def listen() -> None:
-            while (request := await read_message(reader)) is not None:
-                if request.get("op") == "answer":
-                    reply = await self._answer(request)
-                    if reply["type"] == "error":
-                        writer.write(encode(reply))
-                elif request.get("op") == "stop":
-                    self.handle.cancel()
+            while True:
+                try:
+                    request = await read_message(reader)
+                except WireError as exc:
+                    writer.write(encode(rejected(self.handle.id, str(exc))))
+                    continue
+                if request is None:
+                    return
+                writer.write(encode(await self._command(request)))
 
         sending, receiving = asyncio.create_task(forward()), asyncio.create_task(listen())
         try:

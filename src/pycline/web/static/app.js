@@ -11,17 +11,40 @@ import { ParallelView } from "./parallel.js";
 import { h, button } from "./render.js";
 import { setTools } from "./tools.js";
 
+// The session credential lives in this origin's storage and travels as a header: never a
+// cookie, which the browser would also send to every other port of this host (a dev server).
+const SESSION_KEY = "pycline-session";
+const session = {
+  get: () => localStorage.getItem(SESSION_KEY),
+  set: (value) => localStorage.setItem(SESSION_KEY, value),
+  headers: () => {
+    const value = localStorage.getItem(SESSION_KEY);
+    return value ? { Authorization: `Bearer ${value}` } : {};
+  },
+};
+
 export const api = {
   async get(path) {
-    const r = await fetch(path, { credentials: "same-origin" });
+    const r = await fetch(path, { credentials: "omit", headers: session.headers() });
     if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error || r.statusText);
     return r.json();
   },
   async post(path, body = {}) {
-    const r = await fetch(path, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const r = await fetch(path, { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json", ...session.headers() }, body: JSON.stringify(body) });
     const data = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(data.error || r.statusText);
     return data;
+  },
+  // A file the user saves (an export): fetched with the credential, handed over as a blob.
+  async download(path, name) {
+    const r = await fetch(path, { credentials: "omit", headers: session.headers() });
+    if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error || r.statusText);
+    const url = URL.createObjectURL(await r.blob());
+    const a = h("a", { href: url, download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
   },
 };
 
@@ -96,7 +119,8 @@ class App {
   // --- the connection -------------------------------------------------------------------------
 
   connect() {
-    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+    // Browsers cannot put headers on a WebSocket: the credential goes as a subprotocol.
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`, ["pycline", `pycline-session.${session.get() || ""}`]);
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 250;
@@ -124,7 +148,8 @@ class App {
   }
 
   receive(msg) {
-    switch (msg.type) {
+    // Replies to commands carry a `kind` (pycline/schema/commands.v1.json); the rest a `type`.
+    switch (msg.type ?? msg.kind) {
       case "hello":
         setTools(msg.tools);
         this.models = msg.models;
@@ -140,6 +165,9 @@ class App {
           if (t && t.run === s.run) t.status = s.status;
         }
         if (!this.restored) this.restoreView(msg.tasks);
+        // A task on screen that handed off (new_task): its follow-on task takes its place.
+        const handed = msg.tasks.find((s) => s.id === this.current && s.next);
+        if (handed && this.summaries.has(handed.next)) this.select(handed.next);
         if (this.current) this.views.chat.changed();
         this.renderTabs();
         break;
@@ -159,14 +187,14 @@ class App {
         p?.resolve(msg);
         break;
       }
-      case "error": {
+      case "rejected": {
         const p = this.pending.get(msg.request);
         this.pending.delete(msg.request);
-        this.notify(msg.text, true);
-        p?.reject(new Error(msg.text));
+        this.notify(msg.error, true);
+        p?.reject(new Error(msg.error));
         break;
       }
-      case "done": {
+      case "accepted": {
         const p = this.pending.get(msg.request);
         this.pending.delete(msg.request);
         p?.resolve(msg);
@@ -211,20 +239,22 @@ class App {
   // --- what the chat asks for -----------------------------------------------------------------
 
   start(text, images) {
-    return this.send({ type: "new_task", text, images, mode: this.mode });
+    return this.send({ v: 1, kind: "new_task", text, images, mode: this.mode });
   }
 
-  answer(taskId, questionId, fields) {
-    this.raw({ type: "answer", task_id: taskId, question_id: questionId, ...fields });
+  // fields: option, text, images, edited_content (an answer, as in events.v2.json).
+  answer(taskId, questionId, { option, text, images, ...rest }) {
+    const answer = { option: option || "", text: text || "", images: images || [], ...rest };
+    this.raw({ v: 1, kind: "answer", task_id: taskId, question_id: questionId, answer });
   }
 
-  // An action whose outcome the page waits for (the server replies "done" or "error").
-  request(type, taskId, extra = {}) {
-    return this.send({ type, task_id: taskId, ...extra });
+  // A command whose outcome the page waits for (the server replies "accepted" or "rejected").
+  request(kind, taskId, extra = {}) {
+    return this.send({ v: 1, kind, task_id: taskId, ...extra });
   }
 
-  action(type, taskId, extra = {}) {
-    this.raw({ type, task_id: taskId, ...extra });
+  action(kind, taskId, extra = {}) {
+    this.raw({ v: 1, kind, task_id: taskId, ...extra });
   }
 
   async openSaved(taskId) {
@@ -239,7 +269,7 @@ class App {
     t.background = bgId;
     this.transcripts.set(taskId, t);
     this.summaries.set(taskId, { id: taskId, run: bgId, task: text, status: "running" });
-    return this.send({ type: "follow_background", bg_id: bgId, task_id: taskId });
+    return this.send({ v: 1, kind: "follow_background", bg_id: bgId, task_id: taskId });
   }
 
   // A background task's transcript so far; its own process runs it, so it is only shown here.
@@ -260,7 +290,7 @@ class App {
   // An earlier message edited: back to the checkpoint before it, then the new text goes out.
   resend(taskId, edit) {
     this.freshRun(taskId);
-    return this.send({ type: "resend", task_id: taskId, ...edit, mode: this.mode });
+    return this.send({ v: 1, kind: "resend", task_id: taskId, ...edit, mode: this.mode });
   }
 
   freshRun(taskId) {
@@ -274,7 +304,7 @@ class App {
   resume(taskId) {
     // The server replays the saved part first, so the old rows make way for a fresh transcript.
     this.freshRun(taskId);
-    return this.send({ type: "resume_task", task_id: taskId, mode: this.mode });
+    return this.send({ v: 1, kind: "resume_task", task_id: taskId, mode: this.mode });
   }
 }
 
@@ -284,13 +314,19 @@ async function login() {
     history.replaceState(null, "", location.pathname); // the token leaves the address bar
     let password = null;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const r = await fetch("/api/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: match[1], password }) });
-      if (r.ok) return true;
+      const r = await fetch("/api/login", { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: match[1], password }) });
+      const data = await r.json().catch(() => ({}));
+      if (r.ok && data.session) {
+        session.set(data.session);
+        return true;
+      }
+      if (!data.needs_password) break; // a used or expired link: the stored session may do
       password = await askPassword();
       if (password === null) break;
     }
   }
-  const probe = await fetch("/api/state");
+  if (!session.get()) return false;
+  const probe = await fetch("/api/state", { credentials: "omit", headers: session.headers() });
   return probe.ok;
 }
 
@@ -307,7 +343,7 @@ function askPassword() {
 const root = document.getElementById("app");
 login().then((ok) => {
   if (!ok) {
-    root.append(h("div", { class: "locked", role: "alert", text: "Not logged in. Open the address that `pycline ui` printed (it carries the access token)." }));
+    root.append(h("div", { class: "locked", role: "alert", text: "Not logged in. Open the address that `pycline ui` printed (each works once, for 2 minutes; press Enter where pycline ui runs for a new one)." }));
     return;
   }
   const app = new App(root);

@@ -23,7 +23,7 @@ export class ChatView {
       render: (row) => renderRow(row, {
         compare: (c) => this.compare(c), restore: (c, m) => this.restore(c, m), viewChanges: () => this.viewChanges(),
         checkpointBefore: (r) => this.checkpointBefore(r), edit: (r, on) => this.editMessage(r, on),
-        resend: (r, commit, restore, text) => this.app.resend(this.transcript.taskId, { ts: r.ts, original: r.original ?? r.text, commit, restore, text }),
+        resend: (r, commit, restore, text) => this.app.resend(this.transcript.taskId, { ts: r.ts, original: r.original ?? r.text, commit: commit || "", restore, text }),
         relayout: () => this.list.schedule(),
       }),
     });

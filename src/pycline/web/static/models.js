@@ -55,7 +55,8 @@ export function openModelPicker(app, taskId) {
   provider.addEventListener("change", () => { list.replaceChildren(); load(); });
   const apply = button("Use this model", async () => {
     try {
-      await app.request("set_model", taskId, { mode, provider: provider.value, model: model.value });
+      const name = model.value.trim();
+      await app.request("set_model", taskId, { mode, model: name && provider.value ? `${provider.value}/${name}` : name });
       app.notify(`${mode === "both" ? "Plan and Act" : mode === "plan" ? "Plan" : "Act"} now use ${provider.value}/${model.value}.`);
       d.remove();
     } catch { /* the error is shown as a notification */ }

@@ -8,14 +8,14 @@ subshells are never covered, since they do what no rule names; `2>&1` and `>/dev
 Programs that run whatever their arguments say (shells, interpreters, `sudo`, `env`, `xargs`)
 never make a rule.
 
-Dangerous commands are the caller's concern: `terminal.danger` decides those before any rule.
+Dangerous commands are the caller's concern: `workspace.danger` decides those before any rule.
 """
 
 from __future__ import annotations
 
 import re
 
-from pycline.terminal.danger import is_dangerous, runs_other_programs
+from pycline.workspace.danger import is_dangerous, runs_other_programs
 from pycline.workspace.shell import (
     Operator,
     ShellSyntaxError,

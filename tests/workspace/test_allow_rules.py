@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pycline.terminal.allow_rules import covered, rememberable, rule_refusal
+from pycline.workspace.allow_rules import covered, rememberable, rule_refusal
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from pycline.terminal.danger import is_dangerous
+from pycline.workspace.danger import is_dangerous
 
 DANGEROUS = [
     "rm -rf /",
