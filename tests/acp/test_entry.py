@@ -35,5 +35,18 @@ def test_the_registry_manifest_runs_pycline_acp_through_uvx_at_this_version() ->
     manifest = json.loads((REPO / "agent.json").read_text(encoding="utf-8"))
     assert manifest["id"] == "pycline"
     assert manifest["version"] == pycline.__version__
-    assert manifest["distribution"]["uvx"] == {"package": "pycline", "args": ["acp"]}
-    assert {"name", "description", "authors", "license"} <= manifest.keys()
+    assert manifest["distribution"]["uvx"] == {"package": pycline.DISTRIBUTION, "args": ["acp"]}
+    assert {"name", "description", "authors", "license", "license_url"} <= manifest.keys()
+
+
+def test_the_manifest_package_is_this_project_and_runs_under_its_own_name() -> None:
+    """`uvx PACKAGE acp` runs the executable named like the package: this project must both be
+    that distribution and provide that command (`pycline` on PyPI is someone else's)."""
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    package = json.loads((REPO / "agent.json").read_text(encoding="utf-8"))["distribution"]["uvx"]
+    assert project["name"] == package["package"] == pycline.DISTRIBUTION != "pycline"
+    assert project["version"] == pycline.__version__
+    scripts = project["scripts"]
+    assert scripts[package["package"]] == scripts["pycline"] == "pycline.cli.main:main"

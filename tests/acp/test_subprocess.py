@@ -143,3 +143,43 @@ async def test_malformed_and_out_of_order_messages_get_json_rpc_errors_not_a_cra
         process.stdin.close()
         await asyncio.wait_for(process.wait(), READ_TIMEOUT)
     assert process.returncode == 0
+
+
+async def test_a_line_nested_100k_deep_is_a_parse_error_and_lone_surrogates_are_replaced(
+    tmp_path: Path, workspace: Path, isolated_home: Path
+) -> None:
+    script = script_file(tmp_path, "Hello from pycline.\n" + COMPLETE)
+    env = {**os.environ, "PYCLINE_HOME": str(isolated_home)}
+    process = await asyncio.create_subprocess_exec(
+        *agent_command(script), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        env=env,
+    )  # fmt: skip
+    agent = RawAgent(process)
+    try:
+        await agent.send("[" * 100_000 + "]" * 100_000)
+        assert (await agent.next())["error"]["code"] == -32700
+        deep_params = {"protocolVersion": 1, "clientCapabilities": {"x": [[[[[[[]]]]]]] * 3}}
+        nested: Any = deep_params
+        for _ in range(200):
+            nested = {"n": nested}
+        await agent.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": nested})
+        assert (await agent.next())["error"]["code"] == -32700
+        init = {"protocolVersion": 1, "clientCapabilities": {}}
+        await agent.send({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": init})
+        assert (await agent.reply_to(2))["result"]["protocolVersion"] == 1
+        new = {"cwd": str(workspace), "mcpServers": []}
+        await agent.send({"jsonrpc": "2.0", "id": 3, "method": "session/new", "params": new})
+        sid = (await agent.reply_to(3))["result"]["sessionId"]
+        # json.dumps escapes the lone surrogate (`"\ud800"`): valid JSON, no UTF-8 form.
+        prompt = {"sessionId": sid, "prompt": [{"type": "text", "text": "hi \ud800 there"}]}
+        await agent.send({"jsonrpc": "2.0", "id": 4, "method": "session/prompt", "params": prompt})
+        reply = await agent.reply_to(4)
+        assert reply["result"]["stopReason"] == "end_turn", reply
+    finally:
+        assert process.stdin is not None
+        process.stdin.close()
+        await asyncio.wait_for(process.wait(), READ_TIMEOUT)
+    assert process.returncode == 0
+    folder = next((isolated_home / "tasks").iterdir())
+    history = (folder / "api_conversation_history.json").read_bytes().decode("utf-8")
+    assert "hi \ufffd there" in json.loads(history)[0]["content"][0]["text"]

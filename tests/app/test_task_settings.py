@@ -11,6 +11,7 @@ from pycline.app.builder import TaskBuilder
 from pycline.app.config import ModelConfig, settings_path
 from pycline.app.settings_model import validate
 from pycline.app.task_settings import (
+    DiagnosticsSettings,
     ToolSettings,
     diagnostics_settings,
     task_settings,
@@ -18,6 +19,7 @@ from pycline.app.task_settings import (
     workspace_tool_settings,
 )
 from pycline.core.approval import ApprovalPolicy, AutoApprove
+from pycline.errors import ConfigError
 from pycline.events import DENY, Answer, ApprovalQuestion, Question
 from pycline.providers.scripted import ScriptedProvider
 from pycline.tools.base import ApprovalCategory
@@ -132,21 +134,33 @@ def test_language_servers_and_their_budget_come_from_the_global_settings(
     isolated_home: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("PYCLINE_LANGUAGE_SERVERS")
-    assert diagnostics_settings(isolated_home, workspace) == ({}, 4.0)
+    assert diagnostics_settings(isolated_home, workspace) == DiagnosticsSettings(
+        {}, 4.0, isolated_home
+    )
     _write(
         settings_path(isolated_home),
         {
             "languageServers": {"python": ["pyright-langserver", "--stdio"], "go": []},
             "diagnosticsTimeout": 2.5,
+            "installLanguageServers": False,
         },
     )
-    commands, budget = diagnostics_settings(isolated_home, workspace)
-    assert commands == {"python": ("pyright-langserver", "--stdio"), "go": ()}
-    assert budget == 2.5
+    found = diagnostics_settings(isolated_home, workspace)
+    assert found.commands == {"python": ("pyright-langserver", "--stdio"), "go": ()}
+    assert found.timeout == 2.5
+    assert found.install_home is None  # nothing is installed into the data folder
     monkeypatch.setenv("PYCLINE_LANGUAGE_SERVERS", "off")
-    commands, _ = diagnostics_settings(isolated_home, workspace)
+    commands = diagnostics_settings(isolated_home, workspace).commands
     assert set(commands) == {"python", "typescript", "go", "rust"}
     assert not any(commands.values())
+
+
+def test_a_project_cannot_switch_installing_language_servers(
+    isolated_home: Path, workspace: Path
+) -> None:
+    _write(workspace / ".pycline" / "settings.json", {"installLanguageServers": True})
+    with pytest.raises(ConfigError, match="installLanguageServers"):
+        diagnostics_settings(isolated_home, workspace)
 
 
 def _mcp_call(tool: str, arguments: str) -> str:
@@ -185,7 +199,9 @@ async def test_task_services_carry_the_language_servers_and_close_them(workspace
     from pycline.app.wiring import task_services
     from pycline.workspace.diagnostics.registry import LanguageServers
 
-    services = task_services(workspace, server_commands={"python": []}, diagnostics_timeout=1.5)
+    services = task_services(
+        workspace, diagnostics=DiagnosticsSettings({"python": ()}, 1.5, install_home=None)
+    )
     servers = services.tools.language_servers
     assert isinstance(servers, LanguageServers) and servers.budget == 1.5
     assert not servers.handles(workspace / "a.py")  # turned off by its empty command

@@ -37,7 +37,7 @@ def test_version_prints_the_package_version(isolated_home: Path, workspace: Path
 
     proc = pycline("--version", home=isolated_home, cwd=workspace)
     assert proc.returncode == 0
-    assert proc.stdout.strip() == f"pycline {version('pycline')}"
+    assert proc.stdout.strip() == f"pycline-agent {version('pycline-agent')}"
 
 
 def test_a_mistyped_subcommand_is_named_not_started_as_a_task(

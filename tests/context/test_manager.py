@@ -14,6 +14,7 @@ from pycline.messages import Message, TextContent
 
 SYSTEM = "You are a coding agent. " * 200
 TASK_TEXT = "<task>\nRefactor the parser and keep every test green\n</task>"
+BUDGET_ONLY = 10**9  # a context limit the window's budget always caps
 ENV = "<environment_details>\n# Current Mode\nACT MODE\n</environment_details>"
 
 
@@ -129,15 +130,23 @@ def test_notice_sits_where_history_was_cut() -> None:
     assert len(prepared.messages) == len(history) - (end - start + 1)
 
 
-def test_far_over_the_budget_removes_three_quarters() -> None:
+def test_a_step_trims_to_half_the_limit_and_keeps_at_least_a_quarter() -> None:
     history = [task_message()]
     for i in range(100):
         turn(history, f"f{i}.py", 200)
-    half, quarter = ContextManager(), ContextManager()
-    half.prepare(history, window=200_000, last_total_tokens=170_000)
-    quarter.prepare(history, window=200_000, last_total_tokens=330_000)
-    assert half.deleted_range == (3, 100)
-    assert quarter.deleted_range == (3, 150)
+    rest = len(history) - 3  # after the task, the first call and its result
+    at_limit, far_over = ContextManager(), ContextManager()
+    # Trimmed once to half the limit, not a little at every request near it (cache-stable).
+    first = at_limit.prepare(history, window=200_000, last_total_tokens=105_000,
+                             context_limit=100_000)  # fmt: skip
+    assert first.action == "truncate" and first.tokens <= 50_000
+    assert at_limit.deleted_range is not None
+    assert len(history) - 1 - at_limit.deleted_range[1] >= rest // 4
+    # Far over the budget: three quarters go at once, and more until the request fits.
+    over = far_over.prepare(history, window=200_000, last_total_tokens=330_000,
+                            context_limit=BUDGET_ONLY)  # fmt: skip
+    assert over.action == "truncate" and over.tokens < max_allowed(200_000)
+    assert far_over.deleted_range is not None and far_over.deleted_range[1] >= 3 + rest * 3 // 4 - 1
 
 
 def test_state_round_trips_through_json_and_is_reapplied_on_resume() -> None:
@@ -205,10 +214,16 @@ def test_condense_is_asked_at_the_threshold_without_trimming_below_budget() -> N
         turn(history, f"f{i}.py", 500)
     manager = ContextManager()
     prepared = manager.prepare(
-        history, window=200_000, last_total_tokens=120_000, auto_condense=0.5
+        history,
+        window=200_000,
+        last_total_tokens=120_000,
+        auto_condense=0.5,
+        context_limit=BUDGET_ONLY,
     )
     assert prepared.action == "condense" and prepared.messages == lighten(history)
-    off = ContextManager().prepare(history, window=200_000, last_total_tokens=120_000)
+    off = ContextManager().prepare(
+        history, window=200_000, last_total_tokens=120_000, context_limit=BUDGET_ONLY
+    )
     assert off.action == "none"
 
 

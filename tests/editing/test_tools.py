@@ -27,12 +27,22 @@ async def test_write_creates_the_file_and_its_folders(workspace: Path) -> None:
     result = await WRITE.run(call("write_to_file", path="src/pkg/a.py", content="x = 1"), ctx)
     assert (workspace / "src/pkg/a.py").read_bytes() == b"x = 1\n"
     assert not result.is_error and not result.denied
-    assert '<final_file_content path="src/pkg/a.py">\nx = 1\n</final_file_content>' in result.text
+    # The call already holds the content: not sent again (it would be, on every request).
+    assert "final_file_content" not in result.text
+    assert "holds exactly what you wrote" in result.text
     question, category, outside = approver.asked[0]
     assert category == "edit" and not outside
     assert question.tool == "write_to_file"
     assert "+x = 1" in question.preview
     assert question.summary == "write_to_file for 'src/pkg/a.py'"
+
+
+async def test_a_write_saved_otherwise_than_written_shows_the_saved_file(workspace: Path) -> None:
+    ctx = make_context(workspace, FakeApprover())
+    fenced = "```python\nx = 1\n```"  # the fence is the model's slip: it is not saved
+    result = await WRITE.run(call("write_to_file", path="a.py", content=fenced), ctx)
+    assert (workspace / "a.py").read_bytes() == b"x = 1\n"
+    assert '<final_file_content path="a.py">\nx = 1\n</final_file_content>' in result.text
 
 
 async def test_denied_write_changes_nothing_and_passes_the_feedback(workspace: Path) -> None:

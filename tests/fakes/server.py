@@ -165,6 +165,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.connection.shutdown(socket.SHUT_RDWR)
             return
         self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+        if fake.on_sent is not None:
+            fake.on_sent()
 
 
 class FakeHTTPServer:
@@ -180,6 +183,8 @@ class FakeHTTPServer:
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
         self._streams_sent = 0
+        # Called when a stream's last byte has been sent (benchmarks time the client's turn).
+        self.on_sent: Callable[[], None] | None = None
 
     @property
     def port(self) -> int:

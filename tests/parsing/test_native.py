@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -88,3 +89,45 @@ def test_any_chunking_assembles_the_same_call_and_partials_are_prefixes(
     assert call.params == whole
     strings = {k: v for k, v in whole.items() if isinstance(args[k], str)}
     assert {k: scanner.values[k] for k in strings} == strings
+
+
+def test_lone_surrogates_in_id_name_and_values_become_replacement_characters() -> None:
+    assembler = NativeCallAssembler()
+    assembler.feed(0, id="c\ud83d", name="read\udc80", arguments='{"path": "a\\ud83d.py", "x')
+    _, block = assembler.partial(0)
+    assert block.params == {"path": "a\ufffd.py"}
+    assembler.feed(0, id=None, name=None, arguments='": "\\ude00"}')
+    (call,) = assembler.finish()
+    assert (call.id, call.name) == ("c\ufffd", "read\ufffd")
+    assert call.params == {"path": "a\ufffd.py", "x": "\ufffd"}
+
+
+def test_arguments_nested_without_end_are_an_error_not_a_recursion() -> None:
+    assembler = NativeCallAssembler()
+    deep = "[" * 100_000 + "]" * 100_000
+    assembler.feed(0, id="c1", name="write_to_file", arguments='{"content": ' + deep + "}")
+    (call,) = assembler.finish()
+    assert call.params == {} and "nested more than" in call.error
+
+
+def test_arguments_beyond_the_bound_are_dropped_with_an_error() -> None:
+    from pycline.parsing import native
+
+    assembler = NativeCallAssembler()
+    piece = "x" * 1_000_000
+    assembler.feed(0, id="c1", name="write_to_file", arguments='{"content": "')
+    for _ in range(native.MAX_ARGUMENT_CHARS // len(piece) + 1):
+        assembler.feed(0, id=None, name=None, arguments=piece)
+    (call,) = assembler.finish()
+    assert call.params == {} and "longer than" in call.error
+
+
+def test_json_depth_is_measured_without_decoding_and_ignores_brackets_in_strings() -> None:
+    from pycline.parsing import json_limits
+
+    assert json_limits.depth('{"a": [1, {"b": "[[[["}]}') == 3
+    assert json_limits.depth('"just [ text"') == 0
+    assert json_limits.depth('{"a": "\\"[["}') == 1
+    assert json_limits.loads('{"a": [[1]]}', max_depth=3) == {"a": [[1]]}
+    with pytest.raises(json_limits.TooDeep):
+        json_limits.loads('{"a": [[1]]}', max_depth=2)

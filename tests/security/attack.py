@@ -85,3 +85,16 @@ def model_saw(home: Path) -> str:
     tasks = list((home / "tasks").iterdir())
     assert len(tasks) == 1, tasks
     return (tasks[0] / "api_conversation_history.json").read_text(encoding="utf-8")
+
+
+def results(home: Path) -> str:
+    """The text of every tool result the model was sent (decoded, in order)."""
+    history = json.loads(model_saw(home))
+    parts = [
+        block.get("text", "")
+        for message in history
+        if message.get("role") == "user"
+        for block in message.get("content", [])
+        if isinstance(block, dict)
+    ]
+    return "\n".join(parts)

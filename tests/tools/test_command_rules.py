@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pycline.core.approval import ApprovalPolicy, AutoApprove
 from pycline.events import ALWAYS_ALLOW, APPROVE, Answer, ApprovalQuestion, Question
-from pycline.storage.command_rules import workspace_rules
+from pycline.terminal.command_rules import workspace_rules
 from pycline.tools.base import ToolCall, ToolContext
 from pycline.tools.command import ExecuteCommandTool
 from pycline.workspace.paths import Workspace

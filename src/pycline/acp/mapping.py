@@ -10,52 +10,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeAlias
 
+from pycline.app.tool_catalogue import facts_of
 from pycline.core import focus_chain
+from pycline.tools.base import ToolFacts, ToolKind
 
-ToolKind: TypeAlias = Literal[
-    "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"
-]
 PlanStatus: TypeAlias = Literal["pending", "in_progress", "completed"]
 
-_KINDS: dict[str, ToolKind] = {
-    "read_file": "read",
-    "list_files": "read",
-    "list_code_definition_names": "read",
-    "access_mcp_resource": "read",
-    "write_to_file": "edit",
-    "replace_in_file": "edit",
-    "search_files": "search",
-    "execute_command": "execute",
-    "web_fetch": "fetch",
-    "browser_action": "fetch",
-    "plan_mode_respond": "switch_mode",
-    "act_mode_respond": "switch_mode",
-    "ask_followup_question": "think",
-    "attempt_completion": "think",
-}
 
-_TITLES: dict[str, str] = {
-    "read_file": "Read {path}",
-    "list_files": "List {path}",
-    "list_code_definition_names": "Definitions in {path}",
-    "write_to_file": "Write {path}",
-    "replace_in_file": "Edit {path}",
-    "search_files": "Search {regex} in {path}",
-    "execute_command": "Run {command}",
-    "web_fetch": "Fetch {url}",
-    "access_mcp_resource": "Read {uri} ({server_name})",
-    "use_mcp_tool": "{server_name}: {tool_name}",
-    "browser_action": "Browser: {action} {url}",
-}
+def tool_kind(tool: str, facts: ToolFacts | None = None) -> ToolKind:
+    return (facts or facts_of(tool)).kind
 
 
-def tool_kind(tool: str) -> ToolKind:
-    return _KINDS.get(tool, "other")
-
-
-def tool_title(tool: str, params: Mapping[str, str]) -> str:
-    template = _TITLES.get(tool)
-    if template is None:
+def tool_title(tool: str, params: Mapping[str, str], facts: ToolFacts | None = None) -> str:
+    template = (facts or facts_of(tool)).label
+    if not template:
         return tool.replace("_", " ")
     values = _Defaults({k: " ".join(v.split())[:120] for k, v in params.items()})
     return " ".join(template.format_map(values).split())
@@ -72,10 +40,12 @@ class Location:
     line: int | None = None
 
 
-def tool_locations(tool: str, params: Mapping[str, str], root: Path) -> list[Location]:
+def tool_locations(
+    tool: str, params: Mapping[str, str], root: Path, facts: ToolFacts | None = None
+) -> list[Location]:
     """The files a call touches, absolute, with the first line when the call names one."""
     raw = params.get("path")
-    if not raw or tool not in _KINDS or tool_kind(tool) not in ("read", "edit", "search"):
+    if not raw or tool_kind(tool, facts) not in ("read", "edit", "search"):
         return []
     path = Path(raw.strip()).expanduser()
     if not path.is_absolute():

@@ -9,7 +9,7 @@ from typing import Any
 import acp
 
 from pycline.acp.mapping import tool_kind
-from pycline.acp.tool_calls import CONVERSATIONAL
+from pycline.app.tool_catalogue import facts_of
 from pycline.messages import UiMessage
 
 
@@ -30,7 +30,7 @@ def replay(messages: Sequence[UiMessage]) -> Iterator[Any]:
                 yield acp.update_agent_message_text(f"Error: {text}\n")
             case ("say", "tool"):
                 tool, summary = _tool(text)
-                if tool in CONVERSATIONAL:
+                if facts_of(tool).conversational:
                     open_call = None  # shown as messages, as when it ran
                     continue
                 calls += 1

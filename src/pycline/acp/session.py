@@ -39,6 +39,7 @@ from pycline.app.handle import CommandRejected, TaskHandle
 from pycline.app.runner import run_chain
 from pycline.app.session import Session, TaskOptions
 from pycline.app.task_settings import chromium_setting
+from pycline.app.tool_catalogue import facts_of
 from pycline.commands import (
     AnswerQuestion,
     AutoApprove,
@@ -464,7 +465,7 @@ class AcpSession:
     async def _permission(self, question: ApprovalQuestion) -> Answer:
         active = self.reporter.current
         if active is None:  # an approval outside a reported call: report it now
-            active = self.reporter.begin(ToolCall(question.tool, {}))
+            active = self.reporter.begin(ToolCall(question.tool, {}), facts_of(question.tool))
         kind, command = active.kind, active.command
         if not question.outside_workspace:
             match self.remembered.verdict(kind, command):

@@ -20,7 +20,6 @@ from acp.schema import ToolCallLocation
 
 from pycline.acp.mapping import (
     PlanItem,
-    ToolKind,
     checklist,
     tool_kind,
     tool_locations,
@@ -36,6 +35,8 @@ from pycline.tools.base import (
     Tool,
     ToolCall,
     ToolContext,
+    ToolFacts,
+    ToolKind,
     ToolResult,
     ToolSpec,
 )
@@ -45,9 +46,6 @@ Send = Callable[[Any], None]  # queues one session update, in order
 # Shown in full up to this size; the client gets the start and the end of anything longer.
 RESULT_CHARS = 20_000
 OUTPUT_UPDATE_SECONDS = 0.1  # live command output: at most one update per this interval
-
-# Tools whose outcome is the conversation itself (a question, a plan, the result): not tool calls.
-CONVERSATIONAL = frozenset({"ask_followup_question", "attempt_completion", "plan_mode_respond"})
 
 
 @dataclass
@@ -82,15 +80,15 @@ class CallReporter:
         self._ids = itertools.count(1)
         self._last_plan: list[PlanItem] = []
 
-    def begin(self, call: ToolCall) -> ActiveCall:
+    def begin(self, call: ToolCall, facts: ToolFacts) -> ActiveCall:
         params = dict(call.params)
         params.pop("task_progress", None)
         active = ActiveCall(
             id=f"call_{next(self._ids)}",
             tool=call.name,
-            kind=tool_kind(call.name),
+            kind=tool_kind(call.name, facts),
             params=params,
-            title=tool_title(call.name, params),
+            title=tool_title(call.name, params, facts),
         )
         self.current = active
         self.send(
@@ -101,7 +99,7 @@ class CallReporter:
                 status="pending",
                 locations=[
                     ToolCallLocation(path=loc.path, line=loc.line)
-                    for loc in tool_locations(call.name, params, self.root)
+                    for loc in tool_locations(call.name, params, self.root, facts)
                 ],
                 raw_input=params,
             )
@@ -205,9 +203,10 @@ class ReportedTool:
         progress = call.get("task_progress")
         if progress is not None:
             self.reporter.plan(progress)
-        if call.name in CONVERSATIONAL:
+        facts = self.inner.spec.facts
+        if facts.conversational:
             return await self.runner.run(call, ctx)
-        active = self.reporter.begin(call)
+        active = self.reporter.begin(call, facts)
         scoped = dataclasses.replace(
             ctx,
             approve=_ApproveAndShow(ctx.approve, self.reporter, active, ctx),

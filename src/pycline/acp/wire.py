@@ -2,7 +2,9 @@
 
 The SDK's own stdio framing skips a line that is not JSON and stops reading altogether on a
 line that is JSON but not an object. Here either gets a JSON-RPC error (parse error, invalid
-request) and the connection carries on.
+request) and the connection carries on. So does a line nested deeper than any message goes, or
+longer than `MAX_LINE_BYTES` (read through and dropped, never held whole); lone surrogates in a
+message's strings become U+FFFD as it is decoded.
 """
 
 from __future__ import annotations
@@ -10,12 +12,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
+from typing import Any, Final
+
+from pycline.parsing import json_limits
+from pycline.parsing.surrogates import clean_json
 
 log = logging.getLogger("pycline.acp")
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+# A prompt may carry files and images inline; nothing an editor sends comes near this.
+MAX_LINE_BYTES: Final = 64 * 1024 * 1024
 
 
 class StdioTransport:
@@ -37,12 +44,17 @@ class StdioTransport:
             line = await self._read_line()
             if line is None:
                 return None
+            if line is _TOO_LONG:
+                await self._error(
+                    None, INVALID_REQUEST, "Invalid request", f"longer than {MAX_LINE_BYTES} bytes"
+                )
+                continue
             text = line.strip()
             if not text:
                 continue
             try:
-                message = json.loads(text)
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                message: Any = clean_json(json_limits.loads(text))
+            except ValueError as exc:  # not JSON, not UTF-8, or nested without end
                 log.warning("not JSON: %s", exc)
                 await self._error(None, PARSE_ERROR, "Parse error")
                 continue
@@ -66,17 +78,29 @@ class StdioTransport:
         await self.send({"jsonrpc": "2.0", "id": request_id, "error": error})
 
     async def _read_line(self) -> bytes | None:
+        """The next line; `_TOO_LONG` for one beyond the bound (read to its end, not kept)."""
         chunks: list[bytes] = []
+        size = 0
         while True:
             try:
-                chunks.append(await self._reader.readuntil(b"\n"))
-                return b"".join(chunks)
+                piece = await self._reader.readuntil(b"\n")
             except asyncio.LimitOverrunError as exc:
-                chunks.append(await self._reader.readexactly(exc.consumed))
+                piece = await self._reader.readexactly(exc.consumed)
             except asyncio.IncompleteReadError as exc:
-                chunks.append(exc.partial)
-                data = b"".join(chunks)
+                if size + len(exc.partial) > MAX_LINE_BYTES:
+                    return _TOO_LONG
+                data = b"".join(chunks) + exc.partial
                 return data or None
+            size += len(piece)
+            if size <= MAX_LINE_BYTES:
+                chunks.append(piece)
+            else:
+                chunks.clear()
+            if piece.endswith(b"\n"):
+                return b"".join(chunks) if size <= MAX_LINE_BYTES else _TOO_LONG
+
+
+_TOO_LONG: Final = b"\0too long"  # a sentinel compared by identity
 
 
 def _problem(message: object) -> str | None:

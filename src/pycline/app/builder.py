@@ -121,13 +121,11 @@ class TaskBuilder:
                 tools += wiring.subagent_tools(self.home)
         profiles = wiring.mode_profiles(act, plan, tools, root)
         current = profiles[as_mode(settings.mode)]
-        server_commands, diagnostics_timeout = diagnostics_settings(self.home, root)
         services = wiring.task_services(
             root,
             hub=self.mcp,
             chromium=chromium,
-            server_commands=server_commands,
-            diagnostics_timeout=diagnostics_timeout,
+            diagnostics=diagnostics_settings(self.home, root),
             settings=workspace_tool_settings(self.home, root),
         )
         focus_settings, limits = features_on.focus, features_on.limits

@@ -28,6 +28,7 @@ from pycline.app.settings_model import (
 from pycline.errors import ConfigError, redact_url_credentials
 from pycline.providers import presets
 from pycline.storage.atomic import atomic_write_json
+from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_json
 
 __all__ = [
     "BASE_URL_ENV",
@@ -94,11 +95,13 @@ def settings_path(home: Path) -> Path:
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path, MAX_SETTINGS_BYTES)
     except FileNotFoundError:
         return {}
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}).") from None
+    except ValueError as exc:  # not UTF-8, or nested deeper than any setting
+        raise ConfigError(f"{path} is not valid JSON ({exc}).") from None
     except OSError as exc:
         raise ConfigError(f"Cannot read {path}: {exc.strerror or exc}.") from None
     if not isinstance(data, dict):

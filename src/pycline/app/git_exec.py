@@ -1,7 +1,9 @@
 """Runs git in the user's repository: asyncio subprocess, hard timeout, no inherited GIT_* paths.
 
-The user's own git configuration applies (their identity signs merge commits); only variables
-that would point git at another repository, index or work tree are dropped.
+The user's own git configuration applies (their identity, their signing key); only variables
+that would point git at another repository, index or work tree are dropped. Nothing the
+repository's own config names runs: no hook, filter, fsmonitor, diff or merge driver
+(`workspace.safe_git`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pycline.errors import PyclineError
+from pycline.workspace import fifo_guard
+from pycline.workspace.safe_git import UnsafeRepository, safe_argv
 
 DEFAULT_TIMEOUT = 120.0
 _DROPPED = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX")
@@ -57,20 +61,23 @@ async def git(
     exe = shutil.which("git")
     if exe is None:
         raise GitError("git is not on PATH")
+    full_env = git_env(env)
+    try:
+        argv = await safe_argv(exe, cwd, full_env, args)
+    except UnsafeRepository as exc:
+        raise GitError(f"git {args[0]} not run: {exc}") from None
+    argv[1:1] = ["-c", "core.quotepath=off"]
     proc = await asyncio.create_subprocess_exec(
-        exe,
-        "-c",
-        "core.quotepath=off",
-        *args,
+        *argv,
         cwd=cwd,
-        env=git_env(env),
+        env=full_env,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         start_new_session=True,
     )
     try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+        out, err = await asyncio.wait_for(fifo_guard.communicate(proc, cwd), timeout)
     except (TimeoutError, asyncio.CancelledError) as exc:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)

@@ -9,6 +9,7 @@ from typing import Literal
 
 from pycline.core.hooks import HOOK_NAMES
 from pycline.mcp.trust import McpTrust
+from pycline.workspace.confined import MAX_HOOK_BYTES, read_file
 
 TRUST_FILE_NAME = "trusted_hooks.json"
 
@@ -55,7 +56,7 @@ def _state(
         return "off"
     if scope == "project":
         try:
-            content = file.read_bytes()
+            content = read_file(file, MAX_HOOK_BYTES, whole=True)
         except OSError:
             return "unreadable"
         return "on" if trust.is_trusted(file, content) else "untrusted"

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, assert_never
 
 from pycline.errors import ConfigError
+from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_file
 
 if TYPE_CHECKING:
     from pycline.mcp.hub import McpHub
@@ -44,7 +45,7 @@ def pending_trust(home: Path, workspace: Path) -> TrustRequest | None:
     if file is None:
         return None
     try:
-        content = file.read_bytes()
+        content = read_file(file, MAX_SETTINGS_BYTES, whole=True)
     except OSError:
         return None  # gone or unreadable since: the hub reports it
     return TrustRequest(file, content, list(describe(file, content)))
@@ -64,11 +65,11 @@ def trust_project(home: Path, workspace: Path) -> TrustRequest:
 
     file = workspace_settings_path(workspace)
     try:
-        content = file.read_bytes()
+        content = read_file(file, MAX_SETTINGS_BYTES, whole=True)
     except FileNotFoundError:
         raise ConfigError(f"{file} does not exist; nothing to trust") from None
     except OSError as exc:
-        raise ConfigError(f"cannot read {file}: {exc.strerror}") from None
+        raise ConfigError(f"cannot read {file}: {exc.strerror or exc}") from None
     request = TrustRequest(file, content, list(describe(file, content)))
     grant(home, request)
     return request

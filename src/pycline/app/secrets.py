@@ -8,12 +8,12 @@ backend (keyring picks its "fail" backend); then the file is used. `PYTHON_KEYRI
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from pycline.errors import ConfigError
 from pycline.storage.atomic import atomic_write_json
+from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_json
 
 if TYPE_CHECKING:
     from keyring.backend import KeyringBackend
@@ -75,10 +75,10 @@ class SecretStore:
 
     def _read_file(self) -> dict[str, object]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = read_json(self.path, MAX_SETTINGS_BYTES)
         except FileNotFoundError:
             return {}
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:
             # The message names the file only: the decoder's message may quote the content.
             raise ConfigError(f"Cannot read {self.path} ({type(exc).__name__}).") from None
         if not isinstance(data, dict):

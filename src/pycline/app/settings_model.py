@@ -138,6 +138,9 @@ class Settings(Profile):
     browser_executable_path: str | None = None
     auto_condense_threshold: float | None = Field(None, gt=0, le=1)  # fraction of the window
     use_auto_condense: bool = False  # Cline's switch: condense at the threshold (default 0.75)
+    # Tokens a request may reach before the oldest history is trimmed (None: a size chosen for
+    # cost, context.steps.DEFAULT_LIMIT); the model's window caps it.
+    context_limit: int | None = Field(None, ge=4_000)
     notifications: bool = False
     linters: dict[str, list[str]] = Field(default_factory=dict)
     # Commands run in an OS sandbox (terminal.sandbox); None: on wherever it is available.
@@ -146,6 +149,8 @@ class Settings(Profile):
     # Language servers checking each edit: language -> command ([] turns a language off).
     language_servers: dict[str, list[str]] = Field(default_factory=dict)
     diagnostics_timeout: float = Field(4.0, gt=0, le=120)  # seconds a check may add to an edit
+    # A language server found nowhere (TypeScript's) is installed into PYCLINE_HOME/lsp on first use.
+    install_language_servers: bool = True
     # Native API tool calls, XML tool calls, or native where the model's catalogue entry says so.
     tool_call_format: Literal["auto", "native", "xml"] = "auto"
     focus_chain_settings: FocusChainSettings = Field(default_factory=FocusChainSettings)

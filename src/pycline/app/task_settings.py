@@ -41,6 +41,7 @@ def task_settings(
         command_timeout=settings.command_timeout,
         mode=mode,
         auto_condense=_auto_condense(settings),
+        context_limit=settings.context_limit,
         tool_call_format=settings.tool_call_format,
     )
 
@@ -115,10 +116,15 @@ def checkpoint_settings(home: Path, workspace: Path | None = None) -> tuple[bool
     return settings.enable_checkpoints, settings.checkpoint_retention or 0
 
 
-def diagnostics_settings(
-    home: Path, workspace: Path | None = None
-) -> tuple[dict[str, tuple[str, ...]], float]:
-    """`languageServers` (language -> command) and `diagnosticsTimeout` (seconds).
+@dataclass(frozen=True, slots=True)
+class DiagnosticsSettings:
+    commands: dict[str, tuple[str, ...]]  # `languageServers`: language -> command
+    timeout: float  # `diagnosticsTimeout`, seconds
+    install_home: Path | None  # where missing servers are installed; None: never
+
+
+def diagnostics_settings(home: Path, workspace: Path | None = None) -> DiagnosticsSettings:
+    """`languageServers`, `diagnosticsTimeout` and `installLanguageServers`.
 
     PYCLINE_LANGUAGE_SERVERS=off turns every language server off (scripts, CI, test suites).
     """
@@ -126,7 +132,8 @@ def diagnostics_settings(
     commands = {language: tuple(cmd) for language, cmd in settings.language_servers.items()}
     if os.environ.get("PYCLINE_LANGUAGE_SERVERS", "").lower() in ("0", "off", "false", "no"):
         commands = dict.fromkeys(LANGUAGE_SERVER_KEYS, ())
-    return commands, settings.diagnostics_timeout
+    install_home = home if settings.install_language_servers else None
+    return DiagnosticsSettings(commands, settings.diagnostics_timeout, install_home)
 
 
 @dataclass(frozen=True, slots=True)

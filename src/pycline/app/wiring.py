@@ -6,12 +6,12 @@ import asyncio
 import dataclasses
 import os
 import platform
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pycline.app.config import ModelConfig
-from pycline.app.task_settings import ToolSettings
+from pycline.app.task_settings import DiagnosticsSettings, ToolSettings
 from pycline.core.commands import ON_REQUEST_TOOLS
 from pycline.core.modes import Mode, ModeProfile, tools_for
 from pycline.core.services import TaskServices
@@ -216,26 +216,28 @@ def task_services(
     *,
     hub: McpHub | None = None,
     chromium: str | None = None,
-    server_commands: Mapping[str, Sequence[str]] | None = None,
-    diagnostics_timeout: float | None = None,
+    diagnostics: DiagnosticsSettings | None = None,
     settings: ToolSettings | None = None,
 ) -> TaskServices:
     """The per-task services: the user's ignore rules, a registry of background processes, the
-    browser, the session's MCP hub, and, given `server_commands` (the `languageServers`
-    setting), the language servers that check edits (each started on the first edit of its
-    language); `settings` adds the auto-approval lists, linters and sandbox."""
+    browser, the session's MCP hub, and, given `diagnostics` (the language server settings),
+    the language servers that check edits (each started on the first edit of its language);
+    `settings` adds the auto-approval lists, linters and sandbox."""
     from pycline.browser.session import BrowserSession
     from pycline.terminal.background import BackgroundProcesses
-    from pycline.workspace.diagnostics.registry import DEFAULT_BUDGET, LanguageServers
+    from pycline.workspace.diagnostics.registry import LanguageServers
     from pycline.workspace.ignore import IgnoreRules
 
     background = BackgroundProcesses()
     browser = BrowserSession(executable_path=chromium)
     servers = (
         LanguageServers(
-            root, commands=server_commands, budget=diagnostics_timeout or DEFAULT_BUDGET
+            root,
+            commands=diagnostics.commands,
+            budget=diagnostics.timeout,
+            install_home=diagnostics.install_home,
         )
-        if server_commands is not None
+        if diagnostics is not None
         else None
     )
     settings = settings or ToolSettings()

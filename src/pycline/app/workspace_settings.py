@@ -38,6 +38,7 @@ _ALLOWED: dict[str, frozenset[str]] = {
             "checkpoint_retention",
             "auto_condense_threshold",
             "use_auto_condense",
+            "context_limit",
             "notifications",
             "sandbox",
             "sandbox_network",

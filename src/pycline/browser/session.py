@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pycline.browser.chromium import CHROMIUM_ARGS, HOW_TO_ENABLE, find_chromium
+from pycline.browser.chromium import CHROMIUM_ARGS, REINSTALL, find_chromium
 from pycline.browser.procs import end_processes_with_arg
 from pycline.errors import ToolError
 
@@ -213,7 +213,7 @@ class BrowserSession:
         try:
             from playwright.async_api import async_playwright
         except ImportError as exc:
-            raise BrowserUnavailable(f"The browser tool needs Playwright. {HOW_TO_ENABLE}") from exc
+            raise BrowserUnavailable(f"The browser tool needs Playwright. {REINSTALL}") from exc
         executable = find_chromium(self._configured_path)
         self._user_data_dir = Path(tempfile.mkdtemp(prefix=USER_DATA_PREFIX))
         self._closed.clear()

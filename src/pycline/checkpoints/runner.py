@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pycline.checkpoints.types import CheckpointError
+from pycline.workspace import fifo_guard
 
 DEFAULT_TIMEOUT = 120.0
 
@@ -132,7 +133,9 @@ class GitRunner:
             start_new_session=True,
         )
         try:
-            out, err = await asyncio.wait_for(proc.communicate(stdin), limit)
+            out, err = await asyncio.wait_for(
+                fifo_guard.communicate(proc, self.work_tree, stdin), limit
+            )
         except TimeoutError:
             await self._kill(proc)
             raise CheckpointError(f"git {args[0]} timed out after {limit:g}s") from None

@@ -26,15 +26,20 @@ from pycline.checkpoints.runner import DEFAULT_TIMEOUT, GitRunner
 from pycline.checkpoints.staging import Stager, write_atomic
 from pycline.checkpoints.types import Checkpoint, CheckpointError, FileChange, RestoreResult
 from pycline.checkpoints.worktree_diff import NeedsStaging, diff_to_worktree
+from pycline.workspace.confined import read_text
 
 MiB = 1024 * 1024
-LAYOUT_VERSION = "1"
+LAYOUT_VERSION = "2"
 REF_PREFIX = "refs/pycline/checkpoints/"
 _ZERO_OID = "0" * 40
 _SEQ_TRAILER = "\n\nPycline-Checkpoint: "
 _COMMITISH = re.compile(r"[0-9a-fA-F]{4,64}")
 # Every `git add` writes one pack; past this many, roll them up (geometric repack stays cheap).
 _MAX_PACKS = 24
+# Each checkpoint leaves a few loose objects (the changed files, their trees, the commit) and a
+# loose ref, one file each: every this many checkpoints they go into a pack and `packed-refs`,
+# so a long task leaves a few dozen files, not thousands, and writes less (a file costs a page).
+ROLLUP_EVERY = 16
 
 _CONFIG = (
     ("core.bare", "false"),
@@ -48,6 +53,11 @@ _CONFIG = (
     ("core.untrackedCache", "true"),
     ("feature.manyFiles", "true"),
     ("index.version", "4"),
+    # Each checkpoint rewrites the index; split, only the entries changed since the shared part
+    # was last written are rewritten (the whole index is hundreds of KB on big workspaces), and
+    # a replaced shared part is deleted at once.
+    ("core.splitIndex", "true"),
+    ("splitIndex.sharedIndexExpire", "now"),
     ("gc.auto", "0"),
     ("maintenance.auto", "false"),
     ("diff.ignoreSubmodules", "all"),
@@ -101,6 +111,7 @@ class ShadowGit:
         self._lock = asyncio.Lock()
         self._ready = False
         self._next_seq: int | None = None
+        self._since_rollup = 0
 
     # -- public API ---------------------------------------------------------------------------
 
@@ -261,10 +272,8 @@ class ShadowGit:
             patterns.append(literal_pattern(self._home.relative_to(self.workspace).as_posix()))
         # The user's private excludes: reading is harmless, and they describe junk we should skip.
         try:
-            text = (self.workspace / ".git" / "info" / "exclude").read_text(
-                encoding="utf-8", errors="replace"
-            )
-        except OSError:  # absent, or `.git` is a gitfile
+            text = read_text(self.workspace / ".git" / "info" / "exclude", 1_000_000)
+        except OSError:  # absent, or `.git` is a gitfile (or not a regular file)
             text = ""
         lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
         if lines:
@@ -333,6 +342,13 @@ class ShadowGit:
         raise CheckpointError("could not name a new checkpoint: its ref kept being taken")
 
     async def _maybe_repack(self) -> None:
+        self._since_rollup += 1
+        if self._since_rollup >= ROLLUP_EVERY:
+            self._since_rollup = 0
+            # A geometric repack also rolls the loose objects up into a pack.
+            await self._git.run("repack", "-d", "-q", "--geometric=2")
+            await self._git.run("pack-refs", "--all")
+            return
         pack_dir = self.git_dir / "objects" / "pack"
         packs = await asyncio.to_thread(lambda: len(list(pack_dir.glob("*.pack"))))
         if packs > _MAX_PACKS:

@@ -105,14 +105,18 @@ def _wait_started(home: Path, bg_id: str, proc: subprocess.Popen[bytes]) -> bool
 # --- pycline tasks --------------------------------------------------------------------------
 
 
-def run_tasks_board(argv: list[str]) -> int:
+def tasks_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pycline tasks",
         description="Background tasks of this user: running, waiting for an answer, finished "
         "and failed, with their cost.",
     )
-    parser.add_argument("--json", action="store_true")
-    ns = parser.parse_args(argv)
+    parser.add_argument("--json", action="store_true", help="JSON output")
+    return parser
+
+
+def run_tasks_board(argv: list[str]) -> int:
+    ns = tasks_parser().parse_args(argv)
     entries = board(pycline_home())
     if ns.json:
         print(json.dumps([asdict(e) for e in entries], indent=1))
@@ -134,10 +138,14 @@ def run_tasks_board(argv: list[str]) -> int:
 # --- pycline stop ---------------------------------------------------------------------------
 
 
-def run_stop(argv: list[str]) -> int:
+def stop_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pycline stop", description="Stop a background task.")
-    parser.add_argument("id")
-    ns = parser.parse_args(argv)
+    parser.add_argument("id", help="the background task's id (see `pycline tasks`)")
+    return parser
+
+
+def run_stop(argv: list[str]) -> int:
+    ns = stop_parser().parse_args(argv)
     try:
         print(asyncio.run(client.stop(pycline_home(), ns.id)))
     except PyclineError as exc:
@@ -149,14 +157,18 @@ def run_stop(argv: list[str]) -> int:
 # --- pycline attach -------------------------------------------------------------------------
 
 
-def run_attach(argv: list[str]) -> int:
+def attach_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pycline attach",
         description="Follow a background task and answer its questions (Ctrl-C detaches; the "
         "task keeps running).",
     )
-    parser.add_argument("id")
-    ns = parser.parse_args(argv)
+    parser.add_argument("id", help="the background task's id (see `pycline tasks`)")
+    return parser
+
+
+def run_attach(argv: list[str]) -> int:
+    ns = attach_parser().parse_args(argv)
     try:
         return asyncio.run(_attach(ns.id))
     except KeyboardInterrupt:

@@ -27,7 +27,7 @@ from pycline.storage.task_store import TaskStore
 CHECKPOINT_COMMANDS = ("checkpoints", "restore", "diff")
 
 
-def _parser(name: str) -> argparse.ArgumentParser:
+def build_parser(name: str) -> argparse.ArgumentParser:
     if name == "checkpoints":
         p = argparse.ArgumentParser(
             prog="pycline checkpoints",
@@ -89,7 +89,7 @@ def _split_refs(store: TaskStore, refs: list[str], most: int) -> tuple[str | Non
 
 
 def run_checkpoints_command(name: str, argv: list[str]) -> int:
-    ns = _parser(name).parse_args(argv)
+    ns = build_parser(name).parse_args(argv)
     store = TaskStore(pycline_home())
     try:
         if name in ("restore", "diff"):

@@ -51,6 +51,7 @@ from pycline.events import (
     ToolStarted,
     Usage,
 )
+from pycline.parsing.surrogates import clean
 from pycline.parsing.terminal_text import for_terminal
 
 NO_USER = (
@@ -114,7 +115,8 @@ class HeadlessHost:
     def show(self, envelope: Envelope) -> None:
         self.tally.observe(envelope.event)
         if self.json_mode:
-            self.out.write(json.dumps(envelope_json(envelope), ensure_ascii=False) + "\n")
+            line = json.dumps(envelope_json(envelope), ensure_ascii=False)
+            self.out.write(clean(line) + "\n")  # a stray lone surrogate cannot be printed
             self.out.flush()
             return
         self.say(envelope.event)
@@ -156,7 +158,7 @@ class HeadlessHost:
                     self._line(line)
                 if not ok:
                     self._line(f"  failed: {render.failure_reason(result)}")
-                elif tool in render.SHOWN_RESULTS:
+                elif render.shows_result(tool):
                     for line in render.shown_result(result):
                         self._line(f"  {line}")
             case PlanResponse(response=response):

@@ -9,11 +9,18 @@ from pycline.app.hook_trust import HookTrust, hook_states, workspace_hook_files
 from pycline.storage.paths import pycline_home
 
 
-def run_hooks(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="pycline hooks")
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pycline hooks",
+        description="List the hooks with their state, or trust this project's hooks as they are.",
+    )
     parser.add_argument("command", choices=("list", "trust"))
     parser.add_argument("--cwd", default=".", help="the project folder (default: current folder)")
-    ns = parser.parse_args(argv)
+    return parser
+
+
+def run_hooks(argv: list[str]) -> int:
+    ns = build_parser().parse_args(argv)
     home = pycline_home()
     root = Path(ns.cwd).resolve()
     trust = HookTrust(home)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
@@ -139,7 +140,7 @@ class InteractiveHost:
                     self._line(style(line, "dim"))
                 if not ok:
                     self._line(style(f"  ✗ {render.failure_reason(result)}", "red"))
-                elif tool in render.SHOWN_RESULTS:
+                elif render.shows_result(tool):
                     for line in render.shown_result(result):
                         self._line(style(f"  {line}", "dim"))
             case PlanResponse(response=response):
@@ -348,13 +349,13 @@ async def session(ns: argparse.Namespace) -> int:
 
 
 def _banner(opened: Session, home: Path, cwd: Path) -> None:
-    from pycline.app.task_settings import chromium_setting
-    from pycline.app.wiring import browser_status
+    from pycline.app.doctor import missing_at_start
 
     print(style(f"pycline · {opened.config.provider}/{opened.config.model} · {cwd}", "dim"))
-    unavailable = browser_status(chromium_setting(home, cwd))
-    if unavailable and notices.first_time(home, "browser", unavailable):
-        print(style(f"browser tool off: {unavailable}", "dim"))
+    missing = missing_at_start(home, cwd)
+    line = notices.missing_line(missing, shutil.get_terminal_size().columns)
+    if line and notices.first_time(home, "missing", line):
+        print(style(line, "yellow"))
     print(
         style(
             "Type a task, or /help for commands (Tab completes). Ctrl-C stops a step; "

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pycline.cli import completion
+from pycline.parsing.surrogates import clean
 
 # What `readline` returns when Esc is pressed twice at a prompt (in plain line mode: typed as the
 # line's only content), which the task prompt takes as "rewind to a checkpoint".
@@ -58,7 +59,7 @@ class LineReader:
                     raise
                 self.on_interrupt()
                 await asyncio.get_running_loop().create_future()
-            return typed
+            return clean(typed)
         if prompt:
             sys.stdout.write(prompt)
             sys.stdout.flush()

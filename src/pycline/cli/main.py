@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+from pycline import DISTRIBUTION
 
 COMMANDS = (
     "run",
@@ -33,6 +35,8 @@ COMMANDS = (
     "tasks",
     "attach",
     "stop",
+    "doctor",  # what works on this machine and in this folder (cli/doctor_cmd.py)
+    "completion",  # shell completion scripts (cli/shell_completion.py)
 )
 
 
@@ -63,6 +67,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _sandbox_flag(namespace: argparse.Namespace) -> argparse.Namespace:
+    # Words that are not UTF-8 arrive as lone surrogates (Python decodes the command line with
+    # surrogateescape); as a task's text they could be neither saved nor sent.
+    if isinstance(getattr(namespace, "task", None), list):
+        from pycline.parsing.surrogates import clean
+
+        namespace.task = [clean(word) for word in namespace.task]
     # The flag travels like the setting's override in the environment, so every task started
     # from this process (and nothing else) sees it.
     if namespace.sandbox:
@@ -84,14 +94,15 @@ def build_parser() -> argparse.ArgumentParser:
             "`diff`, `restore` work with its checkpoints); "
             "`pycline rules` and `pycline workflows` list them and switch them on or off; "
             "`pycline config` shows or changes settings; `pycline auth PROVIDER` stores a key; "
-            "`pycline ui` opens the chat in a browser."
+            "`pycline ui` opens the chat in a browser; `pycline doctor` checks what works here. "
+            "Every command: " + ", ".join(COMMANDS) + " (`pycline COMMAND --help`)."
         ),
     )
     _common(parser)
     parser.add_argument(
         "-y", "--yes", action="store_true", help="approve every action inside the workspace"
     )
-    parser.add_argument("--version", action="version", version=f"pycline {_version()}")
+    parser.add_argument("--version", action="version", version=f"{DISTRIBUTION} {_version()}")
     from pycline.cli.worktree_flags import add_run_flags
 
     add_run_flags(parser, interactive=True)
@@ -103,7 +114,7 @@ def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        return version("pycline")
+        return version(DISTRIBUTION)
     except PackageNotFoundError:  # run from a source tree that was never installed
         return "unknown"
 
@@ -181,6 +192,54 @@ def near_command(word: str) -> str | None:
     return found[0] if found else None
 
 
+def command_parsers() -> dict[str, Callable[[], argparse.ArgumentParser]]:
+    """Each subcommand's parser (for shell completion and the command reference)."""
+    from functools import partial
+
+    from pycline.acp.main import build_parser as acp
+    from pycline.cli import (
+        batch_cmd,
+        bg_cmd,
+        checkpoints_cmd,
+        config_cmd,
+        doctor_cmd,
+        hooks_cmd,
+        mcp_cmd,
+        setup_wizard,
+        shell_completion,
+        tasks_cmd,
+        toggles_cmd,
+        worktree_cmd,
+    )
+    from pycline.web.command import build_parser as ui
+
+    parsers: dict[str, Callable[[], argparse.ArgumentParser]] = {
+        "run": build_run_parser,
+        "resume": build_resume_parser,
+        "mcp": mcp_cmd.build_parser,
+        "hooks": hooks_cmd.build_parser,
+        "rules": partial(toggles_cmd.build_parser, "rules"),
+        "workflows": partial(toggles_cmd.build_parser, "workflows"),
+        "config": config_cmd.build_config_parser,
+        "auth": config_cmd.build_auth_parser,
+        "setup": setup_wizard.build_parser,
+        "acp": acp,
+        "ui": ui,
+        "worktree": worktree_cmd.build_parser,
+        "batch": batch_cmd.build_parser,
+        "tasks": bg_cmd.tasks_parser,
+        "attach": bg_cmd.attach_parser,
+        "stop": bg_cmd.stop_parser,
+        "doctor": doctor_cmd.build_parser,
+        "completion": shell_completion.build_parser,
+    }
+    for name in ("history", "show", "export", "delete", "favorite"):
+        parsers[name] = partial(tasks_cmd.build_parser, name)
+    for name in ("checkpoints", "restore", "diff"):
+        parsers[name] = partial(checkpoints_cmd.build_parser, name)
+    return {name: parsers[name] for name in COMMANDS}
+
+
 def _dispatch(args: list[str]) -> int:
     command = args[0] if args and args[0] in COMMANDS else None
     looks_like_command = len(args) == 1 or (len(args) > 1 and args[1][:1] in "-0123456789")
@@ -221,6 +280,14 @@ def _dispatch(args: list[str]) -> int:
 
         handlers = {"tasks": run_tasks_board, "attach": run_attach, "stop": run_stop}
         return handlers[command](args[1:])
+    if command == "doctor":
+        from pycline.cli.doctor_cmd import run_doctor
+
+        return run_doctor(args[1:])
+    if command == "completion":
+        from pycline.cli.shell_completion import run_completion
+
+        return run_completion(args[1:])
     if command == "batch":
         from pycline.cli.batch_cmd import run_batch_command
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 from pycline.storage.atomic import atomic_write_json
@@ -43,6 +44,20 @@ class Shown:
 
     def already(self, reason: str) -> bool:
         return reason.strip() in self.errors
+
+
+def missing_line(missing: list[str], width: int) -> str:
+    """One line naming what is off here and pointing to `pycline doctor`, never wider than
+    the terminal (the parenthesised reasons go first, then words from the end)."""
+    if not missing:
+        return ""
+    tail = " · `pycline doctor` says how to fix"
+    line = "; ".join(missing) + tail
+    if len(line) >= width:
+        line = "; ".join(re.sub(r" \(.*?\)", "", item) for item in missing) + tail
+    if len(line) >= width:
+        line = line[: max(width - 2, 0)] + "…"
+    return line
 
 
 def first_time(home: Path, name: str, text: str) -> bool:

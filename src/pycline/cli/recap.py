@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pycline.cli.render import cached_share
 from pycline.cli.style import style
 from pycline.core.resumption import ago
 from pycline.errors import PyclineError, StorageError
@@ -59,8 +60,10 @@ async def recap(home: Path, cwd: Path, task_id: str | None) -> Recap:
     except PyclineError:
         files = None
     changed = "" if files is None else f"{files} file{'s' if files != 1 else ''} changed · "
+    tokens_in = r.tokens_in + r.cache_reads + r.cache_writes  # the record keeps them apart
     lines.append(
-        f"  {changed}↑{r.tokens_in:,} ↓{r.tokens_out:,} tokens · ${r.total_cost:.4f}"
+        f"  {changed}↑{tokens_in:,} ↓{r.tokens_out:,} tokens"
+        f"{cached_share(r.cache_reads, tokens_in)} · ${r.total_cost:.4f}"
         f" · ran with {r.provider}/{r.model}"
     )
     return Recap(r, tuple(lines))

@@ -16,8 +16,13 @@ RESULT_LINES = 12  # lines of an MCP tool's result shown
 LINE_WIDTH = 400
 
 _ERROR = re.compile(r"<error>\s*(.*?)\s*</error>", re.S)
-# Tools whose successful result is worth seeing (what an MCP server answered).
-SHOWN_RESULTS = frozenset({"use_mcp_tool", "access_mcp_resource"})
+
+
+def shows_result(tool: str) -> bool:
+    """Whether a successful result of `tool` is worth seeing (what an MCP server answered)."""
+    from pycline.app.tool_catalogue import facts_of
+
+    return facts_of(tool).effect == "mcp"
 
 
 def failure_reason(result: str) -> str:
@@ -42,6 +47,13 @@ def cache_note(u: Usage) -> str:
     if u.cache_read_tokens or u.cache_write_tokens:
         return f" (cache {u.cache_read_tokens} read / {u.cache_write_tokens} write)"
     return ""
+
+
+def cached_share(reads: int, tokens_in: int) -> str:
+    """` (N% from cache)` when part of the input was read from the prompt cache, else ""."""
+    if not reads or tokens_in <= 0:
+        return ""
+    return f" ({100 * reads // tokens_in}% from cache)"
 
 
 class BoundedOutput:
@@ -98,6 +110,7 @@ class Tally:
     requests: int = 0
     tokens_in: int = 0
     tokens_out: int = 0
+    cache_reads: int = 0
     cost: float = 0.0
 
     def observe(self, event: Event) -> None:
@@ -106,6 +119,7 @@ class Tally:
                 self.requests += 1
             case Usage() as u:
                 self.tokens_in += u.input_tokens + u.cache_read_tokens + u.cache_write_tokens
+                self.cache_reads += u.cache_read_tokens
                 self.tokens_out += u.output_tokens
                 self.cost = u.task_cost
             case _:
@@ -120,6 +134,8 @@ class Tally:
                 "1 file changed" if files_changed == 1 else f"{files_changed} files changed"
             )
         parts.append("1 request" if self.requests == 1 else f"{self.requests} requests")
-        parts.append(f"↑{self.tokens_in:,} ↓{self.tokens_out:,} tokens")
+        parts.append(
+            f"↑{self.tokens_in:,} ↓{self.tokens_out:,} tokens{cached_share(self.cache_reads, self.tokens_in)}"
+        )
         parts.append(f"${self.cost:.4f}")
         return " · ".join(parts)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pycline.cli import server_check
+from pycline.app import server_check
 from pycline.cli.style import style
 from pycline.errors import ConfigError
 from pycline.providers import presets
@@ -52,10 +52,10 @@ CHOICES: tuple[Choice, ...] = (
 
 CLOUD_HINTS = {
     "bedrock": "pycline uses your AWS credentials (AWS_PROFILE, ~/.aws, or a Bedrock API key in "
-    "AWS_BEARER_TOKEN_BEDROCK) and AWS_REGION; install `pycline[bedrock]`.",
+    "AWS_BEARER_TOKEN_BEDROCK) and AWS_REGION; install the bedrock extra (`sh install.sh bedrock`).",
     "vertex": "pycline uses Google application default credentials (`gcloud auth "
     "application-default login`), GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION; install "
-    "`pycline[vertex]`.",
+    "the vertex extra (`sh install.sh vertex`).",
 }
 
 
@@ -261,12 +261,15 @@ def first_run(ns: argparse.Namespace) -> None:
         setup(home, Prompter())
 
 
-def run_setup(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+def build_parser() -> argparse.ArgumentParser:
+    return argparse.ArgumentParser(
         prog="pycline setup",
         description="Choose the provider and model (checked before saving). Safe to re-run.",
     )
-    parser.parse_args(argv)
+
+
+def run_setup(argv: list[str]) -> int:
+    build_parser().parse_args(argv)
     from pycline.storage.paths import pycline_home
 
     try:

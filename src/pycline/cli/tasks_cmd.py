@@ -38,7 +38,7 @@ def _report(problems: list[Problem]) -> None:
         print(f"pycline: warning: task {p.task_id} cannot be read: {p.message}", file=sys.stderr)
 
 
-def _parser(name: str) -> argparse.ArgumentParser:
+def build_parser(name: str) -> argparse.ArgumentParser:
     descriptions = {
         "history": "List past tasks, newest first.",
         "show": "Show a saved task: its record and a summary of what happened.",
@@ -72,7 +72,7 @@ def _parser(name: str) -> argparse.ArgumentParser:
 def run_tasks_command(name: str, argv: list[str]) -> int:
     from pycline.app.tasks import Tasks
 
-    ns = _parser(name).parse_args(argv)
+    ns = build_parser(name).parse_args(argv)
     tasks = Tasks(pycline_home())
     try:
         match name:

@@ -12,7 +12,7 @@ from pycline.storage.paths import pycline_home
 from pycline.storage.toggles import Kind
 
 
-def run_toggles(kind: Kind, argv: list[str]) -> int:
+def build_parser(kind: Kind) -> argparse.ArgumentParser:
     what = "rules file" if kind == "rules" else "workflow"
     parser = argparse.ArgumentParser(
         prog=f"pycline {kind}",
@@ -29,7 +29,13 @@ def run_toggles(kind: Kind, argv: list[str]) -> int:
         ),
     )
     parser.add_argument("--cwd", default=".", help="the project folder (default: current folder)")
+    return parser
+
+
+def run_toggles(kind: Kind, argv: list[str]) -> int:
+    parser = build_parser(kind)
     ns = parser.parse_args(argv)
+    what = "rules file" if kind == "rules" else "workflow"
     home = pycline_home()
     root = Path(ns.cwd).resolve()
     if ns.command == "list":

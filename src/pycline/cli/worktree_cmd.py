@@ -133,7 +133,7 @@ def render_finish(report: FinishReport) -> None:
             print(f"Discarded {info.branch}.")
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pycline worktree", description="Worktree tasks of the repository in --cwd."
     )
@@ -152,7 +152,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def run_worktree_command(argv: list[str]) -> int:
-    ns = _parser().parse_args(argv)
+    ns = build_parser().parse_args(argv)
     try:
         return asyncio.run(_run(ns))
     except PyclineError as exc:

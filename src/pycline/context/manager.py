@@ -2,9 +2,17 @@
 
 History on disk stays complete; what is sent is a view of it: the deleted range left out, earlier
 copies of files replaced by a note, and a notice where history was cut. That state is small and is
-saved to `context_history.json` so a resumed task sends the same view. On top of it, every request
-leaves out what later messages superseded (`lighten`), a pure function of the messages sent, kept up to
-date as history grows (`LightView`).
+saved to `context_history.json` so a resumed task sends the same view. On top of it, what later
+messages superseded is left out (`lighten`, kept up to date as history grows by `LightView`).
+
+Providers bill a repeated prompt prefix at about a tenth (OpenAI caches it on its own, Anthropic up
+to our breakpoints), so what was sent once must be sent again byte for byte: any change to an
+old message makes every message after it full price again. The view therefore changes only in
+deliberate steps (`steps.py`): between two steps a request is the previous one plus the messages
+added since, untouched; at a step the savings and the truncation are applied all at once, and the
+result is frozen until the next step. A step comes when the context reaches its limit (a setting,
+`contextLimit`; by default a size chosen for cost, see `steps.py`), and not before it has grown by
+half the limit since the last one, so each step's one-off price is spread over many requests.
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ from typing import Any, Literal, TypeAlias
 from pycline.context.budget import max_allowed, should_compact
 from pycline.context.dedupe import ReadEdit, apply_edits, find_duplicate_reads
 from pycline.context.incremental import LightView
+from pycline.context.steps import MAX_HALVINGS, Frozen, next_step_at, step_limit, step_target
 from pycline.context.tokens import estimate_messages, estimate_text
 from pycline.context.truncation import PAIR_SAFE_HEAD, Keep, Range, next_truncation_range
 from pycline.messages import Message, TextContent
@@ -38,6 +47,7 @@ class Prepared:
     notice: str | None  # set while part of history is left out
     changed: bool  # the state changed: save `to_json()` to context_history.json
     tokens: int  # the request's expected total tokens, as far as we can tell
+    stepped: bool = False  # the view was recomputed: the provider's cached prefix ends earlier
 
 
 class ContextManager:
@@ -49,6 +59,7 @@ class ContextManager:
         self._sent_len: int | None = None  # history length at the last request
         self._usage_stale = False
         self._view = LightView()  # `lighten` of what is sent, updated as history grows
+        self._frozen: Frozen | None = None  # the view at the last step
 
     # --- the decisions ------------------------------------------------------------------------
 
@@ -60,25 +71,35 @@ class ContextManager:
         last_total_tokens: int | None,
         auto_condense: float | None = None,
         system: str = "",
+        context_limit: int | None = None,
     ) -> Prepared:
-        """The messages for the next request, trimming history when the budget is reached.
+        """The messages for the next request: the previous request's plus what was added since,
+        or, at a step, the whole view lightened and, past the limit, trimmed (module docstring).
 
         `last_total_tokens` is the previous request's reported total (input + output + cache);
         None when the provider gave no usage. `auto_condense` enables condensing at that fraction
-        of the window (0 = at the budget); None disables it.
+        of the window (0 = at the budget); None disables it. `context_limit` (tokens) is where a
+        step trims history; None: the default (`steps.step_limit`).
         """
         changed = self._validate(history)
         budget = max_allowed(window)
+        limit = step_limit(window, context_limit)
         used = self._tokens_used(history, last_total_tokens, system)
         action: Action = "none"
         condense = auto_condense is not None and should_compact(used, window, auto_condense)
-        if used >= budget:
-            action, used = self._shrink(history, used, budget, system)
+        frozen = self._frozen
+        stepped = (
+            frozen is None
+            or not frozen.extends(history)
+            or used >= next_step_at(frozen, limit, budget)
+        )
+        if stepped:
+            action, used = self._step(history, used, limit, budget, system)
             changed = changed or action != "none"
         if condense:
             action = "condense"
         self._sent(history)
-        return self._prepared(history, action, changed, used)
+        return self._prepared(history, action, changed, used, stepped=stepped)
 
     def aggressive(self, history: Sequence[Message], *, system: str = "") -> Prepared:
         """After a context-overflow error: drop three quarters of the rest for one retry.
@@ -91,22 +112,32 @@ class ContextManager:
         action: Action = "none"
         if self._truncate_once(history, "quarter"):
             action, changed = "truncate", True
-            used -= estimate_messages(before) - estimate_messages(self.render(history))
+            used -= estimate_messages(before) - estimate_messages(self._full(history))
+            self._frozen = Frozen(list(history), self._full(history), used)
         self._sent(history)
-        return self._prepared(history, action, changed, used)
+        return self._prepared(history, action, changed, used, stepped=action != "none")
 
     def reset(self) -> None:
         """Forget all trimming (history was replaced, e.g. by a condensed summary)."""
         self.deleted_range = None
         self.edits = ()
+        self._frozen = None
         self._sent_len = None
         self._usage_stale = True  # the last reported usage was for the old, long history
 
     # --- the view -----------------------------------------------------------------------------
 
     def render(self, history: Sequence[Message]) -> list[Message]:
-        """What is sent: the kept messages with edits applied and the notice at the gap, minus
-        what later messages superseded (`lighten`)."""
+        """What is sent: the view frozen at the last step and the messages added since, as they
+        are; without a step that still fits `history`, the whole view (`_full`)."""
+        frozen = self._frozen
+        if frozen is not None and frozen.extends(history):
+            return frozen.render(history)
+        return self._full(history)
+
+    def _full(self, history: Sequence[Message]) -> list[Message]:
+        """The kept messages with edits applied and the notice at the gap, minus what later
+        messages superseded (`lighten`)."""
         edited = apply_edits(history, self.edits)
         if self.deleted_range is None:
             return self._view.update(edited)
@@ -135,25 +166,35 @@ class ContextManager:
 
     # --- steps --------------------------------------------------------------------------------
 
-    def _shrink(
-        self, history: Sequence[Message], used: int, budget: int, system: str
+    def _step(
+        self, history: Sequence[Message], used: int, limit: int, budget: int, system: str
     ) -> tuple[Action, int]:
-        # Superseded copies are already left out of every request (`lighten`), so at the budget
-        # only dropping the oldest history helps. Cline drops once; we go on while the estimate
-        # is still over the budget, so one request never carries a known overflow. Reported usage
-        # and our estimate disagree (tokenizers differ, CJK text, images): scale the estimate of
-        # what is left by their ratio instead of subtracting estimated tokens.
+        """Apply the savings and, past the limit, trim the oldest history; then freeze the view.
+
+        Reported usage and our estimate disagree (tokenizers differ, CJK text, images): the
+        estimate of what is left is scaled by their ratio instead of subtracting estimated
+        tokens. Trimming goes down to `step_target`, keeping at least a quarter of what follows
+        the task, except over the budget, where it goes on while the estimate is still over it,
+        so one request never carries a known overflow.
+        """
         fixed = estimate_text(system)
         estimate = max(fixed + estimate_messages(self.render(history)), 1)
+        view = self._full(history)
+        now = fixed + estimate_messages(view)
+        used, estimate = used * now // estimate, max(now, 1)
         action: Action = "none"
-        while used >= budget:
+        target = step_target(limit) if used >= limit else used
+        halvings = 0
+        while used >= budget or (used > target and halvings < MAX_HALVINGS):
             keep: Keep = "quarter" if used / 2 > budget else "half"
             if not self._truncate_once(history, keep):
                 break
-            action = "truncate"
-            now = fixed + estimate_messages(self.render(history))
+            action, halvings = "truncate", halvings + 1
+            view = self._full(history)
+            now = fixed + estimate_messages(view)
             used = used * now // estimate
             estimate = max(now, 1)
+        self._frozen = Frozen(list(history), view, used)
         return action, used
 
     def _truncate_once(self, history: Sequence[Message], keep: Keep) -> bool:
@@ -181,7 +222,13 @@ class ContextManager:
         return estimate_text(system) + estimate_messages(self.render(history))
 
     def _validate(self, history: Sequence[Message]) -> bool:
-        """Drop state that no longer fits the history (rewound, replaced, or a foreign file)."""
+        """Drop state that no longer fits the history (rewound, replaced, or a foreign file).
+
+        History that only grew since the last step keeps it valid: nothing to check."""
+        if self._frozen is not None:
+            if self._frozen.extends(history):
+                return False
+            self._frozen = None
         changed = False
         if self.deleted_range is not None and not _range_ok(history, self.deleted_range):
             self.deleted_range = None
@@ -207,10 +254,16 @@ class ContextManager:
         self._usage_stale = False
 
     def _prepared(
-        self, history: Sequence[Message], action: Action, changed: bool, used: int
+        self,
+        history: Sequence[Message],
+        action: Action,
+        changed: bool,
+        used: int,
+        *,
+        stepped: bool,
     ) -> Prepared:
         notice = TRUNCATION_NOTICE if self.deleted_range is not None else None
-        return Prepared(self.render(history), action, notice, changed, max(used, 0))
+        return Prepared(self.render(history), action, notice, changed, max(used, 0), stepped)
 
     # --- persistence (context_history.json) ---------------------------------------------------
 

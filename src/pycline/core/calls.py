@@ -13,7 +13,7 @@ import time
 from typing import TYPE_CHECKING
 
 from pycline.core import turn
-from pycline.core.handoffs import HANDOFF_TOOLS, HandoffResult, as_content, run_handoff
+from pycline.core.handoffs import HandoffResult, as_content, run_handoff
 from pycline.core.loops import LOOP_WARNING
 from pycline.core.streaming import Reply
 from pycline.core.subagents import Assignment, agent_assignment, prompts_of, run_subagents
@@ -46,7 +46,7 @@ async def run_reply(task: Task, reply: Reply) -> turn.Step:
         block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
         if block is None:
             return await turn.run_first_tool(task, reply)
-        if block.name in HANDOFF_TOOLS:
+        if task.facts(block.name).effect == "handoff":
             done = await _handoff(task, block.name, block.params)
             return turn.Step([as_content(done, None)])
         step = await _run_with_hooks(task, reply, block.name, block.params)
@@ -65,7 +65,7 @@ async def run_reply(task: Task, reply: Reply) -> turn.Step:
             out.append(TextContent(f"{header}\n{body}", call.id))
             mistakes += 1
             continue
-        if call.name in HANDOFF_TOOLS:
+        if task.facts(call.name).effect == "handoff":
             done = await _handoff(task, call.name, call.params)
             if done.replaced_history:  # the calls these results answer are gone from history
                 out = [TextContent(c.text) if isinstance(c, TextContent) else c for c in out]
@@ -99,7 +99,7 @@ async def _run_with_hooks(task: Task, reply: Reply, name: str, params: dict[str,
         text = f"{responses.tool_header(name)}\n{responses.tool_error(name, refused)}"
         return turn.Step([TextContent(text)], mistake=True)
     started = time.monotonic()
-    if name == "use_subagents" or isinstance(task.tools.get(name), CustomAgentTool):
+    if task.facts(name).effect == "delegate":
         step = await _subagents(task, name, params, reply.tool_call_id)
     else:
         step = await turn.run_first_tool(task, reply)

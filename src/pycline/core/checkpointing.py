@@ -36,20 +36,10 @@ if TYPE_CHECKING:
     from pycline.messages import Message
     from pycline.storage.journal import TaskRecorder
     from pycline.storage.records import TaskRecord
+    from pycline.tools.base import ToolFacts
 
 log = logging.getLogger(__name__)
 
-# Tools that can change the workspace, and the completion (a natural point to come back to).
-CHECKPOINT_TOOLS = frozenset(
-    {
-        "write_to_file",
-        "replace_in_file",
-        "execute_command",
-        "use_mcp_tool",
-        "browser_action",
-        "attempt_completion",
-    }
-)
 # UI messages that stand for the turn's tool; the newest one gets the checkpoint's hash.
 _TOOL_KINDS = frozenset({"tool", "completion_result"})
 
@@ -73,6 +63,8 @@ class CheckpointedTask(Protocol):
     def record(self) -> TaskRecord: ...
 
     def say(self, event: Event) -> None: ...
+
+    def facts(self, name: str) -> ToolFacts: ...
 
 
 class Tracker(Protocol):
@@ -129,7 +121,7 @@ class TaskCheckpoints:
 
     async def after_turn(self, task: CheckpointedTask, reply: Reply) -> None:
         block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
-        if block is None or block.name not in CHECKPOINT_TOOLS:
+        if block is None or not task.facts(block.name).checkpointed:
             return
         target = block.params.get("path") or block.params.get("command") or ""
         label = f"after {block.name}" + (f" {' '.join(target.split())[:80]}" if target else "")

@@ -20,8 +20,6 @@ from pycline.prompts import responses
 if TYPE_CHECKING:
     from pycline.core.task import Task
 
-HANDOFF_TOOLS: Final = frozenset({"condense", "new_task"})
-
 CONDENSED: Final = (
     "The conversation was condensed into the summary above at the user's request. Ask the user "
     "what to do next with ask_followup_question; do not act on the summary yet."

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from pycline.terminal.groups import signal_group
+from pycline.workspace.confined import MAX_HOOK_BYTES, read_file
 
 HOOK_NAMES: Final = frozenset(
     {
@@ -82,7 +83,9 @@ class Hooks:
             try:
                 if not path.is_file() or not os.access(path, os.X_OK):
                     continue
-                if scope == "workspace" and not self.trusted(path, path.read_bytes()):
+                if scope == "workspace" and not self.trusted(
+                    path, read_file(path, MAX_HOOK_BYTES, whole=True)
+                ):
                     if path not in self.untrusted:
                         self.untrusted.append(path)
                     continue

@@ -7,14 +7,10 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from pycline.providers.base import Provider
-from pycline.tools.base import Tool, ToolCall
+from pycline.tools.base import Tool, ToolCall, ToolFacts
 
 Mode: TypeAlias = Literal["act", "plan"]
 MODES: tuple[Mode, ...] = ("act", "plan")
-
-# Tools that change files; refused outright in Plan mode.
-_EDIT_TOOLS = frozenset({"write_to_file", "replace_in_file", "new_rule"})
-PLAN_ONLY_TOOLS = frozenset({"plan_mode_respond"})
 
 
 def as_mode(value: str) -> Mode:
@@ -40,25 +36,25 @@ def tools_for(mode: Mode, tools: Sequence[Tool]) -> list[Tool]:
     when called, with a message, so the model learns why instead of seeing a shorter tool list)."""
     if mode == "plan":
         return list(tools)
-    return [t for t in tools if t.spec.name not in PLAN_ONLY_TOOLS]
+    return [t for t in tools if t.spec.facts.effect != "plan"]
 
 
-def refusal(mode: Mode, call: ToolCall) -> str | None:
-    """Why `call` may not run in `mode`, or None."""
+def refusal(mode: Mode, call: ToolCall, facts: ToolFacts) -> str | None:
+    """Why `call` (of a tool with these `facts`) may not run in `mode`, or None."""
     if mode == "act":
-        if call.name in PLAN_ONLY_TOOLS:
+        if facts.effect == "plan":
             return (
-                "plan_mode_respond is only available in PLAN MODE. You are in ACT MODE: carry the "
+                f"{call.name} is only available in PLAN MODE. You are in ACT MODE: carry the "
                 "task out with the tools, and use attempt_completion when done."
             )
         return None
-    if call.name in _EDIT_TOOLS:
+    if facts.effect == "edit":
         return (
             f"{call.name} is not allowed in PLAN MODE: files cannot be changed while planning. "
             "Present your plan with plan_mode_respond, and ask the user to switch to ACT MODE "
             "when it is ready."
         )
-    if call.name == "execute_command" and (call.get("requires_approval") or "").lower() != "false":
+    if facts.effect == "execute" and (call.get("requires_approval") or "").lower() != "false":
         return (
             "Commands that change state are not allowed in PLAN MODE; only read-only commands "
             "(requires_approval=false) may run. Present your plan with plan_mode_respond, and ask "

@@ -44,7 +44,7 @@ from pycline.events import (
 from pycline.prompts import responses
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder
-from pycline.tools.base import ToolResult
+from pycline.tools.base import ToolResult, ToolSpec
 from pycline.tools.skills import UseSkillTool
 
 if TYPE_CHECKING:
@@ -57,17 +57,6 @@ if TYPE_CHECKING:
 
 MAX_SUBAGENTS: Final = 5
 RESULT_CHARS: Final = 1_200
-READ_ONLY_TOOLS: Final = frozenset(
-    {
-        "read_file",
-        "list_files",
-        "search_files",
-        "list_code_definition_names",
-        "web_fetch",
-        "use_skill",
-        "attempt_completion",
-    }
-)
 NO_USER: Final = "No one can answer: decide from what you found, and say what you assumed."
 REPORT_NOTE: Final = (
     "You work for another agent and can only read: nothing you do changes anything. When done, "
@@ -120,7 +109,7 @@ class Assignment:
     prompts: tuple[str, ...]
     agent: str = ""
     instructions: str = ""  # replaces the research brief
-    tools: frozenset[str] | None = None  # further limits READ_ONLY_TOOLS
+    tools: frozenset[str] | None = None  # further limits the read-only tools (None: all of them)
     model_id: str | None = None
     skills: tuple[str, ...] = ()  # the only skills use_skill may load (none listed: any)
 
@@ -134,7 +123,7 @@ def agent_assignment(agent: CustomAgent, prompt: str) -> Assignment:
     if agent.skills:
         names = ", ".join(f'"{s}"' for s in agent.skills)
         instructions += f"\n\nSkills you may load with use_skill: {names}."
-        tools = (tools if tools is not None else READ_ONLY_TOOLS) | {"use_skill"}
+        tools = tools | {"use_skill"} if tools is not None else None
     prompts = (prompt.strip(),) if prompt.strip() else ()
     return Assignment(prompts, agent.name, instructions, tools, agent.model_id, agent.skills)
 
@@ -268,12 +257,17 @@ async def _stop(runs: Sequence[SubagentRun]) -> None:
 def _spec(parent: Task, assignment: Assignment, child: _Child, relay: _Relay) -> SubagentSpec:
     from pycline.core.task import TaskSettings
 
-    wanted = assignment.tools if assignment.tools is not None else READ_ONLY_TOOLS
-    allowed = (READ_ONLY_TOOLS & wanted) | {"attempt_completion"}  # the report: always needed
+    wanted = assignment.tools
+
+    def allowed(spec: ToolSpec) -> bool:
+        if spec.name == "attempt_completion":
+            return True  # the report: always needed
+        return spec.facts.read_only and (wanted is None or spec.name in wanted)
+
     tools = tuple(
         t.limited_to(assignment.skills) if isinstance(t, UseSkillTool) and assignment.skills else t
         for t in parent.tools.values()
-        if t.spec.name in allowed
+        if allowed(t.spec)
     )
     brief = assignment.instructions or RESEARCH_BRIEF
     settings = TaskSettings(

@@ -51,7 +51,7 @@ from pycline.providers.base import Provider, UsageChunk
 from pycline.storage.journal import TaskRecorder
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder
-from pycline.tools.base import Tool, ToolContext
+from pycline.tools.base import Tool, ToolContext, ToolFacts
 from pycline.workspace.environment import EnvironmentInfo, environment_details
 from pycline.workspace.mentions import find_mentions
 from pycline.workspace.paths import Workspace
@@ -69,6 +69,7 @@ class TaskSettings:
     mode: str = "act"
     custom_instructions: str = ""
     auto_condense: float | None = None  # autoCondenseThreshold: condense at this share
+    context_limit: int | None = None  # contextLimit: tokens at which history is trimmed
     tool_call_format: ToolCallFormat = "auto"
 
 
@@ -166,6 +167,13 @@ class Task:
     @property
     def tools(self) -> dict[str, Tool]:
         return {t.spec.name: t for t in self._profiles[self.mode].tools}
+
+    def facts(self, name: str) -> ToolFacts:
+        for profile in (self._profiles[self.mode], *self._profiles.values()):
+            for tool in profile.tools:
+                if tool.spec.name == name:
+                    return tool.spec.facts
+        return ToolFacts()
 
     def set_mode(self, mode: modes.Mode) -> None:
         """Switch Plan/Act; the conversation goes on with the other mode's model and prompt."""
@@ -337,6 +345,7 @@ class Task:
             last_total_tokens=self._context_tokens or None,
             auto_condense=self.settings.auto_condense,
             system=self._system(),
+            context_limit=self.settings.context_limit,
         )
         condensed: bool | Reply = False
         if prepared.action == "condense" and not self._auto_condensed:
@@ -347,7 +356,11 @@ class Task:
         if self._auto_condensed:
             window = self.provider.model.context_window
             prepared = self.context.prepare(
-                self.history, window=window, last_total_tokens=None, system=self._system()
+                self.history,
+                window=window,
+                last_total_tokens=None,
+                system=self._system(),
+                context_limit=self.settings.context_limit,
             )
         self._context_changed(prepared)
         messages = prepared.messages

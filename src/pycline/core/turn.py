@@ -15,7 +15,7 @@ from pycline.events import Event, ToolFinished, ToolStarted
 from pycline.messages import Content, TextContent
 from pycline.parsing.blocks import ToolUseBlock
 from pycline.prompts import responses
-from pycline.tools.base import Interrupted, Tool, ToolCall, ToolContext, ToolResult
+from pycline.tools.base import Interrupted, Tool, ToolCall, ToolContext, ToolFacts, ToolResult
 from pycline.workspace.paths import Workspace
 
 if TYPE_CHECKING:
@@ -35,6 +35,11 @@ class TurnHost(Protocol):
 
     @property
     def workspace(self) -> Workspace: ...
+
+    def facts(self, name: str) -> ToolFacts:
+        """The facts of the tool `name` in any mode (a tool another mode offers is refused with
+        the reason)."""
+        ...
 
     def say(self, event: Event) -> None: ...
 
@@ -81,7 +86,7 @@ async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
     call = ToolCall(tool_block.name, dict(tool_block.params))
     call_id = reply.tool_call_id
     tool = task.tools.get(call.name)
-    refused = modes.refusal(task.mode, call)
+    refused = modes.refusal(task.mode, call, task.facts(call.name))
     if tool is None:
         message = refused or responses.unknown_tool(call.name)
         task.say(ToolFinished(call.name, call.name, False, message, call_id))

@@ -26,8 +26,10 @@ from typing import Any, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pycline.errors import ConfigError
+from pycline.parsing import json_limits
 from pycline.storage.atomic import atomic_write_json
 from pycline.storage.paths import pycline_home
+from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_file
 
 SETTINGS_FILE_NAME = "cline_mcp_settings.json"
 WORKSPACE_FILE = Path(".pycline") / "mcp.json"
@@ -143,11 +145,11 @@ def read_raw(path: Path, content: bytes | None = None) -> dict[str, Any]:
     `content`: the file's bytes, when the caller has read them already.
     """
     try:
-        data_bytes = path.read_bytes() if content is None else content
+        data_bytes = read_file(path, MAX_SETTINGS_BYTES, whole=True) if content is None else content
     except FileNotFoundError:
         return {"mcpServers": {}}
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read ({exc.strerror})") from exc
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     try:
         text = data_bytes.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -155,11 +157,13 @@ def read_raw(path: Path, content: bytes | None = None) -> dict[str, Any]:
     if not text.strip():
         return {"mcpServers": {}}
     try:
-        data = json.loads(text)
+        data = json_limits.loads(text)
     except json.JSONDecodeError as exc:
         raise ConfigError(
             f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from exc
+    except json_limits.TooDeep as exc:
+        raise ConfigError(f"{path}: not valid JSON ({exc})") from exc
     if not isinstance(data, dict):
         raise ConfigError(f'{path}: expected a JSON object like {{"mcpServers": {{...}}}}')
     servers = data.setdefault("mcpServers", {})
@@ -194,7 +198,7 @@ def load_settings(
     if workspace_path is None:
         return merged
     try:
-        content = workspace_path.read_bytes()
+        content = read_file(workspace_path, MAX_SETTINGS_BYTES, whole=True)
     except FileNotFoundError:
         return merged
     except OSError:

@@ -10,12 +10,12 @@ maps each file's path, as used from its workspace, to the SHA-256 of the content
 from __future__ import annotations
 
 import hashlib
-import json
 import shlex
 from pathlib import Path
 
 from pycline.mcp.settings import StdioServer, load_file, workspace_settings_path
 from pycline.storage.atomic import atomic_write_json
+from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_file, read_json
 
 TRUST_FILE_NAME = "trusted_mcp.json"
 
@@ -38,7 +38,7 @@ class McpTrust:
 
     def _load(self) -> dict[str, str]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = read_json(self.path, MAX_SETTINGS_BYTES)
         except (OSError, ValueError):
             return {}  # absent or damaged: nothing is trusted, which is the safe reading
         if not isinstance(data, dict):
@@ -51,14 +51,16 @@ class McpTrust:
     def trust(self, file: Path, content: bytes | None = None) -> None:
         """Trust the file as it is now (or `content`, the bytes the user was shown)."""
         data = self._load()
-        data[_key(file)] = _digest(file.read_bytes() if content is None else content)
+        if content is None:
+            content = read_file(file, MAX_SETTINGS_BYTES, whole=True)
+        data[_key(file)] = _digest(content)
         atomic_write_json(self.path, data)
 
     def untrusted_file(self, workspace: Path) -> Path | None:
         """The workspace's MCP file when it exists and its current content is not trusted."""
         file = workspace_settings_path(workspace)
         try:
-            content = file.read_bytes()
+            content = read_file(file, MAX_SETTINGS_BYTES, whole=True)
         except OSError:
             return None
         return None if self.is_trusted(file, content) else file

@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
+from pycline.parsing import json_limits
 from pycline.parsing.blocks import ToolUseBlock
+from pycline.parsing.surrogates import clean
 
 __all__ = [
     "ArgumentScanner",
@@ -26,6 +28,13 @@ __all__ = [
     "ToolDefinition",
     "arguments_to_params",
 ]
+
+# Bounds on what a provider may hand us as one call: far above any real call (a model's whole
+# reply is a few hundred kilobytes), low enough that a broken or hostile server cannot make the
+# agent hold gigabytes or recurse without end.
+MAX_ARGUMENT_CHARS: Final = 8_000_000
+MAX_NAME_CHARS: Final = 256
+MAX_ID_CHARS: Final = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,14 +58,24 @@ class NativeCall:
 
 def arguments_to_params(raw: str) -> dict[str, str] | None:
     """The complete arguments JSON as string params; None when it is not a JSON object."""
-    text = raw.strip() or "{}"
+    parsed = _parse_arguments(raw)
+    return parsed if isinstance(parsed, dict) else None
+
+
+def _parse_arguments(raw: str) -> dict[str, str] | str:
+    """The arguments as string params, or why they cannot be used (for the model)."""
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
-        return None
+        value = json_limits.loads(raw.strip() or "{}")
+    except json_limits.TooDeep:
+        return (
+            f"The tool call's arguments were nested more than {json_limits.MAX_DEPTH} levels "
+            "deep; give each parameter as a plain string."
+        )
+    except ValueError:
+        return "The tool call's arguments were not a JSON object; retry with valid JSON."
     if not isinstance(value, dict):
-        return None
-    return {str(k): _as_string(v) for k, v in value.items()}
+        return "The tool call's arguments were not a JSON object; retry with valid JSON."
+    return {clean(str(k)): clean(_as_string(v)) for k, v in value.items()}
 
 
 def _as_string(value: object) -> str:
@@ -94,10 +113,11 @@ class ArgumentScanner:
             self._step(ch)
 
     def partial(self) -> dict[str, str]:
-        """The values seen so far, the one being read included as far as it has arrived."""
-        out = dict(self.values)
+        """The values seen so far, the one being read included as far as it has arrived (lone
+        surrogates, which no file or terminal accepts, as U+FFFD)."""
+        out = {clean(k): clean(v) for k, v in self.values.items()}
         if self._where in ("string", "raw") and not self._in_key:
-            out[self._current_key] = "".join(self._value)
+            out[clean(self._current_key)] = clean("".join(self._value))
         return out
 
     def _step(self, ch: str) -> None:
@@ -211,11 +231,17 @@ class _Pending:
     id: str = ""
     name: str = ""
     arguments: list[str] = field(default_factory=list)
+    size: int = 0
+    too_large: bool = False
     scanner: ArgumentScanner = field(default_factory=ArgumentScanner)
 
 
 class NativeCallAssembler:
-    """Collects streamed call pieces by their index within the reply."""
+    """Collects streamed call pieces by their index within the reply.
+
+    What the provider sent is checked here, where it enters: the id and name are cleaned of lone
+    surrogates and bounded in length, and arguments beyond `MAX_ARGUMENT_CHARS` are dropped (the
+    call then reports the error instead of running)."""
 
     def __init__(self) -> None:
         self._calls: dict[int, _Pending] = {}
@@ -226,10 +252,15 @@ class NativeCallAssembler:
     def feed(self, index: int, *, id: str | None, name: str | None, arguments: str) -> None:
         call = self._calls.setdefault(index, _Pending())
         if id:
-            call.id = id
+            call.id = clean(id[:MAX_ID_CHARS])
         if name:
-            call.name = name
-        if arguments:
+            call.name = clean(name[:MAX_NAME_CHARS])
+        if arguments and not call.too_large:
+            call.size += len(arguments)
+            if call.size > MAX_ARGUMENT_CHARS:
+                call.too_large = True
+                call.arguments.clear()
+                return
             call.arguments.append(arguments)
             call.scanner.feed(arguments)
 
@@ -250,11 +281,17 @@ class NativeCallAssembler:
         """Every call, complete; one whose arguments are not a JSON object carries an error."""
         out: list[NativeCall] = []
         for index, call in sorted(self._calls.items()):
-            params = arguments_to_params("".join(call.arguments))
             call_id = call.id or f"call_{index}"
-            if params is None:
-                error = "The tool call's arguments were not a JSON object; retry with valid JSON."
+            if call.too_large:
+                error = (
+                    f"The tool call's arguments were longer than {MAX_ARGUMENT_CHARS:,} "
+                    "characters and were dropped; write large content in smaller parts."
+                )
                 out.append(NativeCall(call_id, call.name, {}, error))
+                continue
+            params = _parse_arguments("".join(call.arguments))
+            if isinstance(params, str):
+                out.append(NativeCall(call_id, call.name, {}, params))
             else:
                 out.append(NativeCall(call_id, call.name, params))
         return out

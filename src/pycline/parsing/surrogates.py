@@ -36,3 +36,19 @@ class SurrogateJoiner:
     def finish(self) -> str:
         text, self._held = clean(self._held), ""
         return text
+
+
+def clean_json(value: object) -> object:
+    """A decoded JSON value with `clean` applied to every string in it, keys included.
+
+    JSON can spell a lone surrogate (`"\\ud800"`), so any message decoded from outside may hold
+    one; cleaned where it is decoded, it can be saved, shown and sent on."""
+    match value:
+        case str():
+            return clean(value)
+        case list():
+            return [clean_json(item) for item in value]
+        case dict():
+            return {clean(str(k)): clean_json(v) for k, v in value.items()}
+        case _:
+            return value

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.messages import Message
 from pycline.parsing.native import ToolDefinition
-from pycline.providers import errors
+from pycline.providers import errors, wire_values
 from pycline.providers.base import (
     ModelInfo,
     ReasoningChunk,
@@ -127,6 +127,10 @@ class AnthropicProvider:
             if state.usage is not None:
                 yield state.usage  # the input was billed even though the reply broke off
             raise self._translate(exc, streaming=True) from exc
+        except errors.MALFORMED_STREAM as exc:
+            if state.usage is not None:
+                yield state.usage
+            raise errors.malformed(self._label, exc) from exc
         finally:
             await response.close()
         if state.usage is not None:
@@ -228,20 +232,31 @@ class _StreamState:
                 self.usage = _merge_usage(UsageChunk(), event.message.usage)
             case "content_block_start":
                 block = event.content_block
-                if block.type == "text" and block.text:
-                    yield TextChunk(block.text)
+                if block.type == "text" and (text := wire_values.text(block.text, "text")):
+                    yield TextChunk(text)
                 elif block.type == "tool_use":
-                    yield ToolCallChunk(event.index, block.id, block.name)
-                elif block.type == "thinking" and block.thinking:
-                    yield ReasoningChunk(block.thinking)
+                    yield ToolCallChunk(
+                        wire_values.index(event.index, "index"),
+                        wire_values.optional_text(block.id, "tool_use.id"),
+                        wire_values.optional_text(block.name, "tool_use.name"),
+                    )
+                elif block.type == "thinking" and (
+                    thinking := wire_values.text(block.thinking, "thinking")
+                ):
+                    yield ReasoningChunk(thinking)
             case "content_block_delta":
                 delta = event.delta
-                if delta.type == "text_delta" and delta.text:
-                    yield TextChunk(delta.text)
-                elif delta.type == "thinking_delta" and delta.thinking:
-                    yield ReasoningChunk(delta.thinking)
+                if delta.type == "text_delta" and (text := wire_values.text(delta.text, "text")):
+                    yield TextChunk(text)
+                elif delta.type == "thinking_delta" and (
+                    thinking := wire_values.text(delta.thinking, "thinking")
+                ):
+                    yield ReasoningChunk(thinking)
                 elif delta.type == "input_json_delta" and delta.partial_json:
-                    yield ToolCallChunk(event.index, arguments=delta.partial_json)
+                    yield ToolCallChunk(
+                        wire_values.index(event.index, "index"),
+                        arguments=wire_values.arguments(delta.partial_json),
+                    )
             case "message_delta":
                 self.stop_reason = event.delta.stop_reason
                 self.usage = _merge_usage(self.usage or UsageChunk(), event.usage)

@@ -21,8 +21,8 @@ from pycline.errors import ConfigError
 from pycline.providers.anthropic_provider import AnthropicProvider
 from pycline.providers.base import ModelInfo, Provider
 
-BEDROCK_HINT: Final = "Amazon Bedrock needs boto3: pip install 'pycline[bedrock]'."
-VERTEX_HINT: Final = "Google Vertex AI needs google-auth: pip install 'pycline[vertex]'."
+BEDROCK_HINT: Final = "Amazon Bedrock needs boto3: sh install.sh bedrock (in pycline's folder), or pip install 'pycline-agent[bedrock]'."
+VERTEX_HINT: Final = "Google Vertex AI needs google-auth: sh install.sh vertex (in pycline's folder), or pip install 'pycline-agent[vertex]'."
 # Prefixes of Bedrock model ids that route a request (cross-region inference profiles).
 REGION_PREFIXES: Final = ("us.", "eu.", "apac.", "jp.", "au.", "global.")
 

@@ -199,6 +199,20 @@ def cut_off(label: str, why: str) -> ProviderError:
     return ProviderError(Kind.CUT_OFF, f"The reply from {label} was cut off: {why}.")
 
 
+# What reading a stream that is not what the API documents raises: a `data:` line that is not
+# JSON (ValueError) or is nested without end (RecursionError), a field checked by
+# `wire_values` (ValueError), or an event of the wrong shape met by the SDK's loosely built
+# objects (TypeError, AttributeError).
+MALFORMED_STREAM = (ValueError, RecursionError, TypeError, AttributeError)
+
+
+def malformed(label: str, exc: BaseException) -> ProviderError:
+    """The server's stream could not be read (not JSON, nested without end, fields of the wrong
+    type): a broken proxy or a half-compatible server. Retrying may meet a healthy reply."""
+    reason = one_line(str(exc) or type(exc).__name__, limit=160)
+    return ProviderError(Kind.SERVER, f"{label} sent a reply pycline cannot read ({reason}).")
+
+
 def root_reason(exc: BaseException) -> str:
     """The most specific description in the exception chain (SDKs wrap the socket error)."""
     seen: set[int] = set()

@@ -1,7 +1,7 @@
 """Google Gemini through the official `google-genai` SDK: the Gemini API (API key) or Vertex AI
 (project, location, Google credentials), streaming `streamGenerateContent?alt=sse`.
 
-The SDK (an optional extra: `pip install 'pycline[gemini]'`) is imported inside the methods, so
+The SDK (an optional extra: `pycline-agent[gemini]`) is imported inside the methods, so
 importing this module stays cheap and works without it.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import weakref
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -32,7 +33,7 @@ GEMINI_BASE_URL: Final = "https://generativelanguage.googleapis.com"
 _BLOCKED: Final = frozenset(
     {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"}
 )
-INSTALL_HINT: Final = "Gemini and Vertex need the google-genai SDK: pip install 'pycline[gemini]'."
+INSTALL_HINT: Final = "Gemini and Vertex need the google-genai SDK: sh install.sh gemini (in pycline's folder), or pip install 'pycline-agent[gemini]'."
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,11 @@ class GeminiProvider:
             # The SDK sends the request on first iteration: a failure before any chunk is a
             # failed request, not a reply cut off.
             raise self._translate(exc, streaming=state.started) from exc
+        except errors.MALFORMED_STREAM as exc:
+            _quiet_abandoned_generators(asyncio.get_running_loop())
+            if state.usage is not None:
+                yield state.usage
+            raise errors.malformed(self._label, exc) from exc
         finally:
             closing = getattr(response, "aclose", None)
             if closing is not None:
@@ -366,6 +372,32 @@ class _StreamState:
         if chunk.usage_metadata is not None:
             # Every chunk may carry running totals: the last one wins.
             self.usage = _usage(chunk.usage_metadata)
+
+
+def _quiet_abandoned_generators(loop: asyncio.AbstractEventLoop) -> None:
+    """When the SDK's own check of a chunk fails, its chain of stream generators (down to the
+    HTTP response's) is left suspended; the loop then closes each of them separately, and they
+    collide ("aclose(): asynchronous generator is already running"). The connection is released
+    either way: keep that collision out of the user's terminal."""
+    if loop in _QUIETED:
+        return
+    _QUIETED.add(loop)
+    previous = loop.get_exception_handler()
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("asyncgen") is not None and isinstance(
+            context.get("exception"), RuntimeError
+        ):
+            return
+        if previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
+
+
+_QUIETED: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 
 
 def _enum_name(value: Any) -> str:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.messages import Message
 from pycline.parsing.native import ToolDefinition
-from pycline.providers import errors
+from pycline.providers import errors, wire_values
 from pycline.providers.base import (
     ModelInfo,
     ReasoningChunk,
@@ -109,6 +109,8 @@ class OpenAIProvider:
                     yield out
         except (openai.APIError, httpx2.TransportError) as exc:
             raise self._translate(exc, streaming=True) from exc
+        except errors.MALFORMED_STREAM as exc:
+            raise errors.malformed(self._label, exc) from exc
         finally:
             await response.close()
         if state.usage is not None:
@@ -208,15 +210,17 @@ class _StreamState:
                     reasoning = extra.get(field)
                     if isinstance(reasoning, str) and reasoning:
                         yield ReasoningChunk(reasoning)
-                if delta.content:
-                    yield TextChunk(delta.content)
+                if content := wire_values.text(delta.content, "delta.content"):
+                    yield TextChunk(content)
                 for call in delta.tool_calls or ():
                     function = call.function
                     yield ToolCallChunk(
-                        call.index,
-                        call.id or None,
-                        (function.name if function is not None else None) or None,
-                        (function.arguments if function is not None else None) or "",
+                        wire_values.index(call.index, "tool_calls.index"),
+                        wire_values.optional_text(call.id, "tool_calls.id"),
+                        wire_values.optional_text(
+                            function.name if function is not None else None, "function.name"
+                        ),
+                        wire_values.arguments(function.arguments if function is not None else None),
                     )
             if choice.finish_reason:
                 self.finish_reason = choice.finish_reason

@@ -9,25 +9,28 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pycline.errors import StorageError
+from pycline.storage.history import HistoryIndex
+from pycline.storage.layout import API_HISTORY, METADATA, TRASH_PREFIX
+from pycline.storage.records import TaskRecord
 
-if TYPE_CHECKING:
-    from pycline.storage.task_store import Problem, TaskStore
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A task folder that could not be read: shown to the user, never fatal for the rest."""
+
+    task_id: str
+    message: str
 
 
-def sync_index(store: TaskStore) -> list[Problem]:
-    from pycline.storage.task_store import (
-        API_HISTORY,
-        METADATA,
-        TRASH_PREFIX,
-        Problem,
-        TaskFolder,
-    )
-
-    index = store.index
+def sync_index(
+    index: HistoryIndex, tasks_dir: Path, load_record: Callable[[Path], TaskRecord]
+) -> list[Problem]:
+    """Bring `index` in line with the folders in `tasks_dir` (`load_record` reads one)."""
     try:
         # Read the index before listing folders: a task is given its folder before its row, so a
         # row missing a folder here can only mean the folder was deleted.
@@ -35,14 +38,14 @@ def sync_index(store: TaskStore) -> list[Problem]:
     except StorageError:
         index.reset()
         known = set()
-    folders = _task_folders(store.tasks_dir, TRASH_PREFIX)
+    folders = _task_folders(tasks_dir, TRASH_PREFIX)
     problems: list[Problem] = []
     for task_id in sorted(set(folders) - known):
         path = folders[task_id]
         if not (path / METADATA).exists() and not (path / API_HISTORY).exists():
             continue  # just created by another process, or killed before it held anything
         try:
-            record = TaskFolder(path).load_record()
+            record = load_record(path)
         except StorageError as exc:
             problems.append(Problem(task_id, str(exc)))
             continue

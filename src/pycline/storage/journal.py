@@ -24,13 +24,28 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pycline.messages import Message, UiMessage
+from pycline.parsing.surrogates import clean
 from pycline.storage.records import TaskRecord
 
-if TYPE_CHECKING:
-    from pycline.storage.task_store import TaskFolder
+
+class JournaledFolder(Protocol):
+    """What the recorder needs of a task folder (`TaskFolder`)."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def id(self) -> str: ...
+
+    def disk_size(self) -> int: ...
+
+    def index_record(self, record: TaskRecord) -> bool: ...
+
+    def fold_journal(self) -> int: ...
+
 
 JOURNAL = "journal.jsonl"
 INDEX_EVERY = 2.0  # seconds between history-index updates of a running task
@@ -122,9 +137,13 @@ def _apply(
 
 
 def _line(entry: dict[str, Any]) -> bytes:
-    return (
-        json.dumps(entry, default=_encode, ensure_ascii=False, separators=(",", ":")) + "\n"
-    ).encode()
+    text = json.dumps(entry, default=_encode, ensure_ascii=False, separators=(",", ":")) + "\n"
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        # A lone surrogate that got past the edges has no UTF-8 form: saved as U+FFFD, the
+        # line stays readable and the rest of the journal with it.
+        return clean(text).encode()
 
 
 def _encode(value: object) -> Any:
@@ -140,7 +159,7 @@ class TaskRecorder:
     what is new since the last call, so a turn costs the same however long the task has run.
     """
 
-    def __init__(self, folder: TaskFolder, *, background: bool = False) -> None:
+    def __init__(self, folder: JournaledFolder, *, background: bool = False) -> None:
         self.folder = folder
         self._path = folder.path / JOURNAL
         self._fd: int | None = None

@@ -7,7 +7,6 @@ import os
 import shutil
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,21 +14,27 @@ from pycline.errors import StorageError
 from pycline.messages import Message, UiMessage
 from pycline.storage.atomic import atomic_write_json
 from pycline.storage.history import HistoryIndex
+from pycline.storage.integrity import Problem, sync_index
 from pycline.storage.journal import JOURNAL, Replayed, replay
+from pycline.storage.layout import (
+    API_HISTORY,
+    CONTEXT_HISTORY,
+    METADATA,
+    TRASH_PREFIX,
+    UI_MESSAGES,
+)
 from pycline.storage.records import TaskRecord
 
-API_HISTORY = "api_conversation_history.json"
-UI_MESSAGES = "ui_messages.json"
-CONTEXT_HISTORY = "context_history.json"
-METADATA = "task_metadata.json"
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """A task folder that could not be read: shown to the user, never fatal for the rest."""
-
-    task_id: str
-    message: str
+__all__ = [
+    "API_HISTORY",
+    "CONTEXT_HISTORY",
+    "METADATA",
+    "TRASH_PREFIX",
+    "UI_MESSAGES",
+    "Problem",
+    "TaskFolder",
+    "TaskStore",
+]
 
 
 class TaskFolder:
@@ -223,9 +228,7 @@ class TaskStore:
         Cheap when nothing is missing (one directory listing, one query), so every history view
         runs it: a task whose index write was lost (killed process, damaged database) reappears.
         """
-        from pycline.storage.integrity import sync_index
-
-        return sync_index(self)
+        return sync_index(self.index, self.tasks_dir, lambda path: TaskFolder(path).load_record())
 
     def create(self) -> TaskFolder:
         self.tasks_dir.mkdir(parents=True, exist_ok=True)
@@ -266,9 +269,6 @@ class TaskStore:
         os.replace(folder.path, trash)
         self.index.delete(task_id)
         shutil.rmtree(trash, ignore_errors=True)
-
-
-TRASH_PREFIX = ".deleted-"
 
 
 def _valid_id(task_id: str) -> bool:

@@ -9,12 +9,12 @@ the global folder for global ones). A damaged file never breaks a task: it means
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from pycline.storage.atomic import atomic_write_json
+from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_json
 
 FILE_NAME = "toggles.json"
 Kind = Literal["rules", "workflows"]
@@ -42,7 +42,7 @@ def _switch_map(value: object) -> dict[str, bool]:
 
 def _read(home: Path) -> dict[str, object]:
     try:
-        data = json.loads(toggles_file(home).read_text(encoding="utf-8"))
+        data = read_json(toggles_file(home), MAX_SETTINGS_BYTES)
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

@@ -23,6 +23,7 @@ from pycline.terminal.cleaning import Cleaned, StreamCleaner
 from pycline.terminal.collector import OutputCollector
 from pycline.terminal.groups import group_alive, signal_group, wait_group_gone
 from pycline.terminal.sandbox import SandboxPolicy, clean_env, wrap
+from pycline.terminal.user_shell import session_shell
 
 OutputSink = Callable[[str], None]
 
@@ -34,22 +35,12 @@ _READ_SIZE = 65536
 _TERMINAL_ROWS, _TERMINAL_COLUMNS = 50, 200
 
 
-def shell_argv(command: str) -> list[str]:
-    """The user's shell running `command` (POSIX), as a login shell where it supports one so the
-    PATH from their profile (nvm, pyenv, Homebrew) applies; /bin/sh when $SHELL is unusable."""
-    shell = os.environ.get("SHELL", "")
-    if not shell or not os.path.isabs(shell) or not os.access(shell, os.X_OK):
-        return ["/bin/sh", "-c", command]
-    if os.path.basename(shell) in _LOGIN_SHELLS:
-        return [shell, "-l", "-c", command]
-    return [shell, "-c", command]
-
-
-_LOGIN_SHELLS = frozenset({"bash", "zsh", "fish", "ksh"})
-
-
-def command_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    env = dict(os.environ)
+def command_env(
+    extra: Mapping[str, str] | None = None, *, base: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The environment of a command: `base` (the user's shell environment; else ours), made fit
+    for a pseudo-terminal nobody types into, plus `extra`."""
+    env = dict(os.environ if base is None else base)
     # Output is a terminal, so pagers would start and wait for keys that never come.
     env.update({"PAGER": "cat", "GIT_PAGER": "cat", "MANPAGER": "cat", "SYSTEMD_PAGER": ""})
     env["GIT_TERMINAL_PROMPT"] = "0"  # fail instead of asking for credentials nobody can type
@@ -58,6 +49,26 @@ def command_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     if extra:
         env.update(extra)
     return env
+
+
+async def prepared(
+    command: str,
+    cwd: Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    sandbox: SandboxPolicy | None = None,
+    env_in_argv: bool = False,
+) -> tuple[list[str], dict[str, str]]:
+    """The argv and environment that run `command` in the user's shell environment (POSIX),
+    inside `sandbox` when it is on (then without secrets). With `env_in_argv` the sandbox sets
+    the environment itself (for a spawner that cannot be handed one)."""
+    shell = await session_shell(cwd)
+    argv, full_env = shell.argv(command), command_env(env, base=shell.env)
+    if sandbox is None or not sandbox.enabled:
+        return argv, full_env
+    files = [(f, f) for f in shell.files()]
+    argv = wrap(argv, sandbox, cwd, env=full_env, files=files, env_in_argv=env_in_argv)
+    return argv, clean_env(full_env)
 
 
 class _Reader(Protocol):
@@ -184,10 +195,8 @@ class ShellProcess:
             assert self._proc.stdout is not None
             self._reader = _PipeReader(self._proc.stdout, decoder)
         else:
-            argv, full_env = shell_argv(command), command_env(env)
-            if sandbox is not None and sandbox.enabled:
-                argv, full_env = wrap(argv, sandbox, cwd), clean_env(full_env)
-                self._contained = True
+            argv, full_env = await prepared(command, cwd, env=env, sandbox=sandbox)
+            self._contained = sandbox is not None and sandbox.enabled
             self._proc, self._reader = await _spawn_on_pty(argv, cwd, full_env, decoder)
         return self
 

@@ -12,6 +12,8 @@ from pycline.errors import ToolError
 from pycline.events import Answer, ApprovalQuestion, Event, Question
 from pycline.messages import ImageContent
 from pycline.tools.services import ToolServices
+from pycline.workspace.access import AccessRules as AccessRules
+from pycline.workspace.access import AllowAll as AllowAll
 from pycline.workspace.paths import ResolvedPath, Workspace
 
 
@@ -22,12 +24,58 @@ class ParamSpec:
     required: bool = True
 
 
+# What a call of the tool does, as front ends and policies see it.
+ToolEffect: TypeAlias = Literal[
+    "read",  # reads files, listings, pages, skills: changes nothing
+    "edit",  # changes files (refused in Plan mode)
+    "execute",  # runs a command
+    "browser",  # drives the browser
+    "mcp",  # calls an MCP server
+    "interaction",  # asks the user or presents the result: the call is the message itself
+    "plan",  # Plan mode's answer to the user
+    "handoff",  # acts on the task itself: condense it, or hand it to a new task
+    "delegate",  # runs read-only sub-agents
+    "other",
+]
+# The kinds an editor draws tool calls with (the Agent Client Protocol's `ToolKind`).
+ToolKind: TypeAlias = Literal[
+    "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolFacts:
+    """What front ends and policies know about a tool: one place, not a name list per module.
+
+    `title`/`done_title` are Cline's wording for the call before and after it ran ("Cline wants
+    to edit this file:", "Cline edited this file:"); `label` names one call for an editor,
+    `{param}` filled from the call ("Edit {path}"). `checkpointed`: a checkpoint follows the call
+    (it may change the workspace, or it completes the task). `read_only`: the call changes
+    nothing, so a read-only sub-agent may make it.
+    """
+
+    effect: ToolEffect = "other"
+    title: str = ""
+    done_title: str = ""
+    label: str = ""
+    kind: ToolKind = "other"
+    checkpointed: bool = False
+    read_only: bool = False
+
+    @property
+    def conversational(self) -> bool:
+        """The call is the conversation itself (a question, the result, a plan): front ends show
+        it as a message, not as a tool call."""
+        return self.effect in ("interaction", "plan")
+
+
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
     name: str
     description: str
     params: tuple[ParamSpec, ...]
     example: str = ""
+    facts: ToolFacts = field(default_factory=ToolFacts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,28 +151,6 @@ class Approver(Protocol):
     async def __call__(
         self, question: ApprovalQuestion, category: ApprovalCategory, *, outside_workspace: bool
     ) -> Approval: ...
-
-
-class AccessRules(Protocol):
-    """The user's ignore rules (`.clineignore`) as the tools see them."""
-
-    def blocked(self, path: Path) -> bool:
-        """True when the user has hidden this file or folder from the model."""
-        ...
-
-    def command_refusal(self, command: str) -> str | None:
-        """Why a command may not run (it reads a hidden file, or a permission rule denies it)."""
-        ...
-
-
-class AllowAll:
-    """No ignore rules: every path and command is allowed."""
-
-    def blocked(self, path: Path) -> bool:
-        return False
-
-    def command_refusal(self, command: str) -> str | None:
-        return None
 
 
 @dataclass(slots=True)

@@ -10,13 +10,21 @@ from __future__ import annotations
 import importlib.util
 import re
 
-from pycline.browser.chromium import HOW_TO_ENABLE, ChromiumNotFound, find_chromium
+from pycline.browser.chromium import REINSTALL, ChromiumNotFound, find_chromium
 from pycline.browser.session import VIEWPORT, BrowserSession, BrowserState
 from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion
 from pycline.messages import ImageContent
 from pycline.prompts import responses
-from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.base import (
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolFacts,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
 
 ACTIONS = ("launch", "click", "type", "scroll_down", "scroll_up", "close")
 
@@ -24,6 +32,14 @@ _W, _H = VIEWPORT
 
 BROWSER_SPEC = ToolSpec(
     name="browser_action",
+    facts=ToolFacts(
+        effect="browser",
+        title="Cline wants to use the browser:",
+        done_title="Cline used the browser:",
+        label="Browser: {action} {url}",
+        kind="fetch",
+        checkpointed=True,
+    ),
     description=(
         f"Drive a headless browser ({_W}x{_H}) to view and test a web page, e.g. an app you "
         "built. Each action but close returns a screenshot and the console log. Start with "
@@ -60,11 +76,11 @@ _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 def browser_available(*, executable_path: str | None = None) -> str | None:
     """None when the browser tool can run here; otherwise one line saying why and how to fix it."""
     if importlib.util.find_spec("playwright") is None:
-        return f"The browser tool is off: Playwright is not installed. {HOW_TO_ENABLE}"
+        return f"The browser tool is off: Playwright is missing from this install. {REINSTALL}"
     try:
         find_chromium(executable_path)
     except ChromiumNotFound as exc:
-        return f"The browser tool is off: {exc}"
+        return f"The browser tool is off: {exc} (`pycline doctor` says how to get one)."
     return None
 
 

@@ -14,9 +14,9 @@ import math
 from pycline.errors import ToolError
 from pycline.events import ALWAYS_ALLOW, APPROVE, DENY, ApprovalQuestion, Option, ToolOutput
 from pycline.prompts.responses import DENIED, with_feedback
-from pycline.storage.command_rules import add_rule, workspace_rules
 from pycline.storage.paths import pycline_home
 from pycline.terminal.allow_rules import covered, rememberable
+from pycline.terminal.command_rules import add_rule, workspace_rules
 from pycline.terminal.danger import is_dangerous
 from pycline.terminal.process import ShellProcess
 from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable, unavailable_reason
@@ -26,6 +26,7 @@ from pycline.tools.base import (
     ParamSpec,
     ToolCall,
     ToolContext,
+    ToolFacts,
     ToolResult,
     ToolSpec,
     describe,
@@ -34,6 +35,14 @@ from pycline.workspace.command_reach import Reach, command_reach
 
 EXECUTE_COMMAND_SPEC = ToolSpec(
     name="execute_command",
+    facts=ToolFacts(
+        effect="execute",
+        title="Cline wants to execute this command:",
+        done_title="Cline ran this command:",
+        label="Run {command}",
+        kind="execute",
+        checkpointed=True,
+    ),
     description=(
         "Run a CLI command in the working directory, tailored to the user's OS and shell (chain "
         "steps with the shell's syntax rather than writing scripts). You get the exit code and "

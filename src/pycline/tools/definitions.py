@@ -6,13 +6,29 @@ import asyncio
 
 from pycline.errors import ToolError
 from pycline.prompts.responses import with_feedback
-from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.base import (
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolFacts,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
 from pycline.tools.listing import approve_read
 from pycline.workspace.definitions import list_definitions
 from pycline.workspace.ignore import blocked_message
 
 LIST_DEFINITIONS_SPEC = ToolSpec(
     name="list_code_definition_names",
+    facts=ToolFacts(
+        effect="read",
+        title="Cline wants to view source code definitions:",
+        done_title="Cline viewed source code definitions:",
+        label="Definitions in {path}",
+        kind="read",
+        read_only=True,
+    ),
     description=(
         "List the definitions (classes, functions, methods, types…) in the source files directly "
         "in a directory (not its subdirectories), to see its structure without reading them."

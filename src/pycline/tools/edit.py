@@ -24,13 +24,14 @@ from pycline.editing.problems import ProblemCheck, render_problems
 from pycline.editing.search_replace import SearchReplaceError, apply_search_replace
 from pycline.editing.textfile import TextFile
 from pycline.errors import ToolError
-from pycline.events import ApprovalQuestion
+from pycline.events import ApprovalQuestion, Notice
 from pycline.prompts.responses import DENIED, with_feedback
 from pycline.tools.base import (
     Approval,
     ParamSpec,
     ToolCall,
     ToolContext,
+    ToolFacts,
     ToolResult,
     ToolSpec,
     describe,
@@ -44,6 +45,14 @@ ERROR_CONTENT_MAX_LINES = 300
 
 WRITE_TO_FILE_SPEC = ToolSpec(
     name="write_to_file",
+    facts=ToolFacts(
+        effect="edit",
+        title="Cline wants to create or overwrite this file:",
+        done_title="Cline wrote this file:",
+        label="Write {path}",
+        kind="edit",
+        checkpointed=True,
+    ),
     description=(
         "Create a file (and missing folders) or replace all of its content; for changes to part "
         "of a file prefer replace_in_file. Send the COMPLETE content, never placeholders such "
@@ -61,6 +70,14 @@ WRITE_TO_FILE_SPEC = ToolSpec(
 
 REPLACE_IN_FILE_SPEC = ToolSpec(
     name="replace_in_file",
+    facts=ToolFacts(
+        effect="edit",
+        title="Cline wants to edit this file:",
+        done_title="Cline edited this file:",
+        label="Edit {path}",
+        kind="edit",
+        checkpointed=True,
+    ),
     description=(
         "Change parts of an existing file with SEARCH/REPLACE blocks:\n"
         "------- SEARCH\n[exact lines from the file]\n=======\n[new lines]\n+++++++ REPLACE\n"
@@ -127,7 +144,7 @@ class WriteToFileTool:
         proposed = base.conform(cleaned)
         warning = truncation_warning(omission_placeholders(proposed, base.text))
         return await _propose_and_save(
-            ctx, self.summary(call), self.spec.name, target, proposed, warning
+            ctx, self.summary(call), self.spec.name, target, proposed, warning, written=content
         )
 
 
@@ -182,21 +199,26 @@ def _reread(resolved: ResolvedPath) -> _Target:
 
 
 async def _propose_and_save(
-    ctx: ToolContext, summary: str, tool: str, target: _Target, proposed: str, warning: str
+    ctx: ToolContext,
+    summary: str,
+    tool: str,
+    target: _Target,
+    proposed: str,
+    warning: str,
+    *,
+    written: str | None = None,
 ) -> ToolResult:
+    """Ask, save, and report; `written` is the whole content the model wrote (write_to_file)."""
     resolved = target.resolved
     on_disk = target.on_disk  # read once, with the file's text
     old_text = target.existing.text if target.existing else ""
     file = target.existing or TextFile("")
     # A replacement the file's encoding cannot hold is refused before anyone is asked.
     file.encode(proposed)
-    check = ProblemCheck(
-        resolved.path,
-        resolved.display,
-        ctx.cwd,
-        ctx.services.linters,
-        ctx.services.language_servers,
-    )
+    servers = ctx.services.language_servers
+    if servers is not None and (installing := servers.prepare(resolved.path)):
+        ctx.say(Notice(installing))  # a one-time wait the user should know the reason for
+    check = ProblemCheck(resolved.path, resolved.display, ctx.cwd, ctx.services.linters, servers)
     # The old file's lint runs while the user looks at the proposal.
     before = asyncio.create_task(check.before(target.existing.text if target.existing else None))
     approval: Approval | None = None
@@ -230,6 +252,7 @@ async def _propose_and_save(
             _reread(resolved),
             proposed,
             warning,
+            written=written,
         )
 
     final = proposed
@@ -242,6 +265,8 @@ async def _propose_and_save(
     await before
     textfile.write(resolved.path, data, mode=file.mode)
     problems = await check.after(final)
+    for notice in servers.take_notices() if servers is not None else ():
+        ctx.say(Notice(notice))
 
     parts = [f"The content was saved to {resolved.display}."]
     if user_changes:
@@ -249,12 +274,24 @@ async def _propose_and_save(
             "The user edited your proposal before saving it. Their changes (from your version "
             f"to the saved one):\n```diff\n{user_changes.rstrip()}\n```"
         )
-    parts.append(_saved_content(resolved.display, old_text, final))
+    if written is not None and _same_text(written, final):
+        # The model's own call already holds the file: echoing it would send it twice on every
+        # later request.
+        parts.append(
+            "The file holds exactly what you wrote: use that as the reference for further edits."
+        )
+    else:
+        parts.append(_saved_content(resolved.display, old_text, final))
     if problems:
         parts.append(render_problems(resolved.display, problems))
     if warning:
         parts.append(warning)
     return ToolResult(with_feedback("\n\n".join(parts), approval.feedback))
+
+
+def _same_text(a: str, b: str) -> bool:
+    """Equal but for line endings and trailing newlines (which the file's own style decides)."""
+    return a.replace("\r\n", "\n").rstrip("\n") == b.replace("\r\n", "\n").rstrip("\n")
 
 
 def _saved_content(display: str, old: str, final: str) -> str:

@@ -8,12 +8,35 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from pycline.errors import ToolError
-from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.base import (
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolFacts,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
 from pycline.tools.edit import WriteToFileTool
 from pycline.workspace.agents import CustomAgent
 
+# A custom agent's tool (`use_subagent_<name>`): one read-only sub-agent.
+AGENT_FACTS = ToolFacts(
+    effect="delegate",
+    title="Cline wants to run a sub-agent:",
+    done_title="Cline ran a sub-agent:",
+    kind="think",
+)
+
 NEW_RULE_SPEC = ToolSpec(
     name="new_rule",
+    facts=ToolFacts(
+        effect="edit",
+        title="Cline wants to create a rule:",
+        done_title="Cline created a rule:",
+        label="Write {path}",
+        kind="edit",
+    ),
     description=(
         "Create a rule file for this project in .clinerules/ (Markdown), e.g. when the user asks "
         "for one with /newrule. The user approves the file like any edit."
@@ -30,6 +53,12 @@ NEW_RULE_SPEC = ToolSpec(
 
 CONDENSE_SPEC = ToolSpec(
     name="condense",
+    facts=ToolFacts(
+        effect="handoff",
+        title="Cline wants to condense the conversation:",
+        done_title="Cline condensed the conversation:",
+        kind="other",
+    ),
     description=(
         "Replace the conversation so far by a detailed summary, when the user asks for it "
         "(/smol, /compact). The user approves the summary first."
@@ -45,6 +74,12 @@ CONDENSE_SPEC = ToolSpec(
 
 NEW_TASK_SPEC = ToolSpec(
     name="new_task",
+    facts=ToolFacts(
+        effect="handoff",
+        title="Cline wants to start a new task:",
+        done_title="Cline started a new task:",
+        kind="other",
+    ),
     description=(
         "Start a new task that continues this one with only the context you give, when the user "
         "asks (/newtask). The user approves first."
@@ -61,6 +96,12 @@ NEW_TASK_SPEC = ToolSpec(
 
 SUBAGENTS_SPEC = ToolSpec(
     name="use_subagents",
+    facts=ToolFacts(
+        effect="delegate",
+        title="Cline wants to run sub-agents:",
+        done_title="Cline ran sub-agents:",
+        kind="think",
+    ),
     description=(
         "Run up to five read-only research sub-agents in parallel, each with its own context "
         "window: they read, list, search and fetch, then report. Use for broad investigations "
@@ -118,6 +159,7 @@ class CustomAgentTool(HandoffSpecTool):
                     "its own context window; give it a self-contained task, it reports back.)"
                 ),
                 params=(ParamSpec("prompt", f"What the {agent.name} agent should do."),),
+                facts=AGENT_FACTS,
             )
         )
         self.agent = agent

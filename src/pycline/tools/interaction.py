@@ -6,10 +6,19 @@ import json
 
 from pycline.errors import ToolError
 from pycline.events import ACCEPT, CompletionQuestion, CompletionResult, FollowupQuestion
-from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.base import (
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolFacts,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
 
 FOLLOWUP_SPEC = ToolSpec(
     name="ask_followup_question",
+    facts=ToolFacts(effect="interaction", title="Cline has a question:", kind="think"),
     description=(
         "Ask the user a question, only when a detail needed to proceed cannot be found with the "
         "tools (prefer the tools)."
@@ -26,6 +35,13 @@ FOLLOWUP_SPEC = ToolSpec(
 
 COMPLETION_SPEC = ToolSpec(
     name="attempt_completion",
+    facts=ToolFacts(
+        effect="interaction",
+        title="Task Completed",
+        kind="think",
+        checkpointed=True,
+        read_only=True,
+    ),
     description=(
         "Present the final result once the task is done and every earlier tool use has succeeded. "
         "The user may accept it or give feedback."

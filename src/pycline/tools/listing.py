@@ -11,6 +11,7 @@ from pycline.tools.base import (
     ParamSpec,
     ToolCall,
     ToolContext,
+    ToolFacts,
     ToolResult,
     ToolSpec,
     describe,
@@ -21,6 +22,14 @@ from pycline.workspace.paths import ResolvedPath
 
 LIST_FILES_SPEC = ToolSpec(
     name="list_files",
+    facts=ToolFacts(
+        effect="read",
+        title="Cline wants to view the files in this directory:",
+        done_title="Cline viewed the files in this directory:",
+        label="List {path}",
+        kind="read",
+        read_only=True,
+    ),
     description=(
         "List a directory's files and folders; recursive true walks the tree breadth-first (about "
         "200 entries, truncation is noted). Files in .gitignore are left out; a lock marks "

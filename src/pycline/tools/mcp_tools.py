@@ -16,10 +16,26 @@ from pycline.mcp.model import BinaryPart, ImagePart, McpOutput, TextPart
 from pycline.mcp.schema import parse_arguments
 from pycline.messages import ImageContent
 from pycline.prompts.responses import DENIED, with_feedback
-from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.base import (
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolFacts,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
 
 USE_MCP_TOOL_SPEC = ToolSpec(
     name="use_mcp_tool",
+    facts=ToolFacts(
+        effect="mcp",
+        title="Cline wants to use a tool on an MCP server:",
+        done_title="Cline used a tool on an MCP server:",
+        label="{server_name}: {tool_name}",
+        kind="other",
+        checkpointed=True,
+    ),
     description=(
         "Call a tool of a connected MCP server. The servers, their tools and each tool's input "
         "schema are listed in the MCP SERVERS section."
@@ -39,6 +55,13 @@ USE_MCP_TOOL_SPEC = ToolSpec(
 
 ACCESS_MCP_RESOURCE_SPEC = ToolSpec(
     name="access_mcp_resource",
+    facts=ToolFacts(
+        effect="mcp",
+        title="Cline wants to access a resource on an MCP server:",
+        done_title="Cline read a resource on an MCP server:",
+        label="Read {uri} ({server_name})",
+        kind="read",
+    ),
     description=(
         "Read a resource of a connected MCP server: a listed resource URI, or a URI built from "
         "one of its resource templates."

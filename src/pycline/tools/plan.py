@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from pycline.events import STOP, SWITCH_TO_ACT, PlanQuestion, PlanResponse
-from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.base import (
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolFacts,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
 
 PLAN_SPEC = ToolSpec(
     name="plan_mode_respond",
+    facts=ToolFacts(effect="plan", title="Plan", kind="switch_mode"),
     description=(
         "PLAN MODE only. Reply to the user: a question, a discussion, or the concrete plan once you "
         "have explored enough (read files and searched first). The user replies or switches to "

@@ -19,13 +19,29 @@ from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion
 from pycline.messages import ImageContent
 from pycline.prompts.responses import DENIED, with_feedback
-from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.base import (
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolFacts,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
 from pycline.tools.read_documents import converter_for
 from pycline.workspace.ignore import blocked_message
 from pycline.workspace.paths import ResolvedPath
 
 READ_FILE_SPEC = ToolSpec(
     name="read_file",
+    facts=ToolFacts(
+        effect="read",
+        title="Cline wants to read this file:",
+        done_title="Cline read this file:",
+        label="Read {path}",
+        kind="read",
+        read_only=True,
+    ),
     description=(
         "Read a file (PDF, DOCX and Jupyter notebooks come as text). Large files come one page at "
         "a time; start_line and end_line read a part. Not for directories (use list_files)."

@@ -4,13 +4,29 @@ from __future__ import annotations
 
 from pycline.errors import ToolError
 from pycline.prompts.responses import with_feedback
-from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.base import (
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolFacts,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
 from pycline.tools.listing import approve_read
 from pycline.workspace.ignore import blocked_message
 from pycline.workspace.search import MAX_RESULTS, format_results, run_search
 
 SEARCH_FILES_SPEC = ToolSpec(
     name="search_files",
+    facts=ToolFacts(
+        effect="read",
+        title="Cline wants to search this directory:",
+        done_title="Cline searched this directory:",
+        label="Search {regex} in {path}",
+        kind="search",
+        read_only=True,
+    ),
     description=(
         "Search the files under a directory for a regex (Rust syntax): each match with its line "
         f"number and a line of context, at most {MAX_RESULTS}. Files in .gitignore are skipped."

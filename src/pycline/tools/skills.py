@@ -6,11 +6,27 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pycline.errors import ToolError
-from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.base import (
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolFacts,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
 from pycline.workspace.skills import discover_skills
 
 USE_SKILL_SPEC = ToolSpec(
     name="use_skill",
+    facts=ToolFacts(
+        effect="read",
+        title="Cline wants to use a skill:",
+        done_title="Cline loaded a skill:",
+        label="Skill {skill_name}",
+        kind="read",
+        read_only=True,
+    ),
     description=(
         "Load the instructions of one of the skills listed under SKILLS. Call it once per skill, "
         "before doing the job the skill describes."

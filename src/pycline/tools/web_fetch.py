@@ -14,7 +14,15 @@ from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion
 from pycline.prompts import responses
 from pycline.tools.addresses import known_charset, non_public_reason
-from pycline.tools.base import ParamSpec, ToolCall, ToolContext, ToolResult, ToolSpec, describe
+from pycline.tools.base import (
+    ParamSpec,
+    ToolCall,
+    ToolContext,
+    ToolFacts,
+    ToolResult,
+    ToolSpec,
+    describe,
+)
 
 MAX_DOWNLOAD_BYTES = 5_000_000
 MAX_MARKDOWN_CHARS = 100_000
@@ -35,6 +43,14 @@ _INVISIBLE = ("script", "style", "noscript", "template", "svg", "canvas", "ifram
 
 WEB_FETCH_SPEC = ToolSpec(
     name="web_fetch",
+    facts=ToolFacts(
+        effect="read",
+        title="Cline wants to fetch content from this URL:",
+        done_title="Cline fetched this URL:",
+        label="Fetch {url}",
+        kind="fetch",
+        read_only=True,
+    ),
     description=(
         "Fetch a web page (http or https) as Markdown, e.g. documentation; plain text and JSON "
         "come as they are; long pages are cut."

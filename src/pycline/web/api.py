@@ -12,6 +12,8 @@ from pycline.app.toggles import enabled_workflows
 from pycline.checkpoints.types import CheckpointError
 from pycline.commands import StopProcess
 from pycline.errors import PyclineError
+from pycline.parsing import json_limits
+from pycline.parsing.surrogates import clean_json
 from pycline.web import usecases
 from pycline.web.tasks import WebSession
 from pycline.web.transcript import saved_events
@@ -23,6 +25,7 @@ def state(session: WebSession) -> dict[str, Any]:
     config = session.session.config
     plan = session.session.plan_config or config
     from pycline.app.settings_model import PROVIDERS
+    from pycline.app.tool_catalogue import catalogue_json
 
     return {
         "workspace": str(session.cwd),
@@ -32,6 +35,7 @@ def state(session: WebSession) -> dict[str, Any]:
             "plan": f"{plan.provider}/{plan.model}",
         },
         "tasks": [r.summary() for r in session.runs.values()],
+        "tools": catalogue_json(),
     }
 
 
@@ -45,8 +49,8 @@ def fail(exc: Exception, status: int = 400) -> web.Response:
 
 async def json_body(request: web.Request) -> dict[str, Any]:
     try:
-        data = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = clean_json(json_limits.loads(await request.read()))
+    except ValueError:  # not JSON, not UTF-8, or nested without end
         data = None
     if not isinstance(data, dict):
         raise web.HTTPBadRequest(text="expected a JSON object")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+from pycline.app.tool_catalogue import facts_of
 from pycline.commands import COMMANDS_VERSION
 from pycline.event_wire import WireError, decode_union, envelope_json, kind_of, members
 from pycline.events import (
@@ -26,7 +27,6 @@ from pycline.events import (
     QuestionAsked,
 )
 
-EDIT_TOOLS = frozenset({"write_to_file", "replace_in_file", "new_rule"})
 REFUSE = frozenset({"deny", "stop"})  # shown as the secondary button
 
 
@@ -34,12 +34,9 @@ def labels_for(question: Question) -> dict[str, str]:
     """Cline's label for each option id this question offers (its `buttonConfig`)."""
     match question:
         case ApprovalQuestion(tool=tool):
+            effect = facts_of(tool).effect
             first = (
-                "Save"
-                if tool in EDIT_TOOLS
-                else "Run Command"
-                if tool == "execute_command"
-                else "Approve"
+                "Save" if effect == "edit" else "Run Command" if effect == "execute" else "Approve"
             )
             return {"approve": first, "deny": "Reject"}
         case CompletionQuestion():

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Final
 
 from pycline.parsing.vocab import AGENT_TOOL_PREFIX, MAX_AGENT_NAME
+from pycline.workspace.confined import read_text
 from pycline.workspace.rules import split_front_matter
 
 MAX_AGENT_CHARS: Final = 100_000
@@ -53,7 +54,7 @@ def discover_agents(folders: Sequence[Path]) -> list[CustomAgent]:
 
 def _read(file: Path) -> CustomAgent | None:
     try:
-        text = file.read_text(encoding="utf-8", errors="replace")[:MAX_AGENT_CHARS]
+        text = read_text(file, MAX_AGENT_CHARS)
     except OSError:
         return None
     front, body = split_front_matter(text)

@@ -13,7 +13,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pycline.tools.base import AccessRules
+from pycline.workspace.access import AccessRules
+from pycline.workspace.confined import read_file
 from pycline.workspace.listing import list_workspace
 from pycline.workspace.tag_queries import EXTENSIONS, LANGUAGES
 
@@ -85,10 +86,8 @@ def _definitions_of(path: Path) -> str:
     if language is None:
         return ""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return ""
-        source = path.read_bytes()
-    except OSError:
+        source = read_file(path, MAX_FILE_BYTES, whole=True)
+    except OSError:  # gone, too large, or not a regular file (a FIFO would block)
         return ""
     return format_definitions(source, language)
 

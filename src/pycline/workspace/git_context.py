@@ -9,9 +9,12 @@ import asyncio
 import contextlib
 import os
 import re
+import shutil
 from pathlib import Path
 
-from pycline.tools.base import AccessRules
+from pycline.workspace import fifo_guard
+from pycline.workspace.access import AccessRules
+from pycline.workspace.safe_git import UnsafeRepository, safe_argv
 
 MAX_CHARS = 50_000
 GIT_TIMEOUT = 15.0
@@ -19,14 +22,11 @@ _EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 _HASH = re.compile(r"[0-9a-f]{7,40}")
 
 
-# The repository's own config may come from whoever packed it: nothing it names may run (an
-# fsmonitor or hook program, an external diff or textconv driver).
+# The repository's own config may come from whoever packed it: nothing it names may run
+# (`safe_git` turns off hooks, filters, drivers and the rest); no transport either.
 _HARDENED = (
     "-c", "core.quotepath=off",
-    "-c", "core.fsmonitor=false",
-    "-c", f"core.hooksPath={os.devnull}",
     "-c", "core.untrackedCache=false",
-    "-c", "diff.external=",
     "-c", "protocol.allow=never",
 )  # fmt: skip
 
@@ -37,11 +37,17 @@ class _GitFailed(Exception):
 
 async def _git(cwd: Path, *args: str) -> str:
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "LC_ALL": "C"}
+    exe = shutil.which("git")
+    if exe is None:
+        raise _GitFailed("git is not installed")
+    try:
+        argv = await safe_argv(exe, cwd, env, args)
+    except UnsafeRepository as exc:
+        raise _GitFailed(str(exc)) from exc
+    argv[1:1] = _HARDENED
     try:
         proc = await asyncio.create_subprocess_exec(
-            "git",
-            *_HARDENED,
-            *args,
+            *argv,
             cwd=cwd,
             env=env,
             stdin=asyncio.subprocess.DEVNULL,
@@ -52,7 +58,7 @@ async def _git(cwd: Path, *args: str) -> str:
         raise _GitFailed(str(exc)) from exc
     try:
         async with asyncio.timeout(GIT_TIMEOUT):
-            out, err = await proc.communicate()
+            out, err = await fifo_guard.communicate(proc, cwd)
     except TimeoutError as exc:
         raise _GitFailed("git took too long") from exc
     finally:

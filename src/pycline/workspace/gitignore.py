@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pathspec
 
+from pycline.workspace.confined import read_text
+
 GITIGNORE = ".gitignore"
 
 
@@ -76,9 +78,13 @@ class IgnoreChain:
         return IgnoreChain((*self.files, _rule(spec, strip, "")))
 
 
+# Far beyond any real one; a bigger file is read only this far.
+MAX_GITIGNORE_CHARS = 1_000_000
+
+
 def _read_spec(path: Path) -> pathspec.GitIgnoreSpec | None:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_text(path, MAX_GITIGNORE_CHARS)
     except OSError:
         return None
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]

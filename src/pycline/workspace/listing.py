@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pycline.tools.base import AccessRules
+from pycline.workspace.access import AccessRules
 from pycline.workspace.gitignore import IgnoreChain, chain_for
 from pycline.workspace.ignore import IgnoreRules
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Literal, TypeAlias
 
 from pycline.errors import ToolError
-from pycline.tools.base import AccessRules
+from pycline.workspace.access import AccessRules
 from pycline.workspace.confined import NotReadable, read_confined, resolved_inside
 from pycline.workspace.git_context import commit_details, working_changes
 from pycline.workspace.listing import list_workspace

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pycline.errors import ToolError
-from pycline.tools.base import AccessRules
+from pycline.workspace.access import AccessRules
 from pycline.workspace.ignore import IgnoreRules
 from pycline.workspace.listing import HEAVY_DIRS
 from pycline.workspace.ripgrep import ripgrep_path

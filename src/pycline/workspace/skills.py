@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from pycline.workspace.confined import read_text
 from pycline.workspace.rules import split_front_matter
 
 PROJECT_DIRS: Final = (".clinerules/skills", ".cline/skills", ".claude/skills", ".agents/skills")
@@ -27,7 +28,7 @@ class Skill:
     path: Path  # the SKILL.md file
 
     def body(self) -> str:
-        text = self.path.read_text(encoding="utf-8", errors="replace")[:MAX_SKILL_CHARS]
+        text = read_text(self.path, MAX_SKILL_CHARS)
         return split_front_matter(text)[1].strip()
 
 
@@ -56,7 +57,7 @@ def _skills_in(folder: Path) -> list[Skill]:
     for child in children:
         file = child / "SKILL.md"
         try:
-            text = file.read_text(encoding="utf-8", errors="replace")[:MAX_SKILL_CHARS]
+            text = read_text(file, MAX_SKILL_CHARS)
         except OSError:
             continue
         front, _ = split_front_matter(text)

@@ -128,7 +128,9 @@ def _run_ray(
     try:
         import ray
     except ImportError as exc:
-        raise ConfigError("the Ray backend needs Ray: pip install 'pycline[ray]'") from exc
+        raise ConfigError(
+            "the Ray backend needs Ray: sh install.sh ray (in pycline's folder), or pip install 'pycline-agent[ray]'"
+        ) from exc
     # A private cluster must not phone home or open a dashboard.
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     init: dict[str, Any] = {

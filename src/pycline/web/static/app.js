@@ -9,6 +9,7 @@ import { SettingsView } from "./settings.js";
 import { McpView } from "./mcp.js";
 import { ParallelView } from "./parallel.js";
 import { h, button } from "./render.js";
+import { setTools } from "./tools.js";
 
 export const api = {
   async get(path) {
@@ -126,6 +127,7 @@ class App {
     // Replies to commands carry a `kind` (pycline/schema/commands.v1.json); the rest a `type`.
     switch (msg.type ?? msg.kind) {
       case "hello":
+        setTools(msg.tools);
         this.models = msg.models;
         this.providers = msg.providers;
         this.workspace = msg.workspace;

@@ -2,6 +2,7 @@
 
 import { renderMarkdown, codeBlock } from "./markdown.js";
 import { diffLines, diffCounts } from "./highlight.js";
+import { toolTitle } from "./tools.js";
 
 export const h = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag);
@@ -18,35 +19,6 @@ export const h = (tag, attrs = {}, ...children) => {
 
 export const button = (label, onclick, attrs = {}) =>
   h("button", { type: "button", onclick, ...attrs }, label);
-
-const TOOL_TITLES = {
-  read_file: "Cline wants to read this file:",
-  list_files: "Cline wants to view the files in this directory:",
-  search_files: "Cline wants to search this directory:",
-  list_code_definition_names: "Cline wants to view source code definitions:",
-  write_to_file: "Cline wants to create or overwrite this file:",
-  replace_in_file: "Cline wants to edit this file:",
-  execute_command: "Cline wants to execute this command:",
-  use_mcp_tool: "Cline wants to use a tool on an MCP server:",
-  access_mcp_resource: "Cline wants to access a resource on an MCP server:",
-  browser_action: "Cline wants to use the browser:",
-  web_fetch: "Cline wants to fetch content from this URL:",
-  new_rule: "Cline wants to create a rule:",
-};
-
-const DONE_TITLES = {
-  read_file: "Cline read this file:",
-  list_files: "Cline viewed the files in this directory:",
-  search_files: "Cline searched this directory:",
-  list_code_definition_names: "Cline viewed source code definitions:",
-  write_to_file: "Cline wrote this file:",
-  replace_in_file: "Cline edited this file:",
-  execute_command: "Cline ran this command:",
-  use_mcp_tool: "Cline used a tool on an MCP server:",
-  access_mcp_resource: "Cline read a resource on an MCP server:",
-  browser_action: "Cline used the browser:",
-  web_fetch: "Cline fetched this URL:",
-};
 
 export function renderRow(row, ctx) {
   switch (row.type) {
@@ -190,14 +162,14 @@ function resultOf(row, ctx) {
 
 function group(row) {
   const items = row.items;
-  const title = items.length === 1 ? (items[0].done ? DONE_TITLES[items[0].tool] : TOOL_TITLES[items[0].tool]) : `Cline read, listed or searched ${items.length} times`;
+  const title = items.length === 1 ? toolTitle(items[0].tool, items[0].done) : `Cline read, listed or searched ${items.length} times`;
   const list = h("ul", { class: "group-items" });
   for (const item of items) list.append(h("li", {}, h("code", { text: item.summary }), resultBlock(item)));
   return h("div", { class: "row tool group" }, h("div", { class: "title", text: title || "Cline used a tool:" }), list);
 }
 
 function tool(row, ctx) {
-  const title = (row.done ? DONE_TITLES[row.tool] : TOOL_TITLES[row.tool]) || `Cline used ${row.tool}:`;
+  const title = toolTitle(row.tool, row.done) || `Cline used ${row.tool}:`;
   const parts = [h("div", { class: "title", text: title }), h("code", { class: "summary", text: row.summary })];
   if (row.partial && row.streamed) parts.push(h("pre", { class: "streamed", "aria-label": "Streaming", text: row.streamed.slice(-4000) }));
   if (row.tool === "execute_command") {
@@ -210,7 +182,7 @@ function tool(row, ctx) {
 }
 
 function approval(row, ctx) {
-  const title = (row.done && row.response === "approve" ? DONE_TITLES[row.tool] : TOOL_TITLES[row.tool]) || `Cline wants to use ${row.tool}:`;
+  const title = toolTitle(row.tool, row.done && row.response === "approve") || `Cline wants to use ${row.tool}:`;
   const parts = [h("div", { class: "title", text: title }), h("code", { class: "summary", text: row.summary })];
   if (row.outside) parts.push(h("div", { class: "warn", text: "This path is outside the workspace." }));
   if (row.preview) {

@@ -3,9 +3,7 @@
 // A checkpoint is made while the next reply streams, so its event can arrive after later rows:
 // it is placed by the tool call it names (at the end of that call's turn), not where it arrives.
 
-const GROUPED = new Set(["read_file", "list_files", "search_files", "list_code_definition_names"]);
-// Tools whose call is the message itself (a question, the result, a plan): no tool row.
-const SILENT = new Set(["ask_followup_question", "attempt_completion", "plan_mode_respond"]);
+import { isConversational, isGrouped } from "./tools.js";
 
 export class Transcript {
   constructor(taskId) {
@@ -135,7 +133,7 @@ export class Transcript {
         return this.push({ type: "tool", tool: "execute_command", summary: "", output: e.text });
       }
       case "tool_finished": {
-        if (SILENT.has(e.tool)) return null;
+        if (isConversational(e.tool)) return null;
         const row = this.lastTool();
         if (!row) return null;
         const item = row.type === "group" ? row.items[row.items.length - 1] : row;
@@ -266,7 +264,7 @@ export class Transcript {
 
   // A tool call as it streams: one row that fills in (the file's content as it is written).
   toolPartial(e) {
-    if (SILENT.has(e.tool) || GROUPED.has(e.tool)) return null;
+    if (isConversational(e.tool) || isGrouped(e.tool)) return null;
     const p = e.params || {};
     const summary = p.path || p.command || p.url || p.server_name || "";
     const row = this.callRow(e.tool_call_id);
@@ -280,7 +278,7 @@ export class Transcript {
   }
 
   toolStarted(e) {
-    if (SILENT.has(e.tool)) return null;
+    if (isConversational(e.tool)) return null;
     const streamed = this.callRow(e.tool_call_id);
     if (streamed && streamed.partial) {
       streamed.partial = false;
@@ -289,7 +287,7 @@ export class Transcript {
       return this.touch(streamed);
     }
     const item = { tool: e.tool, summary: e.summary, output: "", done: false };
-    if (GROUPED.has(e.tool)) {
+    if (isGrouped(e.tool)) {
       const row = this.last();
       if (row && row.type === "group") {
         row.items.push(item);

@@ -109,7 +109,7 @@ class Connection:
             root_uri=root_uri,
             root_path=str(self.root),
             workspace_folders=[lsp.WorkspaceFolder(uri=root_uri, name=self.root.name)],
-            initialization_options=dict(self.launch.spec.init_options) or None,
+            initialization_options=self.launch.initialization_options() or None,
         )
         result = await self._raced(self._client.initialize_async(params))
         self.pull = result.capabilities.diagnostic_provider is not None

@@ -5,6 +5,10 @@ crash, and never allowed to hold up an edit.
 still starting (it keeps starting in the background for the next edit), crashed, or hung. A
 server that fails to start, or times out on several checks in a row, is killed; it is started
 again on the next check, up to MAX_STARTS times a session.
+
+Given an `install_home`, a server installed nowhere is installed there on first use (see
+`provision`); that one-time wait is not counted in the budget, and its start and outcome are
+told once each (`prepare`, `take_notices`).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types as lsp
 
 from pycline.editing.problems import Problem
+from pycline.workspace.diagnostics import provision
 from pycline.workspace.diagnostics.connection import Connection, ServerFailed, errors_only
 from pycline.workspace.diagnostics.servers import (
     DEFAULT_SERVERS,
@@ -40,7 +45,10 @@ WORKSPACE_LIMIT = 50
 
 @dataclass(slots=True)
 class _Slot:
-    launch: Launch
+    spec: ServerSpec
+    launch: Launch | None  # None until pycline has installed the server
+    installing: asyncio.Task[Launch] | None = None
+    install_failed: bool = False
     connection: Connection | None = None
     starting: asyncio.Task[Connection] | None = None
     starts: int = 0
@@ -58,22 +66,47 @@ class LanguageServers:
         budget: float = DEFAULT_BUDGET,
         servers: Sequence[ServerSpec] = DEFAULT_SERVERS,
         settle: float | None = None,
+        install_home: Path | None = None,
     ) -> None:
         self.root = root
         self.commands = dict(commands or {})
         self.budget = budget
         self.servers = tuple(servers)
         self.settle = settle
+        self.install_home = install_home
         self._slots: dict[str, _Slot] = {}
+        self._notices: list[str] = []
         self._closed = False
 
     def handles(self, path: Path) -> bool:
-        return launch_for(path, self.commands, self.servers) is not None
+        return self._slot(path) is not None
+
+    def prepare(self, path: Path) -> str | None:
+        """Start installing the server for `path` if it must be installed first; the notice to
+        show the user when that starts now (None otherwise)."""
+        slot = self._slot(path)
+        if slot is None or slot.launch is not None or slot.installing or slot.install_failed:
+            return None
+        self._start_install(slot)
+        assert self.install_home is not None  # a slot without a launch has one
+        where = provision.install_root(self.install_home) / slot.spec.language
+        server = provision.INSTALLABLE[slot.spec.language]
+        return (
+            f"Installing {server.label} into {where} for {server.title} checks (once; "
+            "setting installLanguageServers: false turns this off)…"
+        )
+
+    def take_notices(self) -> list[str]:
+        """What happened to installs since the last call (each said once)."""
+        notices, self._notices = self._notices, []
+        return notices
 
     async def problems(self, path: Path, text: str) -> list[Problem] | None:
         """The errors the server finds in `text` as the content of `path`, or None."""
         slot = self._slot(path)
         if slot is None or self._closed:
+            return None
+        if slot.launch is None and not await self._installed(slot):
             return None
         heard = slot.connection.heard if slot.connection is not None else None
         try:
@@ -86,7 +119,7 @@ class LanguageServers:
         if found is None:
             return None
         slot.timeouts = 0
-        return [_problem(slot.launch, d) for d in errors_only(found)]
+        return [_problem(slot.spec, d) for d in errors_only(found)]
 
     async def _check_once_more_after_a_crash(
         self, slot: _Slot, path: Path, text: str
@@ -122,9 +155,50 @@ class LanguageServers:
         if (slot := self._slots.get(spec.language)) is not None:
             return slot  # its command was resolved on first use: no PATH search per edit
         launch = launch_for(path, self.commands, self.servers)
+        if launch is None and (home := self._install_home(spec)) is not None:
+            done = provision.installed(home, spec.language)
+            if done is None:
+                return self._slots.setdefault(spec.language, _Slot(spec, None))
+            launch = Launch(spec, done.command, done.init_options)
         if launch is None:
             return None
-        return self._slots.setdefault(launch.spec.language, _Slot(launch))
+        return self._slots.setdefault(spec.language, _Slot(spec, launch))
+
+    def _install_home(self, spec: ServerSpec) -> Path | None:
+        """Where a missing server for `spec` may be installed; None when it may not be.
+        A language the user configured (or turned off) is theirs: nothing is installed for it."""
+        if spec.language in self.commands or spec.language not in provision.INSTALLABLE:
+            return None
+        return self.install_home
+
+    def _start_install(self, slot: _Slot) -> asyncio.Task[Launch]:
+        if slot.installing is None:
+            slot.installing = asyncio.create_task(self._install(slot.spec))
+        return slot.installing
+
+    async def _install(self, spec: ServerSpec) -> Launch:
+        assert self.install_home is not None
+        done = await provision.install(self.install_home, spec.language)
+        return Launch(spec, done.command, done.init_options)
+
+    async def _installed(self, slot: _Slot) -> bool:
+        """Wait for the server's install (outside the check's budget); False when it failed."""
+        if slot.install_failed:
+            return False
+        installing = self._start_install(slot)
+        try:
+            # Shielded: a caller that gives up (an `@problems` budget) leaves it installing.
+            launch = await asyncio.shield(installing)
+        except provision.ProvisionFailed as exc:
+            if not slot.install_failed:
+                slot.install_failed, slot.last_error = True, str(exc)
+                title = provision.INSTALLABLE[slot.spec.language].title
+                self._notices.append(f"{title} checks are off: {exc}")
+            return False
+        if slot.launch is None:
+            slot.launch = launch
+            self._notices.append(f"{provision.INSTALLABLE[slot.spec.language].label} installed.")
+        return True
 
     async def _ready(self, slot: _Slot) -> Connection | None:
         if slot.connection is not None and slot.connection.alive:
@@ -134,7 +208,7 @@ class LanguageServers:
             slot.last_error = dead.stderr_tail() or "the server stopped"
             await dead.kill()
         if slot.starting is None:
-            if slot.starts >= MAX_STARTS:
+            if slot.starts >= MAX_STARTS or slot.launch is None:
                 return None
             slot.starts += 1
             slot.starting = asyncio.create_task(self._start(slot.launch))
@@ -229,6 +303,10 @@ class LanguageServers:
     async def close(self) -> None:
         self._closed = True
         for slot in self._slots.values():
+            if slot.installing is not None:
+                slot.installing.cancel()
+                with contextlib.suppress(asyncio.CancelledError, provision.ProvisionFailed):
+                    await slot.installing
             if slot.starting is not None:
                 slot.starting.cancel()
                 with contextlib.suppress(asyncio.CancelledError, ServerFailed):
@@ -245,8 +323,8 @@ def _settle(settle: float | None) -> dict[str, float]:
     return {} if settle is None else {"settle": settle}
 
 
-def _problem(launch: Launch, diagnostic: lsp.Diagnostic) -> Problem:
-    source = diagnostic.source or launch.spec.language
+def _problem(spec: ServerSpec, diagnostic: lsp.Diagnostic) -> Problem:
+    source = diagnostic.source or spec.language
     return Problem(source, diagnostic.range.start.line + 1, diagnostic.message)
 
 

@@ -1,9 +1,10 @@
-"""Which language server checks which files, and how it is started.
+"""Which language server checks which files, and which command starts it.
 
 Commands come from the user's global settings (`languageServers`: language -> command, an empty
 command turns a language off) or from the defaults below. An executable is looked up on PATH and
-next to the running Python (where `pip install` put basedpyright), never inside the workspace:
-a repository's own binaries are not run without the user choosing them.
+next to the running Python (where pycline's install put basedpyright), never inside the
+workspace: a repository's own binaries are not run without the user choosing them. A server
+found nowhere may be installed into pycline's data folder (`provision`).
 """
 
 from __future__ import annotations
@@ -63,6 +64,11 @@ DEFAULT_SERVERS: tuple[ServerSpec, ...] = (
 class Launch:
     spec: ServerSpec
     command: tuple[str, ...]  # with the executable resolved to an absolute path
+    # Initialization options of this install (paths inside it), over the spec's own.
+    init_options: Mapping[str, Any] = field(default_factory=dict)
+
+    def initialization_options(self) -> dict[str, Any]:
+        return {**self.spec.init_options, **self.init_options}
 
 
 def spec_for(path: Path, servers: Sequence[ServerSpec] = DEFAULT_SERVERS) -> ServerSpec | None:

@@ -7,11 +7,11 @@ hand-edited file never breaks a task: what is not a valid rule is ignored.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pycline.storage.atomic import atomic_write_json
 from pycline.terminal.allow_rules import rule_refusal
+from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_json
 
 FILE_NAME = "command_rules.json"
 
@@ -26,7 +26,7 @@ def workspace_key(workspace: Path) -> str:
 
 def _read(home: Path) -> dict[str, list[str]]:
     try:
-        data = json.loads(rules_file(home).read_text(encoding="utf-8"))
+        data = read_json(rules_file(home), MAX_SETTINGS_BYTES)
     except (OSError, ValueError):
         return {}
     workspaces = data.get("workspaces") if isinstance(data, dict) else None
