@@ -45,6 +45,10 @@ from pycline.storage.task_store import TaskFolder, TaskStore
 from pycline.tools.base import Tool
 from pycline.workspace.paths import Workspace
 
+# How a front end runs each tool it is offered (an editor reports every call and may read, write
+# or run a command itself): applied to the tools the builder assembles, never a list of its own.
+ToolWrapper = Callable[[Tool], Tool]
+
 if TYPE_CHECKING:
     from pycline.mcp.hub import McpHub
     from pycline.mcp.settings import ServerConfig
@@ -103,6 +107,7 @@ class TaskBuilder:
         history: list[Message] | None = None,
         ui: UiLog | None = None,
         plan_provider: Provider | None = None,
+        wrap: ToolWrapper | None = None,
     ) -> Task:
         act = provider or wiring.build_provider(self.config)
         plan = plan_provider or (
@@ -119,6 +124,8 @@ class TaskBuilder:
             tools += wiring.skill_tools(root, skill_dirs)
             if features_on.subagents_enabled:
                 tools += wiring.subagent_tools(self.home)
+        if wrap is not None:
+            tools = [wrap(tool) for tool in tools]
         profiles = wiring.mode_profiles(act, plan, tools, root)
         current = profiles[as_mode(settings.mode)]
         services = wiring.task_services(
@@ -214,6 +221,7 @@ class TaskBuilder:
         plan_provider: Provider | None = None,
         *,
         tools: list[Tool] | None = None,
+        wrap: ToolWrapper | None = None,
     ) -> Task:
         workspace = Workspace.at(cwd)
         folder = self.store.create()
@@ -229,6 +237,7 @@ class TaskBuilder:
             provider=provider,
             plan_provider=plan_provider,
             tools=tools,
+            wrap=wrap,
         )
         record.provider = task.provider.name
         record.model = task.provider.model.id
@@ -245,6 +254,7 @@ class TaskBuilder:
         plan_provider: Provider | None = None,
         *,
         tools: list[Tool] | None = None,
+        wrap: ToolWrapper | None = None,
         message: str = "",
         images: Sequence[Content] = (),
     ) -> tuple[Task, Callable[[], Coroutine[Any, Any, TaskOutcome]]]:
@@ -274,6 +284,7 @@ class TaskBuilder:
             provider=provider,
             plan_provider=plan_provider,
             tools=tools,
+            wrap=wrap,
             history=history,
             ui=UiLog(ui),
         )

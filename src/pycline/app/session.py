@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pycline.app import wiring
-from pycline.app.builder import TaskBuilder
+from pycline.app.builder import TaskBuilder, ToolWrapper
 from pycline.app.config import ModelConfig, resolve, resolve_plan
 from pycline.app.handle import AnswerRejected, CommandRejected, Status, TaskHandle, controls_of
 from pycline.commands import Cancel
@@ -88,6 +88,8 @@ class TaskOptions:
     provider: Provider | None = None
     plan_provider: Provider | None = None  # Plan mode's, when `provider` is given
     tools: Sequence[Tool] | None = None
+    # How this front end runs each tool (an editor's own reads, writes and terminals).
+    wrap_tool: ToolWrapper | None = None
 
 
 class Session:
@@ -194,6 +196,7 @@ class Session:
             self._settings(options, mode),
             *self._providers(options),
             tools=list(options.tools) if options.tools is not None else None,
+            wrap=options.wrap_tool,
         )
         self._attach(handle, task, options)
         self._prepared[handle.id] = task
@@ -266,6 +269,7 @@ class Session:
             self._settings(options, mode),
             *self._providers(options),
             tools=list(options.tools) if options.tools is not None else None,
+            wrap=options.wrap_tool,
             message=message,
             images=images,
         )

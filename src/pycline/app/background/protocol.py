@@ -15,6 +15,7 @@ import asyncio
 import json
 from typing import Any
 
+from pycline.command_wire import read_json
 from pycline.event_wire import WireError
 
 MAX_LINE = 4 * 1024 * 1024
@@ -30,10 +31,7 @@ async def read_message(reader: asyncio.StreamReader) -> dict[str, Any] | None:
     line = await reader.readline()
     if not line:
         return None
-    try:
-        data = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise WireError(f"not JSON: {exc}") from None
+    data = read_json(line)
     if not isinstance(data, dict):
         raise WireError("a message must be a JSON object")
     return data
