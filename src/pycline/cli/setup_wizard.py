@@ -149,10 +149,11 @@ def _server(choice: Choice, p: Prompter) -> SetupResult:
         if not url.startswith(("http://", "https://")):
             p.say(style("The URL must start with http:// or https://.", "yellow"))
             continue
-        reply = server_check.list_models(url, key)
+        reply = server_check.list_models_now(choice.provider, url, key)
         if reply.status == "rejected":
             p.say(style(f"The server wants an API key ({reply.reason}).", "yellow"))
-            key, reply = _key_until_accepted(p, functools.partial(server_check.list_models, url))
+            check = functools.partial(server_check.list_models_now, choice.provider, url)
+            key, reply = _key_until_accepted(p, check)
         if reply.status == "ok":
             break
         p.say(style(f"Cannot use {url}: {reply.reason}. Is the server running?", "yellow"))
@@ -208,7 +209,7 @@ def _keyed(choice: Choice, p: Prompter, home: Path) -> SetupResult:
         if not key:
             p.say(style("No key typed; try again (Ctrl-C stops).", "yellow"))
             continue
-        reply = server_check.check_key(choice.provider, key)
+        reply = server_check.list_models_now(choice.provider, None, key)
         if reply.status == "ok":
             p.say(style("The key works.", "green"))
             break
