@@ -9,17 +9,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-from pycline.app.checkpoints import Checkpoints, RestoreMode
-from pycline.checkpoints import CheckpointError, FileChange, ShadowGit
+from pycline.app.checkpoints import Checkpoints, Restored, RestoreMode
+from pycline.checkpoints import CheckpointError, FileChange
 from pycline.cli.style import colour_diff, style
 from pycline.cli.tasks_cmd import human_size
-from pycline.core.checkpointing import label_of, task_of
+from pycline.core.checkpointing import label_of
 from pycline.errors import PyclineError
 from pycline.storage.paths import pycline_home
 from pycline.storage.task_store import TaskStore
@@ -144,6 +141,10 @@ async def _restore(store: TaskStore, task_id: str | None, ref: str, mode: Restor
     if task_id is None:  # the latest task in this folder
         task_id = (await Checkpoints(store.home).list(None, workspace=Path.cwd())).record.id
     done = await Checkpoints(store.home).restore(task_id, ref, mode, workspace=Path.cwd())
+    return _print_restored(done)
+
+
+def _print_restored(done: Restored) -> int:
     commit, record = done.checkpoint.commit[:10], done.record
     if done.files is not None and done.undo is not None:
         print(
@@ -202,98 +203,37 @@ async def show_diff(
     return 0
 
 
-async def files_changed(store: TaskStore, task_id: str) -> int | None:
-    """How many files differ from the task's first checkpoint; None without checkpoints."""
-    checkpoints = Checkpoints(store.home)
-    listed = await checkpoints.list(task_id, workspace=Path.cwd())
-    if not listed.checkpoints:
-        return None
-    tracker = checkpoints.tracker(listed.record)
-    return len(await tracker.diff(listed.checkpoints[0].commit, None))
-
-
 async def restore_both(store: TaskStore, task_id: str, commit: str) -> int:
     """Files and conversation back to `commit` (the Esc-twice rewind)."""
     return await _restore(store, task_id, commit, "both")
 
 
 async def undo_last_step(store: TaskStore, task_id: str) -> int:
-    """Files and conversation back to the newest checkpoint whose files differ from now: the
-    last change is undone (and the restore itself can be undone, see `_restore`)."""
-    checkpoints = Checkpoints(store.home)
-    listed = await checkpoints.list(task_id, workspace=Path.cwd())
-    tracker = checkpoints.tracker(listed.record)
-    for checkpoint in reversed(listed.checkpoints):
-        if await tracker.diff(checkpoint.commit, None):
-            return await restore_both(store, listed.record.id, checkpoint.commit)
-    raise CheckpointError("Nothing to undo: the files are as at the task's first checkpoint.")
-
-
-# --- disk use, and cleaning up after a deleted task ------------------------------------------
-
-
-def _shadow_workspace(git_dir: Path) -> Path | None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env["GIT_CONFIG_NOSYSTEM"] = "1"
-    try:
-        done = subprocess.run(
-            ["git", "config", "--file", str(git_dir / "config"), "--get", "pycline.workspace"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    value = done.stdout.strip()
-    return Path(value) if done.returncode == 0 and value else None
-
-
-def _tree_size(root: Path) -> int:
-    total = 0
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            try:
-                total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
-            except FileNotFoundError:
-                continue
-    return total
+    """The last change undone: files and conversation (see `Checkpoints.undo_last_step`)."""
+    done = await Checkpoints(store.home).undo_last_step(task_id, workspace=Path.cwd())
+    return _print_restored(done)
 
 
 async def _disk(store: TaskStore, *, remove_orphans: bool) -> int:
-    base = store.home / "checkpoints"
-    dirs = sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
-    if not dirs:
+    found = await Checkpoints(store.home).disk_use(remove_orphans=remove_orphans)
+    if not found:
         print("No checkpoints yet.")
         return 0
-    total_before = total_after = 0
-    for git_dir in dirs:
-        workspace = _shadow_workspace(git_dir)
-        before = await asyncio.to_thread(_tree_size, git_dir)
-        total_before += before
-        if workspace is None or not workspace.is_dir():
-            where = str(workspace) if workspace else "unknown workspace"
-            if remove_orphans:
-                await asyncio.to_thread(shutil.rmtree, git_dir, True)
-                print(f"{human_size(before):>10}  {where} (folder gone): removed")
-                continue
-            total_after += before
-            print(f"{human_size(before):>10}  {where} (folder gone; --remove-orphans deletes)")
-            continue
-        tracker = ShadowGit(workspace, store.home)
-        try:
-            count = len(await tracker.list())
-            await tracker.gc()
-        except CheckpointError as exc:
-            total_after += before
-            print(f"{human_size(before):>10}  {workspace}: {exc}")
-            continue
-        after = await tracker.disk_usage()
-        total_after += after
-        tasks = len({task_of(c.message) for c in await tracker.list()} - {""})
-        print(
-            f"{human_size(after):>10}  {workspace}  ({count} checkpoints of {tasks} tasks;"
-            f" {human_size(before)} before gc)"
-        )
+    for use in found:
+        where = str(use.workspace) if use.workspace else "unknown workspace"
+        size = f"{human_size(use.after):>10}"
+        if use.removed:
+            print(f"{human_size(use.before):>10}  {where} (folder gone): removed")
+        elif use.gone:
+            print(f"{size}  {where} (folder gone; --remove-orphans deletes)")
+        elif use.problem:
+            print(f"{size}  {where}: {use.problem}")
+        else:
+            print(
+                f"{size}  {where}  ({use.checkpoints} checkpoints of {use.tasks} tasks;"
+                f" {human_size(use.before)} before gc)"
+            )
+    total_before = sum(u.before for u in found)
+    total_after = sum(u.after for u in found)
     print(f"{human_size(total_after):>10}  total ({human_size(total_before)} before)")
     return 0

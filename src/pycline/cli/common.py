@@ -138,14 +138,9 @@ def run_to_exit_code(
 
 
 async def _summary_line(home: Path, task_id: str, tally: Tally) -> str:
-    from pycline.cli.checkpoints_cmd import files_changed
-    from pycline.storage.task_store import TaskStore
+    from pycline.app.checkpoints import files_changed
 
-    try:
-        files = await files_changed(TaskStore(home), task_id)
-    except PyclineError:
-        files = None
-    return tally.line(files)
+    return tally.line(await files_changed(home, task_id))
 
 
 def _same_screen() -> bool:

@@ -416,14 +416,9 @@ async def _run_one(
 
 
 async def _summary(host: InteractiveHost, state: slash_run.SlashState, task_id: str) -> None:
-    from pycline.cli.checkpoints_cmd import files_changed
-    from pycline.storage.task_store import TaskStore
+    from pycline.app.checkpoints import files_changed
 
-    try:
-        files = await files_changed(TaskStore(state.home), task_id)
-    except PyclineError:
-        files = None  # no checkpoints to count from
-    _say(style(host.tally.line(files), "dim"))
+    _say(style(host.tally.line(await files_changed(state.home, task_id)), "dim"))
 
 
 def _say(text: str) -> None:

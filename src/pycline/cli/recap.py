@@ -10,7 +10,7 @@ from pathlib import Path
 from pycline.cli.render import cached_share
 from pycline.cli.style import style
 from pycline.core.resumption import ago
-from pycline.errors import PyclineError, StorageError
+from pycline.errors import StorageError
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskStore
 
@@ -31,7 +31,7 @@ class Recap:
 
 async def recap(home: Path, cwd: Path, task_id: str | None) -> Recap:
     """The task to resume (the latest in `cwd` without an id) and its summary lines."""
-    from pycline.cli.checkpoints_cmd import files_changed
+    from pycline.app.checkpoints import files_changed
 
     store = TaskStore(home)
     task_id = task_id or store.latest(str(cwd))
@@ -55,10 +55,7 @@ async def recap(home: Path, cwd: Path, task_id: str | None) -> Recap:
         lines.append(
             style(f"  {_SAID[m.kind]}: {first[:160]}{'…' if len(first) > 160 else ''}", "dim")
         )
-    try:
-        files = await files_changed(store, r.id)
-    except PyclineError:
-        files = None
+    files = await files_changed(home, r.id)
     changed = "" if files is None else f"{files} file{'s' if files != 1 else ''} changed · "
     tokens_in = r.tokens_in + r.cache_reads + r.cache_writes  # the record keeps them apart
     lines.append(
