@@ -12,13 +12,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pycline.app import wiring
-from pycline.app.config import ModelConfig
+from pycline.app.config import ModelConfig, load
 from pycline.app.hook_trust import HookTrust
+from pycline.app.provider_cache import ProviderCache
 from pycline.app.resume_model import resumed_config
+from pycline.app.settings_model import Settings
+from pycline.app.snapshot import SettingsSnapshot
 from pycline.app.subagents import SessionSpawner
 from pycline.app.task_settings import (
     checkpoint_settings,
-    chromium_setting,
     diagnostics_settings,
     feature_settings,
     workspace_tool_settings,
@@ -62,6 +64,9 @@ class TaskBuilder:
     mcp: McpHub | None = None  # shared by the session's tasks; see start_mcp
     spend: SessionSpend | None = None  # what this session's tasks spent (spending caps)
     flags: ModelConfig = field(default_factory=ModelConfig)  # the model chosen on the command line
+    # The session workspace's settings, read once (None: read for each task).
+    snapshot: SettingsSnapshot | None = None
+    providers: ProviderCache = field(default_factory=ProviderCache)
 
     async def start_mcp(
         self, workspace: Path, *, extra: Mapping[str, ServerConfig] | None = None
@@ -90,6 +95,7 @@ class TaskBuilder:
         if self.mcp is not None:
             await self.mcp.close()
             self.mcp = None
+        await self.providers.close()
 
     @property
     def store(self) -> TaskStore:
@@ -109,14 +115,13 @@ class TaskBuilder:
         plan_provider: Provider | None = None,
         wrap: ToolWrapper | None = None,
     ) -> Task:
-        act = provider or wiring.build_provider(self.config)
-        plan = plan_provider or (
-            wiring.build_provider(self.plan_config) if self.plan_config else act
-        )
+        act = provider or self.providers.get(self.config)
+        plan = plan_provider or (self.providers.get(self.plan_config) if self.plan_config else act)
         root = Path(record.workspace)
-        chromium = chromium_setting(self.home, root)
+        now = self.settings_for(root)
+        chromium = now.browser_executable_path
         skill_dirs = wiring.skill_dirs(self.home)
-        features_on = feature_settings(self.home, root)
+        features_on = feature_settings(self.home, root, settings=now)
         if tools is None:
             tools = wiring.default_tools(chromium=chromium)
             if self.mcp is not None:
@@ -132,8 +137,8 @@ class TaskBuilder:
             root,
             hub=self.mcp,
             chromium=chromium,
-            diagnostics=diagnostics_settings(self.home, root),
-            settings=workspace_tool_settings(self.home, root),
+            diagnostics=diagnostics_settings(self.home, root, settings=now),
+            settings=workspace_tool_settings(self.home, root, settings=now),
         )
         focus_settings, limits = features_on.focus, features_on.limits
         focus = FocusChain(focus_settings, folder.path / f"focus_chain_taskid_{folder.id}.md")
@@ -176,7 +181,7 @@ class TaskBuilder:
             ),
             context=ContextManager.from_json(folder.load_context()) if history else None,
             profiles=profiles,
-            checkpoints=self._checkpoints(root),
+            checkpoints=self._checkpoints(root, now),
             features=features,
             recorder=TaskRecorder(folder, background=True),
         )
@@ -187,7 +192,7 @@ class TaskBuilder:
             return None  # one script answers every request, whatever the model
         # The settings' modelInfo describes the configured model, not this one: the catalogue's.
         config = dataclasses.replace(self.config, model=model_id, model_info=None)
-        return wiring.build_provider(config)
+        return self.providers.get(config)
 
     def _spend(self, task_id: str) -> SessionSpend:
         """The session's spending ledger; the day's earlier spend is read once, from history."""
@@ -202,9 +207,15 @@ class TaskBuilder:
             self.spend = SessionSpend(earlier_today=earlier)
         return self.spend
 
-    def _checkpoints(self, root: Path) -> TaskCheckpoints:
+    def settings_for(self, folder: Path) -> Settings:
+        """The settings in force in `folder` (the session's snapshot for its own workspace)."""
+        if self.snapshot is not None:
+            return self.snapshot.for_folder(folder)
+        return load(self.home, folder)
+
+    def _checkpoints(self, root: Path, settings: Settings) -> TaskCheckpoints:
         """The workspace's shadow-git checkpoints, unless `enableCheckpoints` is false."""
-        enabled, retention = checkpoint_settings(self.home, root)
+        enabled, retention = checkpoint_settings(self.home, root, settings=settings)
         if not enabled:
             return TaskCheckpoints()
         from pycline.checkpoints import ShadowGit
@@ -270,7 +281,7 @@ class TaskBuilder:
         if provider is None:
             ran_with = resumed_config(record, self.config, self.flags, self.home, workspace.root)
             if ran_with is not None:
-                provider = wiring.build_provider(ran_with)
+                provider = self.providers.get(ran_with)
         history, pending = resumption.prepare(folder.load_api_history())
         try:
             ui = folder.load_ui_messages()

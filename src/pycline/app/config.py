@@ -213,9 +213,11 @@ def resolve(
     *,
     workspace: Path | None = None,
     profile: str | None = None,
+    settings: Settings | None = None,
 ) -> ModelConfig:
-    """Flags win over the environment, which wins over saved settings and the stored key."""
-    choice = load(home, workspace).choice(profile)
+    """Flags win over the environment, which wins over saved settings and the stored key
+    (`settings`: the workspace's, already read)."""
+    choice = (settings or load(home, workspace)).choice(profile)
     provider = flags.provider or os.environ.get("PYCLINE_PROVIDER") or choice.provider
     config = flags.merged_over(from_environment(provider))
     # Saved values only apply to the provider they were saved for.
@@ -245,6 +247,7 @@ def resolve_plan(
     *,
     workspace: Path | None = None,
     profile: str | None = None,
+    settings: Settings | None = None,
 ) -> ModelConfig | None:
     """Plan mode's own model from `planMode` in the settings; None means "the same as Act".
 
@@ -252,7 +255,7 @@ def resolve_plan(
     """
     if flags.provider or flags.model or flags.base_url or act.provider is None:
         return None
-    plan = load(home, workspace).choice(profile).plan_mode
+    plan = (settings or load(home, workspace)).choice(profile).plan_mode
     if plan is None or not (plan.provider or plan.model or plan.base_url):
         return None
     provider = plan.provider or act.provider
