@@ -37,7 +37,9 @@ async def count(tasks: int) -> tuple[int, list[int]]:
     (home / "settings" / "settings.json").write_text(json.dumps({"maxRetries": 2}))
     (workspace / ".pycline" / "settings.json").write_text(json.dumps({"commandTimeout": 30}))
     script = root / "script.json"
-    script.write_text(json.dumps(["<attempt_completion>\n<result>ok</result>\n</attempt_completion>"]))
+    script.write_text(
+        json.dumps(["<attempt_completion>\n<result>ok</result>\n</attempt_completion>"])
+    )
     os.environ["PYCLINE_LANGUAGE_SERVERS"] = "off"
     overrides = ConfigOverrides(provider="scripted", script=str(script))
     session = await Session.open(workspace, home=home, overrides=overrides)

@@ -48,7 +48,7 @@ def _is_our_worker(pid: int) -> bool:
 
 def cli(env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pycline.cli.main", *args],
+        [sys.executable, "-m", "pycline", *args],
         env=env,
         input=stdin,
         capture_output=True,
@@ -76,7 +76,7 @@ def start_in_closing_terminal(
     env: dict[str, str], workspace: Path, script: Path, task: str = "write the notes"
 ) -> str:
     """`pycline run --bg` in a pseudo-terminal, which is then hung up (the terminal closes)."""
-    args = ["-m", "pycline.cli.main", "run", "--bg", "--cwd", str(workspace)]
+    args = ["-m", "pycline", "run", "--bg", "--cwd", str(workspace)]
     args += ["--provider", "scripted", "--script", str(script), task]
     term = pexpect.spawn(sys.executable, args, env=env, encoding="utf-8", timeout=60)
     term.expect(r"(bg-[0-9a-f]+)\r?\n")

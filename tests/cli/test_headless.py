@@ -18,7 +18,7 @@ def run_cli(
     full_env.update({"PYCLINE_HOME": str(home), "NO_COLOR": "1"})
     full_env.update(env or {})
     return subprocess.run(
-        [sys.executable, "-m", "pycline.cli.main", *args],
+        [sys.executable, "-m", "pycline", *args],
         cwd=cwd,
         env=full_env,
         capture_output=True,

@@ -21,7 +21,7 @@ def spawn(
     env.update({"PYCLINE_HOME": str(home), "NO_COLOR": "1", "TERM": "dumb", **(extra_env or {})})
     return pexpect.spawn(
         sys.executable,
-        ["-m", "pycline.cli.main", *args],
+        ["-m", "pycline", *args],
         cwd=str(cwd),
         env=env,
         encoding="utf-8",

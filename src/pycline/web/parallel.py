@@ -52,7 +52,7 @@ def _run_argv(session: WebSession, text: str) -> tuple[list[str], dict[str, str]
     from pycline.providers.presets import key_env
 
     o = session.overrides
-    argv = [sys.executable, "-m", "pycline.cli.main", "run", "--bg", "--cwd", str(session.cwd)]
+    argv = [sys.executable, "-m", "pycline", "run", "--bg", "--cwd", str(session.cwd)]
     for flag, value in (
         ("--provider", o.provider),
         ("--model", o.model),
