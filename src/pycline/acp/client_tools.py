@@ -14,19 +14,20 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pycline.acp.tool_calls import ActiveCall, CallReporter
-from pycline.errors import ToolError
-from pycline.tools.base import ToolCall, ToolContext, ToolResult, ToolSpec
-from pycline.tools.command import EXECUTE_COMMAND_SPEC, approve_command
-from pycline.tools.read import (
+from pycline.app.tool_parts import (
+    EXECUTE_COMMAND_SPEC,
     IMAGE_SUFFIXES,
     READ_FILE_SPEC,
     ReadFileTool,
+    approve_command,
+    blocked_message,
+    converter_for,
     format_page,
     parse_range,
     take_page,
 )
-from pycline.tools.read_documents import converter_for
-from pycline.workspace.ignore import blocked_message
+from pycline.errors import ToolError
+from pycline.tools.base import ToolCall, ToolContext, ToolResult, ToolSpec
 
 OUTPUT_BYTE_LIMIT = 1_000_000
 KILL_WAIT = 5.0  # seconds to wait for a killed terminal to report its exit

@@ -37,7 +37,7 @@ from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
 from pycline.app import wiring
 from pycline.app.handle import CommandRejected, TaskHandle
 from pycline.app.runner import run_chain
-from pycline.app.session import Session, TaskOptions
+from pycline.app.session import Session, TaskOptions, TaskSettings
 from pycline.app.tool_catalogue import facts_of
 from pycline.commands import (
     AnswerQuestion,
@@ -48,7 +48,6 @@ from pycline.commands import (
     SetModel,
     UserMessage,
 )
-from pycline.core.task import TaskSettings
 from pycline.errors import PyclineError
 from pycline.events import (
     ACCEPT,

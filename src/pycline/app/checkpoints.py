@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from pycline.checkpoints import Checkpoint, CheckpointError, FileChange, ShadowGit
-from pycline.core.checkpointing import commit_message, task_of
+from pycline.core.checkpointing import commit_message, label_of, task_of
 from pycline.errors import PyclineError, StorageError
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder, TaskStore
@@ -22,6 +22,18 @@ from pycline.storage.task_store import TaskFolder, TaskStore
 if TYPE_CHECKING:
     from pycline.checkpoints.types import RestoreResult
     from pycline.storage.rewind import Rewound
+
+__all__ = [
+    "CheckpointError",
+    "Checkpoints",
+    "DiskUse",
+    "FileChange",
+    "RestoreMode",
+    "Restored",
+    "files_changed",
+    "label_of",
+    "task_of",
+]
 
 RestoreMode: TypeAlias = Literal["workspace", "task", "both"]
 

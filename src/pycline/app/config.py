@@ -38,6 +38,7 @@ __all__ = [
     "ModelConfig",
     "load",
     "load_settings",
+    "preset_base_url",
     "resolve",
     "resolve_plan",
     "save",
@@ -54,6 +55,14 @@ DEFAULT_MODELS = {
 }
 
 KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", **presets.key_envs()}
+
+
+def preset_base_url(provider: str) -> str | None:
+    """The address an OpenAI-compatible provider is reached at by default (None: not one)."""
+    found = presets.preset(provider)
+    return found.base_url if found is not None else None
+
+
 BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
 
 

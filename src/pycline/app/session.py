@@ -22,7 +22,7 @@ from pycline.app.config import ModelConfig, resolve, resolve_plan
 from pycline.app.handle import AnswerRejected, CommandRejected, Status, TaskHandle, controls_of
 from pycline.app.snapshot import SettingsSnapshot
 from pycline.commands import Cancel
-from pycline.core.modes import Mode
+from pycline.core.modes import Mode, as_mode
 from pycline.core.task import Task, TaskOutcome, TaskSettings
 from pycline.errors import PyclineError
 from pycline.messages import ImageContent
@@ -39,11 +39,14 @@ __all__ = [
     "AnswerRejected",
     "CommandRejected",
     "ConfigOverrides",
+    "Mode",
     "Session",
     "Status",
     "TaskHandle",
     "TaskOptions",
     "TaskOutcome",
+    "TaskSettings",
+    "as_mode",
 ]
 
 

@@ -23,8 +23,8 @@ from pycline.app.background import client
 from pycline.app.background import state as bg_state
 from pycline.app.background.board import board
 from pycline.app.background.paths import BackgroundError, runtime_dir, socket_path, state_dir
+from pycline.app.home import pycline_home
 from pycline.errors import PyclineError
-from pycline.storage.paths import pycline_home
 
 _START_TIMEOUT = 30.0
 

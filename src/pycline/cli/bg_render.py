@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
+from pycline.app.text import for_terminal
 from pycline.cli.screen import SESSION, Screen
 from pycline.event_wire import WireError, envelope_from_json, question_from_json
 from pycline.events import (
@@ -17,7 +18,6 @@ from pycline.events import (
     PlanQuestion,
     Question,
 )
-from pycline.parsing.terminal_text import for_terminal
 
 
 def render_event(screen: Screen, event: Any) -> None:

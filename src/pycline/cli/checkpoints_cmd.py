@@ -12,14 +12,19 @@ import json
 import sys
 from pathlib import Path
 
-from pycline.app.checkpoints import Checkpoints, Restored, RestoreMode
-from pycline.checkpoints import CheckpointError, FileChange
+from pycline.app.checkpoints import (
+    CheckpointError,
+    Checkpoints,
+    FileChange,
+    Restored,
+    RestoreMode,
+    label_of,
+)
+from pycline.app.home import pycline_home
+from pycline.app.tasks import Tasks
 from pycline.cli.style import colour_diff, style
 from pycline.cli.tasks_cmd import human_size
-from pycline.core.checkpointing import label_of
 from pycline.errors import PyclineError
-from pycline.storage.paths import pycline_home
-from pycline.storage.task_store import TaskStore
 
 CHECKPOINT_COMMANDS = ("checkpoints", "restore", "diff")
 
@@ -76,9 +81,9 @@ def build_parser(name: str) -> argparse.ArgumentParser:
     return p
 
 
-def _split_refs(store: TaskStore, refs: list[str], most: int) -> tuple[str | None, list[str]]:
+def _split_refs(home: Path, refs: list[str], most: int) -> tuple[str | None, list[str]]:
     """`[ID] CP…`: the first word is a task id when such a task exists, else a checkpoint."""
-    task_id = refs[0] if refs and (store.tasks_dir / refs[0]).is_dir() else None
+    task_id = refs[0] if refs and Tasks(home).exists(refs[0]) else None
     checkpoints = refs[1:] if task_id is not None else refs
     if len(checkpoints) > most:
         raise CheckpointError(f"Too many checkpoints given: {' '.join(checkpoints)}.")
@@ -87,21 +92,21 @@ def _split_refs(store: TaskStore, refs: list[str], most: int) -> tuple[str | Non
 
 def run_checkpoints_command(name: str, argv: list[str]) -> int:
     ns = build_parser(name).parse_args(argv)
-    store = TaskStore(pycline_home())
+    home = pycline_home()
     try:
         if name in ("restore", "diff"):
-            ns.id, refs = _split_refs(store, ns.refs, 1 if name == "restore" else 2)
+            ns.id, refs = _split_refs(home, ns.refs, 1 if name == "restore" else 2)
             if name == "restore" and not refs:
                 raise CheckpointError("Name the checkpoint to restore (`pycline checkpoints`).")
             ns.checkpoint, ns.checkpoint2 = [*refs, None, None][:2]
         if name == "checkpoints":
             if ns.disk:
-                return asyncio.run(_disk(store, remove_orphans=ns.remove_orphans))
-            return asyncio.run(_list(store, ns))
+                return asyncio.run(_disk(home, remove_orphans=ns.remove_orphans))
+            return asyncio.run(_list(home, ns))
         if name == "restore":
             mode: RestoreMode = "workspace" if ns.workspace else "task" if ns.task else "both"
-            return asyncio.run(_restore(store, ns.id, ns.checkpoint, mode))
-        return asyncio.run(_diff(store, ns))
+            return asyncio.run(_restore(home, ns.id, ns.checkpoint, mode))
+        return asyncio.run(_diff(home, ns))
     except PyclineError as exc:
         print(f"pycline: {exc}", file=sys.stderr)
         return 2
@@ -110,8 +115,8 @@ def run_checkpoints_command(name: str, argv: list[str]) -> int:
 # --- finding a task's checkpoints ------------------------------------------------------------
 
 
-async def _list(store: TaskStore, ns: argparse.Namespace) -> int:
-    found = await Checkpoints(store.home).list(ns.id, workspace=Path.cwd())
+async def _list(home: Path, ns: argparse.Namespace) -> int:
+    found = await Checkpoints(home).list(ns.id, workspace=Path.cwd())
     record, checkpoints = found.record, found.checkpoints
     if ns.json:
         rows = [
@@ -137,10 +142,10 @@ async def _list(store: TaskStore, ns: argparse.Namespace) -> int:
 # --- restore and diff ------------------------------------------------------------------------
 
 
-async def _restore(store: TaskStore, task_id: str | None, ref: str, mode: RestoreMode) -> int:
+async def _restore(home: Path, task_id: str | None, ref: str, mode: RestoreMode) -> int:
     if task_id is None:  # the latest task in this folder
-        task_id = (await Checkpoints(store.home).list(None, workspace=Path.cwd())).record.id
-    done = await Checkpoints(store.home).restore(task_id, ref, mode, workspace=Path.cwd())
+        task_id = (await Checkpoints(home).list(None, workspace=Path.cwd())).record.id
+    done = await Checkpoints(home).restore(task_id, ref, mode, workspace=Path.cwd())
     return _print_restored(done)
 
 
@@ -172,12 +177,12 @@ def _print_change(change: FileChange) -> None:
     sys.stdout.write((colour_diff(diff) + "\n") if sys.stdout.isatty() else diff)
 
 
-async def _diff(store: TaskStore, ns: argparse.Namespace) -> int:
-    return await show_diff(store, ns.id, ns.checkpoint, ns.checkpoint2, stat=ns.stat)
+async def _diff(home: Path, ns: argparse.Namespace) -> int:
+    return await show_diff(home, ns.id, ns.checkpoint, ns.checkpoint2, stat=ns.stat)
 
 
 async def show_diff(
-    store: TaskStore,
+    home: Path,
     task_id: str | None,
     ref: str | None = None,
     ref2: str | None = None,
@@ -185,7 +190,7 @@ async def show_diff(
     stat: bool = False,
 ) -> int:
     """Print the changes from a checkpoint (default: the task's first) to another, or to now."""
-    checkpoints = Checkpoints(store.home)
+    checkpoints = Checkpoints(home)
     listed = await checkpoints.list(task_id, workspace=Path.cwd())
     if not listed.checkpoints:
         print(f"Task {listed.record.id} has no checkpoints.")
@@ -203,19 +208,19 @@ async def show_diff(
     return 0
 
 
-async def restore_both(store: TaskStore, task_id: str, commit: str) -> int:
+async def restore_both(home: Path, task_id: str, commit: str) -> int:
     """Files and conversation back to `commit` (the Esc-twice rewind)."""
-    return await _restore(store, task_id, commit, "both")
+    return await _restore(home, task_id, commit, "both")
 
 
-async def undo_last_step(store: TaskStore, task_id: str) -> int:
+async def undo_last_step(home: Path, task_id: str) -> int:
     """The last change undone: files and conversation (see `Checkpoints.undo_last_step`)."""
-    done = await Checkpoints(store.home).undo_last_step(task_id, workspace=Path.cwd())
+    done = await Checkpoints(home).undo_last_step(task_id, workspace=Path.cwd())
     return _print_restored(done)
 
 
-async def _disk(store: TaskStore, *, remove_orphans: bool) -> int:
-    found = await Checkpoints(store.home).disk_use(remove_orphans=remove_orphans)
+async def _disk(home: Path, *, remove_orphans: bool) -> int:
+    found = await Checkpoints(home).disk_use(remove_orphans=remove_orphans)
     if not found:
         print("No checkpoints yet.")
         return 0

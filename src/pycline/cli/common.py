@@ -11,15 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from pycline.app.config import ModelConfig, resolve, resolve_plan
+from pycline.app.home import pycline_home
 from pycline.errors import PyclineError
-from pycline.storage.paths import pycline_home
 
 if TYPE_CHECKING:
-    from pycline.app.session import ConfigOverrides, Session, TaskHandle
+    from pycline.app.session import ConfigOverrides, Session, TaskHandle, TaskOutcome
     from pycline.cli.follow import View
     from pycline.cli.notices import Shown
     from pycline.cli.render import Tally
-    from pycline.core.task import TaskOutcome
 
 
 def flags_config(ns: argparse.Namespace) -> ModelConfig:

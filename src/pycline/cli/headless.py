@@ -8,10 +8,11 @@ import sys
 from pathlib import Path
 from typing import TextIO, assert_never
 
+from pycline.app.task_size import check_task_size
+from pycline.app.text import clean, for_terminal
 from pycline.cli import render
 from pycline.cli.common import fail, overrides_of, run_to_exit_code, workspace_dir
 from pycline.cli.screen import PLAIN, Screen
-from pycline.cli.task_size import check_task_size
 from pycline.event_wire import envelope_json
 from pycline.events import (
     ACCEPT,
@@ -29,8 +30,6 @@ from pycline.events import (
     PlanQuestion,
     Question,
 )
-from pycline.parsing.surrogates import clean
-from pycline.parsing.terminal_text import for_terminal
 
 NO_USER = (
     "No user is available to answer (pycline is running headless). Decide yourself from the "

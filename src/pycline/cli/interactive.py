@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
 
+from pycline.app.notices import first_time
+from pycline.app.task_size import check_task_size
+from pycline.app.text import for_terminal
 from pycline.cli import notices, render, slash, slash_run
 from pycline.cli.common import overrides_of, workspace_dir
 from pycline.cli.editor import edit_text
@@ -17,7 +20,6 @@ from pycline.cli.lines import ESC_ESC, LineReader
 from pycline.cli.rewind import offer_rewind
 from pycline.cli.screen import SESSION, Screen, budget_line
 from pycline.cli.style import colour_diff, style
-from pycline.cli.task_size import check_task_size
 from pycline.cli.waiting import Waiting
 from pycline.errors import PyclineError
 from pycline.events import (
@@ -44,11 +46,9 @@ from pycline.events import (
     RequestStarted,
     Usage,
 )
-from pycline.parsing.terminal_text import for_terminal
 
 if TYPE_CHECKING:
-    from pycline.app.session import Session, TaskHandle
-    from pycline.core.modes import Mode
+    from pycline.app.session import Mode, Session, TaskHandle
 
 
 class InteractiveHost:
@@ -219,8 +219,8 @@ async def _ask_mcp_trust(reader: LineReader, home: Path, cwd: Path) -> None:
 
 
 async def session(ns: argparse.Namespace) -> int:
+    from pycline.app.home import pycline_home
     from pycline.app.session import Session
-    from pycline.storage.paths import pycline_home
 
     cwd = workspace_dir(ns)
     home = pycline_home()
@@ -253,7 +253,7 @@ def _banner(opened: Session, home: Path, cwd: Path) -> None:
     print(style(f"pycline · {opened.config.provider}/{opened.config.model} · {cwd}", "dim"))
     missing = missing_at_start(home, cwd)
     line = notices.missing_line(missing, shutil.get_terminal_size().columns)
-    if line and notices.first_time(home, "missing", line):
+    if line and first_time(home, "missing", line):
         print(style(line, "yellow"))
     print(
         style(

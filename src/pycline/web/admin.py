@@ -121,7 +121,7 @@ async def server_models(provider: str, base: Any, key: Any) -> list[str]:
 
 def mcp_state(session: WebSession) -> dict[str, Any]:
     from pycline.app.config import load
-    from pycline.mcp.trust import McpTrust
+    from pycline.app.mcp import untrusted_file
 
     hub = session.session.mcp
     extra = load(session.home).mcp_auto_approve
@@ -138,7 +138,7 @@ def mcp_state(session: WebSession) -> dict[str, Any]:
                 "autoApprove": sorted({*s.auto_approve, *extra.get(s.name, [])}),
             }
         )
-    untrusted = McpTrust(session.home).untrusted_file(session.cwd)
+    untrusted = untrusted_file(session.home, session.cwd)
     return {"servers": servers, "untrusted": str(untrusted) if untrusted else None}
 
 
