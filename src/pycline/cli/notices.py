@@ -4,6 +4,7 @@ notice seen in an earlier session: `app.notices.first_time`)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 # A notice that repeats this much of the previous one (a retry countdown) shows only what changed.
 _SHARED_PREFIX = 40
@@ -53,3 +54,14 @@ def missing_line(missing: list[str], width: int) -> str:
     if len(line) >= width:
         line = line[: max(width - 2, 0)] + "…"
     return line
+
+
+def fit_path(path: Path, room: int) -> str:
+    """`path` in at most `room` characters: ~ for the home folder, then … for its start."""
+    text = str(path)
+    home = str(Path.home())
+    if text == home or text.startswith(home + "/"):
+        text = "~" + text[len(home) :]
+    if len(text) > room > 1:
+        text = "…" + text[len(text) - room + 1 :]
+    return text
