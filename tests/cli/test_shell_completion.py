@@ -29,7 +29,7 @@ def scripts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = {}
     for shell in ("bash", "zsh", "fish"):
         proc = subprocess.run(
-            [sys.executable, "-m", "pycline.cli.main", "completion", shell],
+            [sys.executable, "-m", "pycline", "completion", shell],
             capture_output=True,
             text=True,
             timeout=60,

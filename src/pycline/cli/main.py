@@ -297,3 +297,7 @@ def _dispatch(args: list[str]) -> int:
 
         return run_in_worktree(namespace, run_interactive)
     return run_interactive(namespace)
+
+
+if __name__ == "__main__":  # the terminal's commands only; `python -m pycline` routes them all
+    sys.exit(main())
