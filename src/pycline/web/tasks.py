@@ -23,7 +23,7 @@ from pycline.app.runner import run_chain
 from pycline.app.session import ConfigOverrides, Session
 from pycline.commands import Cancel
 from pycline.core.modes import as_mode
-from pycline.events import Envelope
+from pycline.events import EVENTS_VERSION, Envelope
 from pycline.messages import ImageContent
 from pycline.storage.task_store import TaskStore
 from pycline.web.transcript import saved_events
@@ -152,7 +152,7 @@ class WebSession:
         saved = list(saved_events(handle.id, handle.saved_messages()))
         if message:  # what the user sent to go on with, where the task continues
             said = {"kind": "user_message", "text": message, "ts": time.time()}
-            saved.append({"v": 2, "task_id": handle.id, "saved": True, **said})
+            saved.append({"v": EVENTS_VERSION, "task_id": handle.id, "saved": True, **said})
         before = [{**e, "seq": i - len(saved)} for i, e in enumerate(saved)]  # before seq 1
         return self._add(Run(handle, handle.title, before), session)
 
