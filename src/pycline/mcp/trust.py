@@ -45,8 +45,12 @@ class McpTrust:
             return {}
         return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
 
+    def key(self, file: Path) -> str:
+        """What a trust record is for: the file as seen from its workspace."""
+        return _key(file)
+
     def is_trusted(self, file: Path, content: bytes) -> bool:
-        return self._load().get(_key(file)) == _digest(content)
+        return self._load().get(self.key(file)) == _digest(content)
 
     def trust(self, file: Path, content: bytes | None = None) -> None:
         """Trust the file as it is now (or `content`, the bytes the user was shown)."""
@@ -54,7 +58,7 @@ class McpTrust:
             content = read_file(file, MAX_SETTINGS_BYTES, whole=True)
         with locked(self.path):
             data = self._load()
-            data[_key(file)] = _digest(content)
+            data[self.key(file)] = _digest(content)
             atomic_write_json(self.path, data)
 
     def untrusted_file(self, workspace: Path) -> Path | None:
