@@ -1,4 +1,4 @@
-"""Showing a background task's events (events v2 JSON) and asking its questions in a terminal."""
+"""Showing a background task's events (their JSON envelopes) and asking its questions in a terminal."""
 
 from __future__ import annotations
 

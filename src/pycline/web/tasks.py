@@ -23,7 +23,7 @@ from pycline.app.runner import run_chain
 from pycline.app.session import ConfigOverrides, Session, as_mode
 from pycline.app.tasks import Tasks
 from pycline.commands import Cancel
-from pycline.events import Envelope
+from pycline.events import EVENTS_VERSION, Envelope
 from pycline.messages import ImageContent
 from pycline.web.transcript import saved_events
 from pycline.web.wire import BadRequest, Resend, event_json
@@ -147,7 +147,7 @@ class WebSession:
         saved = list(saved_events(handle.id, handle.saved_messages()))
         if message:  # what the user sent to go on with, where the task continues
             said = {"kind": "user_message", "text": message, "ts": time.time()}
-            saved.append({"v": 2, "task_id": handle.id, "saved": True, **said})
+            saved.append({"v": EVENTS_VERSION, "task_id": handle.id, "saved": True, **said})
         before = [{**e, "seq": i - len(saved)} for i, e in enumerate(saved)]  # before seq 1
         return self._add(Run(handle, handle.title, before), session)
 

@@ -3,7 +3,7 @@
 Client to task: a command (`pycline.command_wire`: answer, user_message, cancel, …, each with the
 task's id), answered by an `accepted` or `rejected` reply; or a request `{"op": "status"}` or
 `{"op": "attach"}` (the task so far, then live; commands may follow on the same connection).
-Task to client: `{"type": "state", "state": {...}}`, `{"type": "event", "event": <events v2>}`,
+Task to client: `{"type": "state", "state": {...}}`, `{"type": "event", "event": <an event envelope>}`,
 `{"type": "question", "question_id": ID, "question": {...}}` for each question to answer,
 `{"type": "ended", "status": ...}`, and the command replies. A line that is not a JSON object
 gets a `rejected` reply; the connection goes on.
