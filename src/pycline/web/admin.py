@@ -153,7 +153,8 @@ def mcp_state(session: WebSession) -> dict[str, Any]:
     from pycline.mcp.trust import McpTrust
 
     hub = session.session.mcp
-    extra = load(session.home).mcp_auto_approve
+    settings = load(session.home, session.cwd)
+    extra = settings.mcp_auto_approve
     servers = []
     for s in hub.servers() if hub is not None else []:
         servers.append(
@@ -168,7 +169,13 @@ def mcp_state(session: WebSession) -> dict[str, Any]:
             }
         )
     untrusted = McpTrust(session.home).untrusted_file(session.cwd)
-    return {"servers": servers, "untrusted": str(untrusted) if untrusted else None}
+    # What really happens: with useMcp (or YOLO) on, every tool runs without asking.
+    everything = settings.auto_approve.use_mcp or settings.auto_approve.yolo
+    return {
+        "servers": servers,
+        "untrusted": str(untrusted) if untrusted else None,
+        "allAutoApproved": everything,
+    }
 
 
 async def _refresh(session: WebSession) -> None:
