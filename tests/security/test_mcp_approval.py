@@ -59,9 +59,7 @@ def test_an_mcp_tool_asks_before_it_runs_by_default(
     assert "headless" in model_saw(isolated_home)  # refused for want of an answer
 
 
-@pytest.mark.parametrize(
-    "how", ["server autoApprove", "settings mcpAutoApprove", "useMcp setting"]
-)
+@pytest.mark.parametrize("how", ["server autoApprove", "settings mcpAutoApprove", "useMcp setting"])
 def test_an_mcp_tool_the_user_allowed_runs_unasked(
     how: str, isolated_home: Path, workspace: Path, tmp_path: Path
 ) -> None:

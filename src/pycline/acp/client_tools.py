@@ -156,10 +156,10 @@ class ClientCommandTool:
         try:
             # The editor starts the process with its own environment: the sandbox sets ours,
             # without secrets, itself.
-            argv, _ = await prepared(command, ctx.cwd, sandbox=sandbox, env_in_argv=True)
+            ready = await prepared(command, ctx.cwd, sandbox=sandbox, for_another_spawner=True)
         except SandboxUnavailable as exc:
             raise ToolError(f"The command was not run: {exc}") from exc
-        return await self._execute(command, argv, timeout, ctx)
+        return await self._execute(command, ready.argv, timeout, ctx)
 
     async def _execute(
         self, command: str, argv: list[str], timeout: float, ctx: ToolContext
