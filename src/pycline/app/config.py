@@ -27,7 +27,7 @@ from pycline.app.settings_model import (
 )
 from pycline.errors import ConfigError, redact_url_credentials
 from pycline.providers import presets
-from pycline.storage.atomic import atomic_write_json
+from pycline.storage.atomic import atomic_write_json, locked
 from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_json
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "ModelConfig",
     "load",
     "load_settings",
+    "locked",
     "resolve",
     "resolve_plan",
     "save",
@@ -344,12 +345,13 @@ def resolve_plan(
 
 def save(home: Path, config: ModelConfig) -> None:
     """Remember a provider choice; the key goes to the secret store only."""
-    settings = load_settings(home)
-    settings.update({"provider": config.provider, "model": config.model})
-    if config.base_url:
-        settings["baseUrl"] = config.base_url
-    else:
-        settings.pop("baseUrl", None)
-    write_settings(settings_path(home), settings, home=home, workspace=False)
+    with locked(settings_path(home)):
+        settings = load_settings(home)
+        settings.update({"provider": config.provider, "model": config.model})
+        if config.base_url:
+            settings["baseUrl"] = config.base_url
+        else:
+            settings.pop("baseUrl", None)
+        write_settings(settings_path(home), settings, home=home, workspace=False)
     if config.api_key and config.provider:
         SecretStore(home).set(config.provider, config.api_key)

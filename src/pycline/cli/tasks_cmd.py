@@ -117,7 +117,8 @@ def record_line(r: TaskRecord) -> str:
         text = text[:59] + "…"
     star = "*" if r.favorite else " "
     return (
-        f"{star}{r.id}  {_when(r.ts)}  {r.status:<9}  {r.tokens_in:>7} in {r.tokens_out:>6} out"
+        f"{star}{r.id}  {_when(r.ts)}  {r.status:<9}  {r.tokens_in:>7} in "
+        f"{r.cache_reads:>8} cached {r.tokens_out:>6} out"
         f"  ${r.total_cost:.4f}  {human_size(r.size):>8}  {text}"
     )
 

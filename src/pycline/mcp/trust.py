@@ -14,7 +14,7 @@ import shlex
 from pathlib import Path
 
 from pycline.mcp.settings import StdioServer, load_file, workspace_settings_path
-from pycline.storage.atomic import atomic_write_json
+from pycline.storage.atomic import atomic_write_json, locked
 from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_file, read_json
 
 TRUST_FILE_NAME = "trusted_mcp.json"
@@ -54,11 +54,12 @@ class McpTrust:
 
     def trust(self, file: Path, content: bytes | None = None) -> None:
         """Trust the file as it is now (or `content`, the bytes the user was shown)."""
-        data = self._load()
         if content is None:
             content = read_file(file, MAX_SETTINGS_BYTES, whole=True)
-        data[self.key(file)] = _digest(content)
-        atomic_write_json(self.path, data)
+        with locked(self.path):
+            data = self._load()
+            data[self.key(file)] = _digest(content)
+            atomic_write_json(self.path, data)
 
     def untrusted_file(self, workspace: Path) -> Path | None:
         """The workspace's MCP file when it exists and its current content is not trusted."""

@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
@@ -51,12 +52,24 @@ def run_ui(argv: list[str]) -> int:
         return 130
 
 
+def open_browser(url: str) -> None:
+    """Open `url` without holding up the server: the `$BROWSER` command (a text browser, when
+    there is no display) may run for as long as the user reads, and `webbrowser` waits for it.
+    A daemon thread, so that stopping the server never waits for the browser either."""
+
+    def run() -> None:
+        with contextlib.suppress(webbrowser.Error, OSError):
+            webbrowser.open(url)
+
+    threading.Thread(target=run, name="open-browser", daemon=True).start()
+
+
 async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int:
     from aiohttp import web
 
     from pycline.app.session import ConfigOverrides, Session
     from pycline.errors import PyclineError
-    from pycline.web.security import Guard
+    from pycline.web.security import Guard, url_host
     from pycline.web.server import build_app
     from pycline.web.tasks import WebSession
 
@@ -85,7 +98,7 @@ async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int
         return 2
     port = runner.addresses[0][1]
     guard.port = port
-    shown = ns.host if ":" not in ns.host else f"[{ns.host}]"
+    shown = url_host(ns.host)
 
     def login_url(token: str) -> str:
         return f"http://{shown}:{port}/#token={token}"
@@ -133,8 +146,7 @@ def _open_browser(url: str) -> Path | None:
             f"<body><p><a href='{quoted}'>Open pycline</a></p></body></html>\n"
         )
     path = Path(name)
-    with contextlib.suppress(webbrowser.Error):
-        webbrowser.open(path.as_uri())
+    open_browser(path.as_uri())
     return path
 
 

@@ -54,6 +54,11 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def url_host(host: str) -> str:
+    """`host` as it goes in a URL (and a Host header): an IPv6 address in brackets."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
 def new_token() -> str:
     """256 random bits, URL-safe."""
     return secrets.token_urlsafe(32)
@@ -81,7 +86,12 @@ class Guard:
         return self.token
 
     def allowed_hosts(self) -> set[str]:
-        names = set(LOOPBACK_NAMES) if is_loopback(self.host) else {self.host}
+        """`name:port` for every name the browser may use: the address we listen on, as the
+        printed URL spells it (127.0.0.2 too, and IPv6 in brackets), and on loopback the
+        usual local names."""
+        names = {url_host(self.host).lower()}
+        if is_loopback(self.host):
+            names |= set(LOOPBACK_NAMES)
         return {f"{name}:{self.port}" for name in names}
 
     def allowed_origins(self) -> set[str]:

@@ -61,6 +61,7 @@ export class HistoryView {
       open,
       h("div", { class: "history-meta" },
         h("span", { text: `Tokens ↑${r.tokens_in} ↓${r.tokens_out}` }),
+        r.cache_reads || r.cache_writes ? h("span", { text: `Cache ${r.cache_reads} read, ${r.cache_writes} written` }) : null,
         h("span", { text: `$${r.total_cost.toFixed(4)}` }),
         h("span", { text: r.model || "" }),
         h("span", { class: "spacer" }), star, exp, del));
