@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pycline.app import wiring
 from pycline.app.config import ModelConfig, load
 from pycline.app.hook_trust import HookTrust
+from pycline.app.mcp import always_allow_mcp_tool
 from pycline.app.provider_cache import ProviderCache
 from pycline.app.resume_model import resumed_config
 from pycline.app.settings_model import Settings
@@ -140,6 +141,7 @@ class TaskBuilder:
             diagnostics=diagnostics_settings(self.home, root, settings=now),
             settings=workspace_tool_settings(self.home, root, settings=now),
         )
+        services.tools.remember_mcp_tool = partial(always_allow_mcp_tool, self.home)
         focus_settings, limits = features_on.focus, features_on.limits
         focus = FocusChain(focus_settings, folder.path / f"focus_chain_taskid_{folder.id}.md")
         focus.load()

@@ -230,6 +230,11 @@ def set_tool_auto_approve(home: Path, server: str, tool: str, approve: bool) -> 
         write_settings(settings_path(home), data, home=home, workspace=False)
 
 
+def always_allow_mcp_tool(home: Path, server: str, tool: str) -> None:
+    """The user's "Always allow" for one MCP tool, kept in the global settings."""
+    set_tool_auto_approve(home, server, tool, True)
+
+
 def _edit(home: Path, workspace: Path, project: bool, apply: Callable[[Path], None]) -> Path:
     from pycline.mcp.trust import McpTrust
     from pycline.storage.atomic import locked

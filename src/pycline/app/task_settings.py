@@ -109,6 +109,7 @@ def sandbox_policy(settings: Settings, home: Path, workspace: Path) -> SandboxPo
         hidden=rules.hidden_paths,
         explicit=flag in SANDBOX_MODES or settings.sandbox is not None,
         runtime=hidden_from_commands(),
+        home_visible=tuple(settings.sandbox_readable),
     )
 
 

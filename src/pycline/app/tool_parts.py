@@ -5,7 +5,9 @@ paging and refusal messages, and shows the `task_progress` checklist as its plan
 from __future__ import annotations
 
 from pycline.core.focus_chain import items as checklist_items
-from pycline.tools.command import EXECUTE_COMMAND_SPEC, approve_command
+from pycline.terminal.process import prepared
+from pycline.terminal.sandbox import SandboxUnavailable
+from pycline.tools.command import EXECUTE_COMMAND_SPEC, approve_command, sandbox_in
 from pycline.tools.read import (
     IMAGE_SUFFIXES,
     READ_FILE_SPEC,
@@ -22,11 +24,14 @@ __all__ = [
     "IMAGE_SUFFIXES",
     "READ_FILE_SPEC",
     "ReadFileTool",
+    "SandboxUnavailable",
     "approve_command",
     "blocked_message",
     "checklist_items",
     "converter_for",
     "format_page",
     "parse_range",
+    "prepared",
+    "sandbox_in",
     "take_page",
 ]

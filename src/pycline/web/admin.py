@@ -128,7 +128,8 @@ def mcp_state(session: WebSession) -> dict[str, Any]:
     from pycline.app.mcp import untrusted_file
 
     hub = session.session.mcp
-    extra = load(session.home).mcp_auto_approve
+    settings = load(session.home, session.cwd)
+    extra = settings.mcp_auto_approve
     servers = []
     for s in hub.servers() if hub is not None else []:
         servers.append(
@@ -143,7 +144,13 @@ def mcp_state(session: WebSession) -> dict[str, Any]:
             }
         )
     untrusted = untrusted_file(session.home, session.cwd)
-    return {"servers": servers, "untrusted": str(untrusted) if untrusted else None}
+    # What really happens: with useMcp (or YOLO) on, every tool runs without asking.
+    everything = settings.auto_approve.use_mcp or settings.auto_approve.yolo
+    return {
+        "servers": servers,
+        "untrusted": str(untrusted) if untrusted else None,
+        "allAutoApproved": everything,
+    }
 
 
 async def _refresh(session: WebSession) -> None:
