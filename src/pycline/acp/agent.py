@@ -56,7 +56,6 @@ from pycline.app.task_settings import task_settings
 from pycline.app.tasks import Tasks
 from pycline.app.toggles import enabled_workflows
 from pycline.errors import PyclineError, StorageError
-from pycline.storage.task_store import TaskStore
 
 log = logging.getLogger("pycline.acp")
 
@@ -286,11 +285,8 @@ class PyclineAgent:
     ) -> ListSessionsResponse:
         self._require_init()
         start = int(cursor) if cursor and cursor.isdigit() else 0
-        store = TaskStore(self.home)
-        records = store.index.list(limit=10_000)
-        if cwd is not None:
-            wanted = str(Path(cwd).resolve())
-            records = [r for r in records if r.workspace == wanted]
+        where = Path(cwd) if cwd is not None else None
+        records = Tasks(self.home).records(workspace=where, limit=10_000)
         records = [r for r in records if r.task]
         page = records[start : start + PAGE]
         more = start + PAGE < len(records)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from pycline.app.allow_rules import command_prefix, prefix_covers
 from pycline.tools.base import ToolKind
-from pycline.workspace.allow_rules import command_prefix, prefix_covers
 
 OptionKind: TypeAlias = Literal["allow_once", "allow_always", "reject_once", "reject_always"]
 Verdict: TypeAlias = Literal["allow", "reject"]

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pycline.app.menus import Workflow, workflow_menu
 from pycline.app.toggles import enabled_workflows
-from pycline.workspace import workflows as wf
 
 Source = Literal["pycline", "cline", "workflow"]
 
@@ -60,12 +60,12 @@ CLINE: tuple[SlashCommand, ...] = (
 _WORD = re.compile(r"/([A-Za-z][A-Za-z0-9_.-]*)")
 
 
-def workflows(found: list[wf.Workflow]) -> list[SlashCommand]:
+def workflows(found: list[Workflow]) -> list[SlashCommand]:
     """The menu's workflows; one named like a command does not hide it."""
     taken = [c.name for c in (*BUILTIN, *CLINE)]
     return [
         SlashCommand(w.stem, f"/{w.stem}", f"workflow ({w.path.parent})", "workflow", w.path)
-        for w in wf.menu(found, taken=taken)
+        for w in workflow_menu(found, taken=taken)
     ]
 
 

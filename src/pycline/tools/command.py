@@ -16,7 +16,7 @@ from pycline.events import ALWAYS_ALLOW, APPROVE, DENY, ApprovalQuestion, Option
 from pycline.prompts.responses import DENIED, with_feedback
 from pycline.storage.paths import pycline_home
 from pycline.terminal.process import ShellProcess
-from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable, unavailable_reason
+from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable, limits, unavailable_reason
 from pycline.tools.base import (
     ApprovalCategory,
     Interrupted,
@@ -205,6 +205,10 @@ def sandbox_in(ctx: ToolContext) -> SandboxPolicy | None:
     if policy is None:
         return None
     if policy.enabled:
+        limit = limits(policy)
+        if limit and not ctx.services.sandbox_notice_shown:
+            ctx.services.sandbox_notice_shown = True
+            ctx.say(ToolOutput(f"[pycline] {limit}\n"))
         return policy
     if not policy.explicit and not ctx.services.sandbox_notice_shown:
         reason = unavailable_reason()

@@ -20,13 +20,11 @@ from typing import Any
 
 from pycline.app.handle import TaskHandle
 from pycline.app.runner import run_chain
-from pycline.app.session import ConfigOverrides, Session
+from pycline.app.session import ConfigOverrides, Session, as_mode
 from pycline.app.tasks import Tasks
 from pycline.commands import Cancel
-from pycline.core.modes import as_mode
 from pycline.events import Envelope
 from pycline.messages import ImageContent
-from pycline.storage.task_store import TaskStore
 from pycline.web.transcript import saved_events
 from pycline.web.wire import BadRequest, Resend, event_json
 
@@ -97,10 +95,6 @@ class WebSession:
     _chains: set[asyncio.Task[None]] = field(default_factory=set)
 
     @property
-    def store(self) -> TaskStore:
-        return TaskStore(self.session.home)
-
-    @property
     def home(self) -> Path:
         return self.session.home
 
@@ -134,7 +128,7 @@ class WebSession:
         from pycline.errors import PyclineError
 
         try:
-            where = Path(self.store.open(task_id).load_record().workspace)
+            where = Path(Tasks(self.home).record(task_id).workspace)
             known = await worktrees.list_worktrees(self.cwd, self.home)
         except PyclineError:  # not a git repository, or no such task (resume says so)
             return self.session
