@@ -482,8 +482,8 @@ async def _run_one(
     async def shown(handle: TaskHandle) -> None:
         await follow(handle, host)
 
-    following(handle)
-    interrupts.stopped = False
+    host.attach(handle)
+    interrupts.start(handle)
     try:
         finished = await run_chain(
             opened, handle, follow=shown, continued=lambda _, nxt: following(nxt)
