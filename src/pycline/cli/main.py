@@ -192,55 +192,74 @@ def near_command(word: str) -> str | None:
     return found[0] if found else None
 
 
+# Each subcommand's parser: (module, factory, the factory's arguments), imported only when asked.
+_PARSERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "run": ("pycline.cli.main", "build_run_parser", ()),
+    "resume": ("pycline.cli.main", "build_resume_parser", ()),
+    "mcp": ("pycline.cli.mcp_cmd", "build_parser", ()),
+    "hooks": ("pycline.cli.hooks_cmd", "build_parser", ()),
+    "rules": ("pycline.cli.toggles_cmd", "build_parser", ("rules",)),
+    "workflows": ("pycline.cli.toggles_cmd", "build_parser", ("workflows",)),
+    "config": ("pycline.cli.config_cmd", "build_config_parser", ()),
+    "auth": ("pycline.cli.config_cmd", "build_auth_parser", ()),
+    "setup": ("pycline.cli.setup_wizard", "build_parser", ()),
+    "acp": ("pycline.acp.main", "build_parser", ()),
+    "ui": ("pycline.web.command", "build_parser", ()),
+    "worktree": ("pycline.cli.worktree_cmd", "build_parser", ()),
+    "batch": ("pycline.cli.batch_cmd", "build_parser", ()),
+    "tasks": ("pycline.cli.bg_cmd", "tasks_parser", ()),
+    "attach": ("pycline.cli.bg_cmd", "attach_parser", ()),
+    "stop": ("pycline.cli.bg_cmd", "stop_parser", ()),
+    "doctor": ("pycline.cli.doctor_cmd", "build_parser", ()),
+    "completion": ("pycline.cli.shell_completion", "build_parser", ()),
+    **{name: ("pycline.cli.tasks_cmd", "build_parser", (name,)) for name in (
+        "history", "show", "export", "delete", "favorite"
+    )},
+    **{name: ("pycline.cli.checkpoints_cmd", "build_parser", (name,)) for name in (
+        "checkpoints", "restore", "diff"
+    )},
+}  # fmt: skip
+
+
+def command_parser(name: str) -> argparse.ArgumentParser:
+    """The parser of one subcommand."""
+    import importlib
+
+    module, factory, arguments = _PARSERS[name]
+    built: argparse.ArgumentParser = getattr(importlib.import_module(module), factory)(*arguments)
+    return built
+
+
 def command_parsers() -> dict[str, Callable[[], argparse.ArgumentParser]]:
     """Each subcommand's parser (for shell completion and the command reference)."""
     from functools import partial
 
-    from pycline.acp.main import build_parser as acp
-    from pycline.cli import (
-        batch_cmd,
-        bg_cmd,
-        checkpoints_cmd,
-        config_cmd,
-        doctor_cmd,
-        hooks_cmd,
-        mcp_cmd,
-        setup_wizard,
-        shell_completion,
-        tasks_cmd,
-        toggles_cmd,
-        worktree_cmd,
-    )
-    from pycline.web.command import build_parser as ui
+    return {name: partial(command_parser, name) for name in COMMANDS}
 
-    parsers: dict[str, Callable[[], argparse.ArgumentParser]] = {
-        "run": build_run_parser,
-        "resume": build_resume_parser,
-        "mcp": mcp_cmd.build_parser,
-        "hooks": hooks_cmd.build_parser,
-        "rules": partial(toggles_cmd.build_parser, "rules"),
-        "workflows": partial(toggles_cmd.build_parser, "workflows"),
-        "config": config_cmd.build_config_parser,
-        "auth": config_cmd.build_auth_parser,
-        "setup": setup_wizard.build_parser,
-        "acp": acp,
-        "ui": ui,
-        "worktree": worktree_cmd.build_parser,
-        "batch": batch_cmd.build_parser,
-        "tasks": bg_cmd.tasks_parser,
-        "attach": bg_cmd.attach_parser,
-        "stop": bg_cmd.stop_parser,
-        "doctor": doctor_cmd.build_parser,
-        "completion": shell_completion.build_parser,
-    }
-    for name in ("history", "show", "export", "delete", "favorite"):
-        parsers[name] = partial(tasks_cmd.build_parser, name)
-    for name in ("checkpoints", "restore", "diff"):
-        parsers[name] = partial(checkpoints_cmd.build_parser, name)
-    return {name: parsers[name] for name in COMMANDS}
+
+def _global_options_moved(args: list[str]) -> list[str]:
+    """`pycline --cwd DIR history` as `pycline history --cwd DIR` (see cli/global_options.py)."""
+    from pycline.cli import global_options
+
+    if not global_options.mentioned(args):
+        return args
+    found = global_options.split(args, COMMANDS)
+    if found is None:
+        return args
+    command, before, rest = found
+    own, elsewhere = global_options.arrange(before, rest, command_parser(command))
+    global_options.apply(elsewhere)
+    return [command, *own]
 
 
 def _dispatch(args: list[str]) -> int:
+    from pycline.cli.global_options import NotTaken
+
+    try:
+        args = _global_options_moved(args)
+    except NotTaken as exc:
+        print(f"pycline: {exc}", file=sys.stderr)
+        return 2
     command = args[0] if args and args[0] in COMMANDS else None
     looks_like_command = len(args) == 1 or (len(args) > 1 and args[1][:1] in "-0123456789")
     if command is None and args and looks_like_command and (meant := near_command(args[0])):

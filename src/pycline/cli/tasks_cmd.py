@@ -52,6 +52,9 @@ def build_parser(name: str) -> argparse.ArgumentParser:
         parser.add_argument("--search", default="", help="only tasks whose text contains this")
         parser.add_argument("--limit", type=int, default=50)
         parser.add_argument("--favorites", action="store_true", help="only starred tasks")
+        parser.add_argument(
+            "--cwd", help="only the tasks of this folder (default: every folder's tasks)"
+        )
         return parser
     optional = name in ("show", "export")
     parser.add_argument(
@@ -97,7 +100,10 @@ def run_tasks_command(name: str, argv: list[str]) -> int:
 
 
 def _history(tasks: Tasks, ns: argparse.Namespace) -> int:
-    found = tasks.list(search=ns.search, limit=ns.limit, favorites=ns.favorites)
+    folder = None if ns.cwd is None else Path(ns.cwd).expanduser()
+    if folder is not None and not folder.is_dir():
+        raise PyclineError(f"--cwd {ns.cwd}: not a folder")
+    found = tasks.list(search=ns.search, limit=ns.limit, favorites=ns.favorites, workspace=folder)
     _report(found.problems)
     records = found.records
     if ns.json:
