@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pycline.errors import ConfigError
 
@@ -37,8 +37,8 @@ class NotTaken(ConfigError):
     """A global option a command cannot honour."""
 
 
-@dataclass(frozen=True, slots=True)
-class Given:
+# Named tuples, not dataclasses: this module is imported on every start (`pycline --help` too).
+class Given(NamedTuple):
     name: str
     value: str | None = None  # None for a flag
 
@@ -47,8 +47,7 @@ class Given:
         return [self.name] if self.value is None else [f"{self.name}={self.value}"]
 
 
-@dataclass(frozen=True, slots=True)
-class Elsewhere:
+class Elsewhere(NamedTuple):
     """The global options a command does not take itself, as the process applies them."""
 
     cwd: str | None = None
