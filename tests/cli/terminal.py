@@ -60,6 +60,7 @@ class Terminal:
         )
         self.transcript = b""  # everything printed, without colours and cursor moves
         self._mark = 0
+        self.before = ""  # what was printed between the last two matches (as pexpect's)
 
     def _reply(self, data: str) -> None:
         self.child.send(data.encode())
@@ -113,6 +114,7 @@ class Terminal:
             return match is not None
 
         waited = self._until(done, repr(pattern), timeout)
+        self.before = self.printed()[: found[-1].start()]
         self._mark += len(self.printed()[: found[-1].end()].encode())
         return waited
 
@@ -121,6 +123,7 @@ class Terminal:
         waited = self._until(
             lambda: self.cursor_line().startswith(prompt), f"the {prompt!r} prompt", timeout
         )
+        self.before = self.printed()
         self._mark = len(self.transcript)
         return waited
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.task_cli import history
 from tests.cli.terminal import Terminal
 from tests.fakes.openai_server import FakeOpenAI
 from tests.fakes.server import Stall
@@ -46,9 +47,7 @@ def test_ctrl_c_stops_a_sandboxed_command_of_a_typed_task_and_the_model_gets_its
         term.ctrl_c()
         waited = term.expect_prompt(timeout=2)
         assert waited < 2
-        assert "is saved; your next message continues it" in term.printed() or term.on_screen(
-            "is saved; your next message continues it"
-        )
+        assert "is saved; your next message continues it" in term.before
         term.type("why did it stop?")
         term.expect("Press Enter to accept")
         term.type("")
@@ -79,3 +78,28 @@ def test_ctrl_c_while_waiting_for_the_model_on_a_typed_task_stops_it_and_again_q
         term.ctrl_c()  # the second press within two seconds
         term.expect("Bye")
         assert term.wait_exit() == 130
+
+
+def test_ctrl_c_at_the_completion_prompt_keeps_the_task_completed(
+    isolated_home: Path, workspace: Path, terminals: list[Terminal]
+) -> None:
+    with FakeOpenAI([DONE, DONE]) as server:
+        term = Terminal(_model_flags(server), home=isolated_home, cwd=workspace)
+        terminals.append(term)
+        term.expect_prompt()
+        term.type("stop waiting")
+        term.expect("Press Enter to accept")
+        term.ctrl_c()
+        term.expect_prompt(timeout=2)
+        assert "cancelled" not in term.before.lower(), term.before
+        term.type("another thing")  # a new task, not more of the completed one
+        term.expect("Press Enter to accept")
+        term.type("")
+        term.expect_prompt()
+        term.ctrl_d()
+        assert term.wait_exit() == 0
+    records = history(isolated_home)
+    assert sorted((r["task"], r["status"]) for r in records) == [
+        ("another thing", "completed"),
+        ("stop waiting", "completed"),
+    ]

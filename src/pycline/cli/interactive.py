@@ -493,6 +493,8 @@ async def _run_one(
     host.waiting.stop()
     handle, outcome = finished.handle, finished.outcome
     mode = handle.mode
+    if outcome.completed:  # Ctrl-C at its completion prompt took the result as it is
+        interrupts.stopped = False
     if interrupts.stopped:
         _say(
             style(
