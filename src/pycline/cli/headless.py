@@ -157,7 +157,10 @@ class HeadlessHost:
                 for line in self.output.finish():
                     self._line(line)
                 if not ok:
-                    self._line(f"  failed: {render.failure_reason(result)}")
+                    first, *more = render.failure_reason(result)
+                    self._line(f"  failed: {first}")
+                    for line in more:
+                        self._line(f"    {line}")
                 elif render.shows_result(tool):
                     for line in render.shown_result(result):
                         self._line(f"  {line}")

@@ -139,7 +139,10 @@ class InteractiveHost:
                 for line in self.output.finish():
                     self._line(style(line, "dim"))
                 if not ok:
-                    self._line(style(f"  ✗ {render.failure_reason(result)}", "red"))
+                    first, *more = render.failure_reason(result)
+                    self._line(style(f"  ✗ {first}", "red"))
+                    for line in more:
+                        self._line(style(f"    {line}", "red"))
                 elif render.shows_result(tool):
                     for line in render.shown_result(result):
                         self._line(style(f"  {line}", "dim"))

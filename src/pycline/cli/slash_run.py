@@ -192,14 +192,16 @@ async def _undo(state: SlashState, _: str) -> None:
 
 
 async def _history(state: SlashState, _: str) -> None:
-    from pycline.cli.tasks_cmd import record_line
+    from pycline.cli.tasks_cmd import history_header, record_line
     from pycline.storage.task_store import TaskStore
 
     records = TaskStore(state.home).index.list(workspace=str(state.cwd), limit=10)
     if not records:
         state.say("No tasks in this folder yet.")
+    else:
+        state.say(style(history_header(folders=False), "dim"))
     for record in records:
-        state.say(record_line(record))
+        state.say(record_line(record, folders=False))
     if records:
         state.say(style("/resume ID continues one.", "dim"))
 

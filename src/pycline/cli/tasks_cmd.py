@@ -112,20 +112,44 @@ def _history(tasks: Tasks, ns: argparse.Namespace) -> int:
     if not records:
         print("No tasks yet.")
         return 0
+    folders = folder is None  # one folder asked for: no need to repeat it on every line
+    print(history_header(folders=folders))
     for r in records:
-        print(record_line(r))
+        print(record_line(r, folders=folders))
     return 0
 
 
-def record_line(r: TaskRecord) -> str:
+_FOLDER_WIDTH = 28
+
+
+def history_header(*, folders: bool = True) -> str:
+    folder = f"{'FOLDER':<{_FOLDER_WIDTH}}  " if folders else ""
+    return (
+        f" {'ID':<13}  {'WHEN':<16}  {'STATUS':<9}  {'TOKENS IN':>9} {'OUT':>6}  {'COST':>7}  "
+        f"{'SIZE':>8}  {folder}TASK"
+    )
+
+
+def record_line(r: TaskRecord, *, folders: bool = True) -> str:
+    """One task under `history_header` (a star before a favourite's id)."""
     text = " ".join(r.task.split())
     if len(text) > 60:
         text = text[:59] + "…"
     star = "*" if r.favorite else " "
+    folder = f"{short_folder(r.workspace):<{_FOLDER_WIDTH}}  " if folders else ""
     return (
-        f"{star}{r.id}  {_when(r.ts)}  {r.status:<9}  {r.tokens_in:>7} in {r.tokens_out:>6} out"
-        f"  ${r.total_cost:.4f}  {human_size(r.size):>8}  {text}"
+        f"{star}{r.id:<13}  {_when(r.ts)}  {r.status:<9}  {r.tokens_in:>9} {r.tokens_out:>6}  "
+        f"${r.total_cost:>6.4f}  {human_size(r.size):>8}  {folder}{text}"
     )
+
+
+def short_folder(workspace: str) -> str:
+    """The folder as a person says it: `~/proj`, and its end when it is long."""
+    home = str(Path.home())
+    shown = "~" + workspace[len(home) :] if workspace.startswith(home + "/") else workspace
+    if len(shown) > _FOLDER_WIDTH:
+        shown = "…" + shown[-(_FOLDER_WIDTH - 1) :]
+    return shown
 
 
 def _show(tasks: Tasks, ns: argparse.Namespace) -> int:
