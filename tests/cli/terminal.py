@@ -61,6 +61,8 @@ class Terminal:
         self.transcript = b""  # everything printed, without colours and cursor moves
         self._mark = 0
         self.before = ""  # what was printed between the last two matches (as pexpect's)
+        self.match: re.Match[str] | None = None  # the last `expect`'s
+        self._sent: list[str] = []  # the screen above the cursor when a key was last sent
 
     def _reply(self, data: str) -> None:
         self.child.send(data.encode())
@@ -114,18 +116,26 @@ class Terminal:
             return match is not None
 
         waited = self._until(done, repr(pattern), timeout)
+        self.match = found[-1]
         self.before = self.printed()[: found[-1].start()]
         self._mark += len(self.printed()[: found[-1].end()].encode())
         return waited
 
     def expect_prompt(self, prompt: str = "Task>", *, timeout: float | None = None) -> float:
-        """Wait until the cursor stands on a line that starts with `prompt`, ready for typing."""
+        """Wait until the cursor stands after `prompt` on an otherwise empty line, printed since
+        the last key was sent (the lines above it changed: a redraw of the same prompt is not
+        a new one), ready for typing."""
         waited = self._until(
-            lambda: self.cursor_line().startswith(prompt), f"the {prompt!r} prompt", timeout
+            lambda: self.cursor_line() == prompt and self._above() != self._sent,
+            f"the {prompt!r} prompt",
+            timeout,
         )
         self.before = self.printed()
         self._mark = len(self.transcript)
         return waited
+
+    def _above(self) -> list[str]:
+        return [line.rstrip() for line in self.screen.display[: self.screen.cursor.y]]
 
     def on_screen(self, pattern: str) -> bool:
         return re.search(pattern, self.text()) is not None
@@ -133,16 +143,18 @@ class Terminal:
     # --- keys -------------------------------------------------------------------------------
     def type(self, line: str) -> None:
         """Type a line and press Enter."""
-        self.child.send(line.encode())
-        self.child.send(b"\r")
+        self.press(line + "\r")
 
     def press(self, keys: str) -> None:
+        self._sent = self._above()
         self.child.send(keys.encode())
 
     def ctrl_c(self) -> None:
+        self._sent = self._above()
         self.child.sendintr()
 
     def ctrl_d(self) -> None:
+        self._sent = self._above()
         self.child.sendeof()
 
     def wait_exit(self, *, timeout: float | None = None) -> int:

@@ -79,3 +79,35 @@ def test_history_has_column_headers_and_each_tasks_folder(
         assert column in header
     assert row[header.index("FOLDER") :].split()[0].endswith("/here")  # under its header
     assert row[header.index("TASK") :] == "tidy the notes"
+
+
+def _write(path: str) -> str:
+    return f"<write_to_file>\n<path>{path}</path>\n<content>\n{path}\n</content>\n</write_to_file>"
+
+
+def test_undo_right_after_a_rewind_steps_back_once_more_then_says_nothing_is_left(
+    isolated_home: Path, workspace: Path, tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    replies = [_write("one.txt"), _write("two.txt"), COMPLETE]
+    term = Terminal(["--yes", *_scripted(tmp_path, replies)], home=isolated_home, cwd=workspace)
+    terminals.append(term)
+    term.expect_prompt()
+    term.type("write two files")
+    term.expect("Press Enter to accept")
+    term.type("")
+    term.expect_prompt()
+    term.press("\x1b\x1b")  # Esc, Esc
+    term.expect(r"(\d+)\. \S+  after write_to_file one\.txt")
+    assert term.match is not None
+    number = term.match.group(1)
+    term.expect("Checkpoint number")
+    term.type(number)
+    term.expect_prompt()
+    assert sorted(p.name for p in workspace.iterdir()) == ["one.txt"]
+    term.type("/undo")
+    term.expect_prompt()
+    assert "no place in the conversation" not in term.before
+    assert sorted(p.name for p in workspace.iterdir()) == []
+    term.type("/undo")
+    term.expect_prompt()
+    assert "Nothing to undo" in term.before

@@ -99,6 +99,28 @@ class Checkpoints:
         )
         return Diff(first, second, list(changes))
 
+    async def undo_target(self, task_id: str | None, *, workspace: Path) -> tuple[str, Checkpoint]:
+        """(the task's id, the checkpoint an undo goes back to): the newest one of the
+        conversation as it is now whose files differ from the workspace's. A restore's own
+        checkpoint, or one a rewind cut away, is not a step of the conversation, so an undo
+        right after a rewind steps back from where the rewind left the task."""
+        from pycline.storage.rewind import CHECKPOINT_KIND, HASH_KEY
+
+        folder, record = self._open(task_id, workspace)
+        by_commit = {c.commit: c for c in await self.of_record(record)}
+        steps = [
+            by_commit[commit]
+            for m in folder.load_ui_messages()
+            if m.kind == CHECKPOINT_KIND
+            and isinstance(commit := m.extra.get(HASH_KEY), str)
+            and commit in by_commit
+        ]
+        tracker = self.tracker(record)
+        for checkpoint in reversed(steps):
+            if await tracker.diff(checkpoint.commit, None):
+                return record.id, checkpoint
+        raise CheckpointError("Nothing to undo: the files are as at the task's first checkpoint.")
+
     async def restore(
         self, task_id: str, ref: str, mode: RestoreMode, *, workspace: Path
     ) -> Restored:

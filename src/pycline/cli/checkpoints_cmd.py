@@ -218,15 +218,10 @@ async def restore_both(store: TaskStore, task_id: str, commit: str) -> int:
 
 
 async def undo_last_step(store: TaskStore, task_id: str) -> int:
-    """Files and conversation back to the newest checkpoint whose files differ from now: the
-    last change is undone (and the restore itself can be undone, see `_restore`)."""
-    checkpoints = Checkpoints(store.home)
-    listed = await checkpoints.list(task_id, workspace=Path.cwd())
-    tracker = checkpoints.tracker(listed.record)
-    for checkpoint in reversed(listed.checkpoints):
-        if await tracker.diff(checkpoint.commit, None):
-            return await restore_both(store, listed.record.id, checkpoint.commit)
-    raise CheckpointError("Nothing to undo: the files are as at the task's first checkpoint.")
+    """Files and conversation back to before the task's last change (see
+    `Checkpoints.undo_target`); the restore itself can be undone, see `_restore`."""
+    found_id, checkpoint = await Checkpoints(store.home).undo_target(task_id, workspace=Path.cwd())
+    return await restore_both(store, found_id, checkpoint.commit)
 
 
 # --- disk use, and cleaning up after a deleted task ------------------------------------------
