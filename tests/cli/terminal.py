@@ -46,8 +46,10 @@ class Terminal:
         cwd: Path,
         env: dict[str, str] | None = None,
         timeout: float = 60,
+        columns: int = COLUMNS,
+        rows: int = ROWS,
     ) -> None:
-        self.screen = pyte.Screen(COLUMNS, ROWS)
+        self.screen = pyte.Screen(columns, rows)
         self._stream = pyte.ByteStream(self.screen)
         self.screen.write_process_input = self._reply  # cursor-position reports
         self.timeout = timeout
@@ -56,7 +58,7 @@ class Terminal:
             args,
             cwd=str(cwd),
             env=terminal_env(home, env),
-            dimensions=(ROWS, COLUMNS),
+            dimensions=(rows, columns),
         )
         self.transcript = b""  # everything printed, without colours and cursor moves
         self._mark = 0

@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
 
-from pycline.cli import notices, render, slash, slash_run
+from pycline.app import slash_commands
+from pycline.cli import notices, render, slash_run
 from pycline.cli.common import overrides_of, workspace_dir
 from pycline.cli.editor import edit_text
 from pycline.cli.headless import budget_line, subagent_line
@@ -204,7 +205,7 @@ class InteractiveHost:
                 raise EOFError
             if line.strip() == ESC_ESC:  # rewinding is for the task prompt, not an answer
                 continue
-            parts = slash.split(line)
+            parts = slash_commands.split(line)
             if self.state is None or parts is None or parts[0] in accepts:
                 return line
             match await slash_run.run(self.state, line, "question"):
@@ -280,7 +281,7 @@ class InteractiveHost:
                     style("Press Enter to accept, or type feedback to continue (/help): ", "bold"),
                     accepts=("new", "clear"),
                 )
-                if not reply.strip() or slash.split(reply) is not None:
+                if not reply.strip() or slash_commands.split(reply) is not None:
                     return Answer(ACCEPT.id)  # `/new`: accepted; the next message is a new task
                 return Answer(text=reply.strip())
             case MistakeLimitQuestion(count=count):
@@ -329,7 +330,7 @@ async def session(ns: argparse.Namespace) -> int:
     cwd = workspace_dir(ns)
     home = pycline_home()
     reader = LineReader(
-        complete_root=cwd, commands=lambda: [c.name for c in slash.registry(cwd, home)]
+        complete_root=cwd, commands=lambda: [c.name for c in slash_commands.registry(cwd, home)]
     )
     overrides = overrides_of(ns)
     await _ask_mcp_trust(reader, home, cwd)
@@ -359,12 +360,9 @@ def _banner(opened: Session, home: Path, cwd: Path) -> None:
     line = notices.missing_line(missing, shutil.get_terminal_size().columns)
     if line and notices.first_time(home, "missing", line):
         print(style(line, "yellow"))
+    # One row of an 80-column terminal; /help says the rest.
     print(
-        style(
-            "Type a task, or /help for commands (Tab completes). Ctrl-C stops a step; "
-            "Ctrl-C twice or Ctrl-D quits; Esc twice rewinds to a checkpoint.",
-            "dim",
-        )
+        style("Type a task, or /help. Ctrl-C stops a step, twice quits; Esc twice rewinds.", "dim")
     )
 
 
