@@ -1,175 +1,182 @@
-"""pycline as a person meets it: the installed `pycline` command in a pseudo-terminal of 200×50
-with a real `TERM`, its screen kept by a VT100 emulator (pyte), keys typed one line at a time.
+"""pycline in a real terminal (tmux) for tests that look at the screen, and pictures of it.
 
-The emulator answers the cursor-position requests prompt_toolkit sends, as a terminal does, so the
-session runs with its full line editor (completion, Esc Esc, Ctrl-C as a key at a prompt), not the
-plain line reader that `TERM=dumb` or a pipe gets.
+`Terminal` runs a command in a detached tmux session of a fixed size; `screen()` is what a user
+sees (tmux's own rendering: wrapping, cursor moves and erasures applied). `save_png` turns the
+coloured screen into an image with Debian's Chromium, for the README and the docs.
 """
 
 from __future__ import annotations
 
-import os
+import html
 import re
-import sys
+import shlex
+import subprocess
 import time
+import uuid
+from collections.abc import Mapping
 from pathlib import Path
 
-import pexpect
-import pyte
-
-COLUMNS, ROWS = 200, 50
-# Anything that prints in colour or moves the cursor, removed for the plain transcript.
-_ANSI = re.compile(rb"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
-
-
-def pycline_command() -> str:
-    """The `pycline` entry point of the environment the tests run in (the README's install)."""
-    entry = Path(sys.executable).with_name("pycline")
-    assert entry.is_file(), f"no `pycline` command beside {sys.executable}: install the package"
-    return str(entry)
-
-
-def terminal_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    env.pop("NO_COLOR", None)
-    env.pop("PYCLINE_PLAIN_INPUT", None)
-    env.update({"PYCLINE_HOME": str(home), "TERM": "xterm-256color", **(extra or {})})
-    return env
+POLL = 0.1  # tmux tells nobody when the screen changes: it is looked at this often
 
 
 class Terminal:
     def __init__(
         self,
-        args: list[str],
+        command: list[str],
         *,
-        home: Path,
         cwd: Path,
-        env: dict[str, str] | None = None,
-        timeout: float = 60,
-        columns: int = COLUMNS,
-        rows: int = ROWS,
+        env: Mapping[str, str],
+        width: int = 100,
+        height: int = 30,
     ) -> None:
-        self.screen = pyte.Screen(columns, rows)
-        self._stream = pyte.ByteStream(self.screen)
-        self.screen.write_process_input = self._reply  # cursor-position reports
-        self.timeout = timeout
-        self.child = pexpect.spawn(
-            pycline_command(),
-            args,
-            cwd=str(cwd),
-            env=terminal_env(home, env),
-            dimensions=(rows, columns),
+        self.name = f"pycline-test-{uuid.uuid4().hex[:8]}"
+        self.width, self.height = width, height
+        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        shell = f"cd {shlex.quote(str(cwd))} && exec env -i {exports} {shlex.join(command)}"
+        self._tmux(
+            "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
+            "bash", "--norc", "-c", shell,
+        )  # fmt: skip
+        self._tmux("set-option", "-t", self.name, "remain-on-exit", "on")
+
+    def _tmux(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", self.name, *args], capture_output=True, text=True, timeout=30
         )
-        self.transcript = b""  # everything printed, without colours and cursor moves
-        self._mark = 0
-        self.before = ""  # what was printed between the last two matches (as pexpect's)
-        self.match: re.Match[str] | None = None  # the last `expect`'s
-        self._sent: list[str] = []  # the screen above the cursor when a key was last sent
+        if done.returncode != 0:
+            raise AssertionError(f"tmux {args[0]} failed: {done.stderr.strip()}")
+        return done.stdout
 
-    def _reply(self, data: str) -> None:
-        self.child.send(data.encode())
+    def screen(self, *, colours: bool = False) -> str:
+        flags = ["-e"] if colours else []
+        return self._tmux("capture-pane", "-p", "-t", self.name, *flags)
 
-    def _pump(self, wait: float) -> bool:
-        """Read what the program printed within `wait` seconds; False at its end."""
-        try:
-            data = self.child.read_nonblocking(65536, timeout=wait)
-        except pexpect.TIMEOUT:
-            return True
-        except pexpect.EOF:
-            return False
-        self._stream.feed(data)
-        self.transcript += _ANSI.sub(b"", data).replace(b"\r", b"")
-        return True
+    def send(self, text: str, *, enter: bool = True) -> None:
+        self._tmux("send-keys", "-t", self.name, "-l", text)
+        if enter:
+            self._tmux("send-keys", "-t", self.name, "Enter")
 
-    # --- what is on the screen ------------------------------------------------------------
-    def text(self) -> str:
-        return "\n".join(line.rstrip() for line in self.screen.display).rstrip("\n")
-
-    def cursor_line(self) -> str:
-        return str(self.screen.display[self.screen.cursor.y]).rstrip()
-
-    def printed(self) -> str:
-        """The transcript since the last `expect` match (what scrolled away included)."""
-        return self.transcript[self._mark :].decode("utf-8", errors="replace")
-
-    def _until(self, done: object, what: str, timeout: float | None) -> float:
-        assert callable(done)
-        start = time.monotonic()
-        deadline = start + (self.timeout if timeout is None else timeout)
-        while not done():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"waited for {what}; the screen shows:\n{self.text()}")
-            if not self._pump(min(left, 0.2)) and not done():
-                raise AssertionError(
-                    f"pycline ended before {what}; the screen shows:\n{self.text()}"
-                )
-        return time.monotonic() - start
-
-    def expect(self, pattern: str, *, timeout: float | None = None) -> float:
-        """Wait until `pattern` (a regex) is printed after the last match; the seconds waited."""
-        regex = re.compile(pattern)
-        found: list[re.Match[str]] = []
-
-        def done() -> bool:
-            match = regex.search(self.printed())
-            if match is not None:
-                found.append(match)
-            return match is not None
-
-        waited = self._until(done, repr(pattern), timeout)
-        self.match = found[-1]
-        self.before = self.printed()[: found[-1].start()]
-        self._mark += len(self.printed()[: found[-1].end()].encode())
-        return waited
-
-    def expect_prompt(self, prompt: str = "Task>", *, timeout: float | None = None) -> float:
-        """Wait until the cursor stands after `prompt` on an otherwise empty line, printed since
-        the last key was sent (the lines above it changed: a redraw of the same prompt is not
-        a new one), ready for typing."""
-        waited = self._until(
-            lambda: self.cursor_line() == prompt and self._above() != self._sent,
-            f"the {prompt!r} prompt",
-            timeout,
-        )
-        self.before = self.printed()
-        self._mark = len(self.transcript)
-        return waited
-
-    def _above(self) -> list[str]:
-        return [line.rstrip() for line in self.screen.display[: self.screen.cursor.y]]
-
-    def on_screen(self, pattern: str) -> bool:
-        return re.search(pattern, self.text()) is not None
-
-    # --- keys -------------------------------------------------------------------------------
-    def type(self, line: str) -> None:
-        """Type a line and press Enter."""
-        self.press(line + "\r")
-
-    def press(self, keys: str) -> None:
-        self._sent = self._above()
-        self.child.send(keys.encode())
-
-    def ctrl_c(self) -> None:
-        self._sent = self._above()
-        self.child.sendintr()
-
-    def ctrl_d(self) -> None:
-        self._sent = self._above()
-        self.child.sendeof()
-
-    def wait_exit(self, *, timeout: float | None = None) -> int:
-        """Wait until the program ends; its exit status (128 + N when killed by signal N)."""
-        self._until(lambda: not self.child.isalive(), "the end", timeout)
-        while self._pump(0.05):
-            pass
-        self.child.close()
-        if self.child.signalstatus is not None:
-            return 128 + int(self.child.signalstatus)
-        return int(self.child.exitstatus or 0)
+    def wait_for(self, pattern: str, timeout: float = 60.0) -> str:
+        """The screen once `pattern` (a regular expression) shows on it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.screen()
+            if re.search(pattern, shown):
+                return shown
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{pattern!r} never showed; the screen:\n{shown}")
+            time.sleep(POLL)
 
     def close(self) -> None:
-        if self.child.isalive():
-            self.child.terminate(force=True)
-        self.child.close()
+        subprocess.run(["tmux", "-L", self.name, "kill-server"], capture_output=True, timeout=30)
+
+
+# --- pictures ----------------------------------------------------------------------------------
+
+_PALETTE = [
+    "#1e1e1e", "#e06c75", "#98c379", "#e5c07b", "#61afef", "#c678dd", "#56b6c2", "#d0d0d0",
+    "#5c6370", "#ff7b86", "#b5e890", "#ffd68a", "#82c4ff", "#dc9cf0", "#7fd3dd", "#ffffff",
+]  # fmt: skip
+_SGR = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+def _colour(n: int) -> str:
+    if n < 16:
+        return _PALETTE[n]
+    if n < 232:
+        n -= 16
+        r, g, b = (n // 36) % 6, (n // 6) % 6, n % 6
+        return "#" + "".join(f"{0 if c == 0 else 55 + c * 40:02x}" for c in (r, g, b))
+    grey = 8 + (n - 232) * 10
+    return f"#{grey:02x}{grey:02x}{grey:02x}"
+
+
+def to_html(screen: str, *, title: str = "") -> str:
+    """A coloured tmux capture as a page that looks like a terminal window."""
+    state: dict[str, object] = {}
+    out: list[str] = []
+    for line in screen.rstrip("\n").split("\n"):
+        pos = 0
+        for match in _SGR.finditer(line):
+            out.append(_span(line[pos : match.start()], state))
+            _apply(match[1], state)
+            pos = match.end()
+        out.append(_span(line[pos:], state) + "\n")
+    body = "".join(out)
+    return f"""<!doctype html><meta charset="utf-8"><style>
+body {{ margin: 0; background: #2b2b2b; padding: 16px; display: inline-block; }}
+.win {{ background: #1e1e1e; border-radius: 8px; box-shadow: 0 4px 16px #0008; }}
+.bar {{ height: 28px; color: #9a9a9a; font: 13px sans-serif; line-height: 28px; text-align: center;
+        border-bottom: 1px solid #333; }}
+pre {{ margin: 0; padding: 10px 14px; color: #d0d0d0;
+       font: 14px/1.35 "DejaVu Sans Mono", "Liberation Mono", monospace; }}
+</style><div class="win"><div class="bar">{html.escape(title)}</div><pre>{body}</pre></div>"""
+
+
+def _apply(codes: str, state: dict[str, object]) -> None:
+    parts = [int(p) for p in codes.split(";") if p] or [0]
+    i = 0
+    while i < len(parts):
+        c = parts[i]
+        if c == 0:
+            state.clear()
+        elif c in (1, 2, 3, 4, 7):
+            state[{1: "bold", 2: "dim", 3: "italic", 4: "underline", 7: "reverse"}[c]] = True
+        elif c in (22, 23, 24, 27):
+            for key in {22: ("bold", "dim"), 23: ("italic",), 24: ("underline",), 27: ("reverse",)}[
+                c
+            ]:
+                state.pop(key, None)
+        elif 30 <= c <= 37 or 90 <= c <= 97:
+            state["fg"] = _PALETTE[c - 30 if c < 90 else c - 90 + 8]
+        elif 40 <= c <= 47 or 100 <= c <= 107:
+            state["bg"] = _PALETTE[c - 40 if c < 100 else c - 100 + 8]
+        elif c in (39, 49):
+            state.pop("fg" if c == 39 else "bg", None)
+        elif c in (38, 48) and i + 1 < len(parts):
+            key = "fg" if c == 38 else "bg"
+            if parts[i + 1] == 5 and i + 2 < len(parts):
+                state[key] = _colour(parts[i + 2])
+                i += 2
+            elif parts[i + 1] == 2 and i + 4 < len(parts):
+                state[key] = "#" + "".join(f"{v:02x}" for v in parts[i + 2 : i + 5])
+                i += 4
+        i += 1
+
+
+def _span(text: str, state: dict[str, object]) -> str:
+    if not text:
+        return ""
+    fg, bg = state.get("fg"), state.get("bg")
+    if state.get("reverse"):
+        fg, bg = bg or "#1e1e1e", fg or "#d0d0d0"
+    css = []
+    if fg:
+        css.append(f"color:{fg}")
+    if bg:
+        css.append(f"background:{bg}")
+    if state.get("bold"):
+        css.append("font-weight:bold")
+    if state.get("dim"):
+        css.append("opacity:0.6")
+    if state.get("italic"):
+        css.append("font-style:italic")
+    if state.get("underline"):
+        css.append("text-decoration:underline")
+    escaped = html.escape(text)
+    return f'<span style="{";".join(css)}">{escaped}</span>' if css else escaped
+
+
+async def save_png(page_html: str, path: Path, chromium: str) -> None:
+    from playwright.async_api import async_playwright
+
+    from pycline.browser.chromium import CHROMIUM_ARGS
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=chromium, args=list(CHROMIUM_ARGS))
+        try:
+            page = await browser.new_page(device_scale_factor=1)
+            await page.set_content(page_html)
+            await page.locator("body").screenshot(path=str(path))
+        finally:
+            await browser.close()

@@ -142,10 +142,11 @@ async def test_malformed_commands_on_the_control_socket_are_refused_and_it_keeps
     entry = wait_for(env, bg_id, "waiting")
     task_id = entry["task_id"]
     sock = Path(env["XDG_RUNTIME_DIR"]) / "pycline" / f"{bg_id}.sock"
+    attach = _attach_line(env, bg_id)
 
     async def replies(*lines: str) -> list[dict[str, Any]]:
         reader, writer = await asyncio.open_unix_connection(str(sock))
-        writer.write(b'{"op": "attach"}\n' + "".join(f"{line}\n" for line in lines).encode())
+        writer.write(attach + "".join(f"{line}\n" for line in lines).encode())
         got: list[dict[str, Any]] = []
         async with asyncio.timeout(30):
             while len(got) < len(lines):
@@ -155,7 +156,9 @@ async def test_malformed_commands_on_the_control_socket_are_refused_and_it_keeps
         writer.close()
         return got
 
-    question = next(q for q in await _questions(sock) if q["question"]["kind"] == "approval")
+    question = next(
+        q for q in await _questions(sock, attach) if q["question"]["kind"] == "approval"
+    )
     answer = {"v": 1, "kind": "answer", "task_id": task_id, "question_id": question["question_id"]}
     refused = await replies(
         "{not json",
@@ -172,11 +175,17 @@ async def test_malformed_commands_on_the_control_socket_are_refused_and_it_keeps
     assert (workspace / "m.txt").read_text() == "m\n"
 
 
-async def _questions(sock: Path) -> list[dict[str, Any]]:
+def _attach_line(env: dict[str, str], bg_id: str) -> bytes:
+    """The first message a client sends: attach, with the task's secret (from PYCLINE_HOME)."""
+    secret = (Path(env["PYCLINE_HOME"]) / "background" / f"{bg_id}.secret").read_text()
+    return (json.dumps({"op": "attach", "secret": secret}) + "\n").encode()
+
+
+async def _questions(sock: Path, attach: bytes) -> list[dict[str, Any]]:
     import asyncio
 
     reader, writer = await asyncio.open_unix_connection(str(sock))
-    writer.write(b'{"op": "attach"}\n')
+    writer.write(attach)
     found: list[dict[str, Any]] = []
     async with asyncio.timeout(30):
         while not found:

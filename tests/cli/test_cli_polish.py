@@ -140,3 +140,18 @@ def test_a_task_longer_than_the_context_window_is_refused_before_any_request(
     assert proc.returncode == 2
     assert "tokens, but scripted/scripted has a 200,000-token context window" in proc.stderr
     assert not (isolated_home / "tasks").exists() or not any((isolated_home / "tasks").iterdir())
+
+
+def test_help_loads_neither_package_metadata_nor_the_doctor() -> None:
+    # `pycline --help` stays fast: the version is looked up only for `--version`, the doctor and
+    # the completion scripts only when run.
+    check = (
+        "import sys\nfrom pycline.cli.main import main\ntry:\n    main(['--help'])\n"
+        "except SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('importlib.metadata', 'pycline.app.doctor', "
+        "'pycline.cli.shell_completion', 'pycline.cli.doctor_cmd') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert result.stdout.strip().splitlines()[-1] == "[]"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.journey_terminal import Terminal
 from tests.cli.task_cli import history
-from tests.cli.terminal import Terminal
 from tests.fakes.openai_server import FakeOpenAI
 from tests.fakes.server import Stall
 

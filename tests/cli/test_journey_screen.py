@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.journey_terminal import Terminal
 from tests.cli.task_cli import COMPLETE, pycline, run_task
-from tests.cli.terminal import Terminal
 
 EDIT_THAT_MISSES = (
     "<replace_in_file>\n<path>app.py</path>\n<diff>\n------- SEARCH\nVALUE = 3\n=======\n"

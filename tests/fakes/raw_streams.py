@@ -171,8 +171,10 @@ def xml_reply(wire: Wire, text: str) -> bytes:
 class RawFake(FakeHTTPServer):
     """Answers each model request with the next planned reply (bytes: a 200 SSE stream)."""
 
-    def __init__(self, replies: Iterable[bytes | Planned] = (), *, seed: int = 0) -> None:
-        super().__init__(self._respond, seed=seed)
+    def __init__(
+        self, replies: Iterable[bytes | Planned] = (), *, seed: int = 0, max_piece: int = 11
+    ) -> None:
+        super().__init__(self._respond, seed=seed, max_piece=max_piece)
         self._script: deque[bytes | Planned] = deque(replies)
         self._script_lock = threading.Lock()
 

@@ -187,26 +187,30 @@ def is_project_server(hub: McpHub | None, name: str) -> bool:
 
 def set_tool_auto_approve(home: Path, server: str, tool: str, approve: bool) -> None:
     """Add `tool` to (or take it off) the settings' `mcpAutoApprove` list for `server`."""
-    from pycline.app.config import load_settings, settings_path, write_settings
+    from pycline.app.config import load_settings, locked, settings_path, write_settings
 
-    data = load_settings(home)
-    table = data.setdefault("mcpAutoApprove", {})
-    tools = set(table.get(server, []))
-    (tools.add if approve else tools.discard)(tool)
-    table[server] = sorted(tools)
-    write_settings(settings_path(home), data, home=home, workspace=False)
+    with locked(settings_path(home)):
+        data = load_settings(home)
+        table = data.setdefault("mcpAutoApprove", {})
+        tools = set(table.get(server, []))
+        (tools.add if approve else tools.discard)(tool)
+        table[server] = sorted(tools)
+        write_settings(settings_path(home), data, home=home, workspace=False)
 
 
 def _edit(home: Path, workspace: Path, project: bool, apply: Callable[[Path], None]) -> Path:
     from pycline.mcp.trust import McpTrust
+    from pycline.storage.atomic import locked
 
     file = settings_file(workspace, project=project)
     trust = McpTrust(home)
-    # What the user writes through us stays trusted; a file they had not trusted stays untrusted.
-    keep_trust = project and trust.untrusted_file(workspace) is None
-    apply(file)
-    if keep_trust:
-        trust.trust(file)
+    with locked(file):
+        # What the user writes through us stays trusted; a file they had not trusted stays
+        # untrusted.
+        keep_trust = project and trust.untrusted_file(workspace) is None
+        apply(file)
+        if keep_trust:
+            trust.trust(file)
     return file
 
 

@@ -94,6 +94,8 @@ def sandbox_policy(settings: Settings, home: Path, workspace: Path) -> SandboxPo
         mode = settings.sandbox
     else:
         mode = "off" if unavailable_reason() else "workspace-write"
+    from pycline.storage.runtime import hidden_from_commands
+
     rules = IgnoreRules.load(workspace)
     return SandboxPolicy(
         mode=mode,
@@ -102,6 +104,7 @@ def sandbox_policy(settings: Settings, home: Path, workspace: Path) -> SandboxPo
         network=settings.sandbox_network,
         hidden=rules.hidden_paths,
         explicit=flag in SANDBOX_MODES or settings.sandbox is not None,
+        runtime=hidden_from_commands(),
     )
 
 

@@ -22,7 +22,13 @@ from typing import Any
 from pycline.app.background import client
 from pycline.app.background import state as bg_state
 from pycline.app.background.board import board
-from pycline.app.background.paths import BackgroundError, runtime_dir, socket_path, state_dir
+from pycline.app.background.paths import (
+    BackgroundError,
+    make_secret,
+    runtime_dir,
+    socket_path,
+    state_dir,
+)
 from pycline.errors import PyclineError
 from pycline.storage.paths import pycline_home
 
@@ -59,6 +65,7 @@ def start_background(argv: list[str], ns: argparse.Namespace) -> int:
         log=str(log),
     )
     bg_state.save(home, state)
+    make_secret(home, bg_id)
     spec = run_dir / f"{bg_id}.spec.json"
     fd = os.open(spec, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -190,7 +197,7 @@ async def _attach(bg_id: str) -> int:
     if state.status in bg_state.FINISHED:
         _state_line(state.to_json())
         return _ended({"status": state.status, "reason": state.reason})
-    async with client.attach(bg_id, state.task_id or "") as conn:
+    async with client.attach(pycline_home(), bg_id, state.task_id or "") as conn:
         async for message in conn.messages():
             kind = message.get("type")
             if kind == "event":

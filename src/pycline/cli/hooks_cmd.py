@@ -38,6 +38,7 @@ def run_hooks(argv: list[str]) -> int:
         "off": "off (not executable)",
         "untrusted": "NOT TRUSTED (pycline hooks trust)",
         "unreadable": "unreadable",
+        "outside": "NOT RUN (links out of the project)",
     }
     for hook in hook_states(home, root):
         print(f"{hook.scope:8} {hook.path.name:18} {words[hook.state]}  {hook.path}")

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import shutil
 import sys
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
 
@@ -355,15 +356,20 @@ async def session(ns: argparse.Namespace) -> int:
 def _banner(opened: Session, home: Path, cwd: Path) -> None:
     from pycline.app.doctor import missing_at_start
 
-    print(style(f"pycline · {opened.config.provider}/{opened.config.model} · {cwd}", "dim"))
+    width = shutil.get_terminal_size().columns
+    head = f"pycline · {opened.config.provider}/{opened.config.model} · "
+    print(style(head + notices.fit_path(cwd, width - len(head) - 1), "dim"))
     missing = missing_at_start(home, cwd)
-    line = notices.missing_line(missing, shutil.get_terminal_size().columns)
+    line = notices.missing_line(missing, width)
     if line and notices.first_time(home, "missing", line):
         print(style(line, "yellow"))
-    # One row of an 80-column terminal; /help says the rest.
-    print(
-        style("Type a task, or /help. Ctrl-C stops a step, twice quits; Esc twice rewinds.", "dim")
-    )
+    # Said in lines that fit: nothing on the first screen wraps mid-word (two lines at 80).
+    for hint in (
+        "Type a task, or /help for commands (Tab completes).",
+        "Ctrl-C stops a step; twice or Ctrl-D quits; Esc twice rewinds to a checkpoint.",
+    ):
+        for line in textwrap.wrap(hint, max(width - 1, 20)):
+            print(style(line, "dim"))
 
 
 async def _tasks(

@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-y", "--yes", action="store_true", help="approve every action inside the workspace"
     )
-    parser.add_argument("--version", action="version", version=f"{DISTRIBUTION} {_version()}")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     from pycline.cli.worktree_flags import add_run_flags
 
     add_run_flags(parser, interactive=True)
@@ -116,6 +116,17 @@ def _commands_help() -> str:
         "after a\ncommand's name (`pycline --cwd ~/proj history`); the model options matter to "
         "commands that\nrun a model."
     )
+
+
+class _Version(argparse.Action):
+    """`--version`, looked up only when asked for: importlib.metadata costs `--help` ~80 ms."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(f"{DISTRIBUTION} {_version()}")
+        parser.exit()
 
 
 def _version() -> str:

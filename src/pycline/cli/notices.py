@@ -60,6 +60,17 @@ def missing_line(missing: list[str], width: int) -> str:
     return line
 
 
+def fit_path(path: Path, room: int) -> str:
+    """`path` in at most `room` characters: ~ for the home folder, then … for its start."""
+    text = str(path)
+    home = str(Path.home())
+    if text == home or text.startswith(home + "/"):
+        text = "~" + text[len(home) :]
+    if len(text) > room > 1:
+        text = "…" + text[len(text) - room + 1 :]
+    return text
+
+
 def first_time(home: Path, name: str, text: str) -> bool:
     """True once per home for each distinct `text` of notice `name` (e.g. the browser notice)."""
     path = home / "state" / "notices_seen.json"

@@ -225,20 +225,21 @@ def _keyed(choice: Choice, p: Prompter, home: Path) -> SetupResult:
 
 def save_result(home: Path, result: SetupResult) -> None:
     """Write the choice; a model fact learnt from the server replaces any stale one."""
-    from pycline.app.config import load_settings, settings_path, write_settings
+    from pycline.app.config import load_settings, locked, settings_path, write_settings
     from pycline.app.secrets import SecretStore
 
-    settings: dict[str, Any] = load_settings(home)
-    settings.update({"provider": result.provider, "model": result.model})
-    if result.base_url:
-        settings["baseUrl"] = result.base_url
-    else:
-        settings.pop("baseUrl", None)
-    if result.context_window:
-        settings["modelInfo"] = {"contextWindow": result.context_window}
-    else:
-        settings.pop("modelInfo", None)
-    write_settings(settings_path(home), settings, home=home, workspace=False)
+    with locked(settings_path(home)):
+        settings: dict[str, Any] = load_settings(home)
+        settings.update({"provider": result.provider, "model": result.model})
+        if result.base_url:
+            settings["baseUrl"] = result.base_url
+        else:
+            settings.pop("baseUrl", None)
+        if result.context_window:
+            settings["modelInfo"] = {"contextWindow": result.context_window}
+        else:
+            settings.pop("modelInfo", None)
+        write_settings(settings_path(home), settings, home=home, workspace=False)
     if result.api_key:
         SecretStore(home).set(result.provider, result.api_key)
 

@@ -125,7 +125,8 @@ _FOLDER_WIDTH = 28
 def history_header(*, folders: bool = True) -> str:
     folder = f"{'FOLDER':<{_FOLDER_WIDTH}}  " if folders else ""
     return (
-        f" {'ID':<13}  {'WHEN':<16}  {'STATUS':<9}  {'TOKENS IN':>9} {'OUT':>6}  {'COST':>7}  "
+        f" {'ID':<13}  {'WHEN':<16}  {'STATUS':<9}  {'TOKENS IN':>9} {'CACHED':>8} {'OUT':>6}  "
+        f"{'COST':>7}  "
         f"{'SIZE':>8}  {folder}TASK"
     )
 
@@ -138,8 +139,8 @@ def record_line(r: TaskRecord, *, folders: bool = True) -> str:
     star = "*" if r.favorite else " "
     folder = f"{short_folder(r.workspace):<{_FOLDER_WIDTH}}  " if folders else ""
     return (
-        f"{star}{r.id:<13}  {_when(r.ts)}  {r.status:<9}  {r.tokens_in:>9} {r.tokens_out:>6}  "
-        f"${r.total_cost:>6.4f}  {human_size(r.size):>8}  {folder}{text}"
+        f"{star}{r.id:<13}  {_when(r.ts)}  {r.status:<9}  {r.tokens_in:>9} {r.cache_reads:>8} "
+        f"{r.tokens_out:>6}  ${r.total_cost:>6.4f}  {human_size(r.size):>8}  {folder}{text}"
     )
 
 

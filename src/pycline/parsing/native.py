@@ -13,6 +13,7 @@ long file's content costs time in proportion to its length however finely it is 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
@@ -109,8 +110,28 @@ class ArgumentScanner:
         self.values: dict[str, str] = {}
 
     def feed(self, text: str) -> None:
-        for ch in text:
-            self._step(ch)
+        i, end = 0, len(text)
+        while i < end:
+            # Inside a string, everything up to the next quote or backslash is plain text:
+            # taken in one slice, so a long value costs one search, not a step per character.
+            if self._where == "string" and not self._escape:
+                j = _next_special(text, i)
+                if j > i:
+                    target = self._key if self._in_key else self._value
+                    if self._high:
+                        target.append(self._high)
+                        self._high = ""
+                    target.append(text[i:j])
+                    i = j
+                    continue
+            elif self._where == "raw" and self._raw_in_string and not self._raw_escape:
+                j = _next_special(text, i)
+                if j > i:
+                    self._value.append(text[i:j])
+                    i = j
+                    continue
+            self._step(text[i])
+            i += 1
 
     def partial(self) -> dict[str, str]:
         """The values seen so far, the one being read included as far as it has arrived (lone
@@ -220,6 +241,14 @@ class ArgumentScanner:
         elif ch in "]}":
             self._depth -= 1
         self._value.append(ch)
+
+
+_SPECIAL = re.compile(r'["\\]')
+
+
+def _next_special(text: str, start: int) -> int:
+    found = _SPECIAL.search(text, start)
+    return found.start() if found is not None else len(text)
 
 
 def _is_hex(text: str) -> bool:

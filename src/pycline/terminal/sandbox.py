@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -48,6 +48,7 @@ __all__ = [
     "bwrap_path",
     "clean_env",
     "limits",
+    "program_argv",
     "unavailable_reason",
     "wrap",
 ]
@@ -91,11 +92,9 @@ class SandboxPolicy:
     def enabled(self) -> bool:
         return self.mode != "off"
 
-    def stricter(self) -> SandboxPolicy:
-        """The same sandbox, without the network and read-only (for what must only read)."""
-        from dataclasses import replace
-
-        return replace(self, mode="read-only", network=False)
+    def offline(self) -> SandboxPolicy:
+        """The same sandbox without the network."""
+        return replace(self, network=False)
 
 
 @functools.cache
@@ -158,7 +157,8 @@ def wrap(
     `env` is the environment the command gets (its PATH decides which toolchain folders of the
     home it sees); with `env_in_argv` it is set by bubblewrap itself, cleaned, for a spawner
     that cannot be given an environment (an editor's terminal). `files` are (source, place)
-    pairs shown read-only inside.
+    pairs shown read-only inside, even inside a covered folder (a language server pycline
+    installed in its home).
     """
     bwrap = bwrap_path()
     if bwrap is None:
@@ -204,6 +204,8 @@ def wrap(
     args += [arg for path in masks if path not in before for arg in _cover(path)]
     for source, place in files:
         args += ["--ro-bind", str(source), str(place)]
+    # Covered folders become read-only last, once whatever is mounted inside them is.
+    args += [arg for path in masks if path.is_dir() for arg in ("--remount-ro", str(path))]
     args += ["--chdir", str(cwd)]
     if env_in_argv:
         args.append("--clearenv")
@@ -213,6 +215,25 @@ def wrap(
     if can_scope_abstract_sockets():
         argv = confined(argv, sys.executable)
     return args + argv
+
+
+def program_argv(
+    argv: Sequence[str],
+    policy: SandboxPolicy | None,
+    cwd: Path,
+    env: Mapping[str, str],
+    *,
+    reveal: Sequence[Path] = (),
+) -> tuple[list[str], dict[str, str]]:
+    """A program pycline starts by itself on the workspace (a language server, a linter): it
+    reads files any command could have written, so it runs in the commands' sandbox when that
+    is on, without the network, and never with the user's secrets. `reveal`: folders it needs
+    that the sandbox covers (where pycline installed it), shown read-only."""
+    clean = clean_env(env)
+    if policy is None or not policy.enabled:
+        return list(argv), clean
+    files = [(p, p) for p in reveal if p.exists()]
+    return wrap(list(argv), policy.offline(), cwd, env=clean, files=files), clean
 
 
 def _real_dir(path: Path) -> Path | None:
@@ -270,12 +291,20 @@ def _masks(policy: SandboxPolicy, user_home: Path | None, shown: Sequence[Path])
             continue  # already out of sight (the emptied home, a private /tmp)
         if real not in found:
             found.append(real)
-    return found
+    # A path inside a covered folder is covered with it (unless the workspace, mounted over
+    # that folder, shows it again).
+    folders = [m for m in found if m.is_dir()]
+    workspace = policy.workspace.resolve()
+    return [
+        m
+        for m in found
+        if m.is_relative_to(workspace) or not any(m != f and m.is_relative_to(f) for f in folders)
+    ]
 
 
 def _cover(real: Path) -> list[str]:
     if real.is_dir():
-        return ["--tmpfs", str(real), "--remount-ro", str(real)]
+        return ["--tmpfs", str(real)]
     if real.exists() or real.is_socket():
         return ["--ro-bind", "/dev/null", str(real)]
     return []

@@ -4,6 +4,7 @@ and trusting the project's MCP file."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -59,27 +60,30 @@ def _mode_entry(data: Any) -> dict[str, Any]:
 
 def write_settings(session: WebSession, body: dict[str, Any]) -> None:
     """Merge the screen's values into the global settings file; keys go to the secret store."""
-    from pycline.app.config import load_settings, settings_path
+    from pycline.app.config import load_settings, locked, settings_path
     from pycline.app.config import write_settings as write
     from pycline.app.secrets import SecretStore
 
-    data = load_settings(session.home)
-    act = _mode_entry(body.get("act") or {})
-    for key in ("provider", "model", "baseUrl"):
-        data.pop(key, None)
-    data.update(act)
     plan = body.get("plan")
-    if plan:
-        data["planMode"] = _mode_entry(plan)
-    else:
-        data.pop("planMode", None)
-    auto = body.get("autoApprove")
-    if isinstance(auto, dict):
-        data["autoApprove"] = {k: v for k, v in auto.items() if isinstance(v, bool)}
-    features = body.get("features")
-    if isinstance(features, dict):
-        data.update({k: v for k, v in features.items() if k in FEATURES and isinstance(v, bool)})
-    write(settings_path(session.home), data, home=session.home, workspace=False)
+    with locked(settings_path(session.home)):
+        data = load_settings(session.home)
+        act = _mode_entry(body.get("act") or {})
+        for key in ("provider", "model", "baseUrl"):
+            data.pop(key, None)
+        data.update(act)
+        if plan:
+            data["planMode"] = _mode_entry(plan)
+        else:
+            data.pop("planMode", None)
+        auto = body.get("autoApprove")
+        if isinstance(auto, dict):
+            data["autoApprove"] = {k: v for k, v in auto.items() if isinstance(v, bool)}
+        features = body.get("features")
+        if isinstance(features, dict):
+            data.update(
+                {k: v for k, v in features.items() if k in FEATURES and isinstance(v, bool)}
+            )
+        write(settings_path(session.home), data, home=session.home, workspace=False)
     secrets = SecretStore(session.home)
     for mode in (body.get("act"), plan):
         if isinstance(mode, dict) and mode.get("apiKey") and mode.get("provider"):
@@ -189,7 +193,8 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def post_settings(request: web.Request) -> web.Response:
         session = session_of(request)
         try:
-            write_settings(session, await json_body(request))
+            # Off the loop: the settings file's lock may be held by another pycline.
+            await asyncio.to_thread(write_settings, session, await json_body(request))
             session.reload_models()
         except PyclineError as exc:
             return fail(exc)

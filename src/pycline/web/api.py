@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -107,7 +108,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         task_id = request.match_info["id"]
         try:
             session = session_of(request)
-            text = usecases.export(session.home, task_id, session.cwd)
+            text = await asyncio.to_thread(usecases.export, session.home, task_id, session.cwd)
         except PyclineError as exc:
             return fail(exc, 404)
         return web.Response(
@@ -120,7 +121,8 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def transcript(request: web.Request) -> web.Response:
         task_id = request.match_info["id"]
         try:
-            messages = session_of(request).store.open(task_id).load_ui_messages()
+            folder = session_of(request).store.open(task_id)
+            messages = await asyncio.to_thread(folder.load_ui_messages)
         except PyclineError as exc:
             return fail(exc, 404)
         events = [{**e, "seq": i} for i, e in enumerate(saved_events(task_id, messages))]
@@ -190,12 +192,13 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def workflows(request: web.Request) -> web.Response:
         """The / menu's workflows: the project's `.clinerules/workflows`, then the user's."""
         session = session_of(request)
-        found = enabled_workflows(session.home, session.cwd)
+        found = await asyncio.to_thread(enabled_workflows, session.home, session.cwd)
         return _ok(usecases.workflow_menu(found))
 
     @routes.get("/api/files")
     async def files(request: web.Request) -> web.Response:
         session = session_of(request)
-        return _ok(usecases.find_files(session.cwd, request.query.get("q", "")))
+        query = request.query.get("q", "")
+        return _ok(await asyncio.to_thread(usecases.find_files, session.cwd, query))
 
     app.router.add_routes(routes)

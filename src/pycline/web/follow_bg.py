@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from pycline.app.background import client
@@ -22,8 +23,9 @@ Send = Callable[[dict[str, Any]], None]
 class Followed:
     """The background tasks one page follows, by task id."""
 
-    def __init__(self, send: Send) -> None:
+    def __init__(self, send: Send, home: Path) -> None:
         self._send = send
+        self.home = home  # where the tasks' secrets are
         self._conns: dict[str, Attachment] = {}
         self._jobs: dict[str, asyncio.Task[None]] = {}
 
@@ -35,7 +37,7 @@ class Followed:
             raise BadRequest("the background task has no saved task yet")
         if task_id in self._jobs:
             return
-        conn = await client.connect(bg_id, task_id)
+        conn = await client.connect(self.home, bg_id, task_id)
         await conn.send({"op": "attach"})
         self._conns[task_id] = conn
         self._jobs[task_id] = asyncio.create_task(self._pump(bg_id, task_id, conn))

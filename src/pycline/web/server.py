@@ -22,7 +22,7 @@ from pycline.parsing import json_limits
 from pycline.parsing.surrogates import clean_json
 from pycline.web import admin, api, parallel
 from pycline.web.follow_bg import Followed
-from pycline.web.security import Guard
+from pycline.web.security import WS_PROTOCOL, Guard
 from pycline.web.tasks import Run, WebSession
 from pycline.web.wire import (
     REQUEST_TYPES,
@@ -73,11 +73,17 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
 
     async def login(request: web.Request) -> web.StreamResponse:
         body = await api.json_body(request)
-        if not guard.login_ok(str(body.get("token", "")), body.get("password")):
-            return web.json_response({"error": "wrong token"}, status=401)
-        response = web.json_response({"ok": True, "needs_password": guard.password is not None})
-        guard.set_cookie(response)
-        return response
+        password = body.get("password")
+        session = guard.login(str(body.get("token", "")), password)
+        if session is None:
+            return web.json_response(
+                {
+                    "error": "wrong, used or expired token",
+                    "needs_password": guard.password is not None,
+                },
+                status=401,
+            )
+        return web.json_response({"ok": True, "session": session})
 
     app.router.add_get("/", index)
     app.router.add_post("/api/login", login)
@@ -94,7 +100,7 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
 
 async def websocket(request: web.Request) -> web.StreamResponse:
     session = request.app[SESSION]
-    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE, protocols=(WS_PROTOCOL,))
     await ws.prepare(request)
     request.app[SOCKETS].add(ws)
     outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -136,7 +142,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                 message = nxt
             await ws.send_str(json.dumps(message, ensure_ascii=False))
 
-    followed = Followed(outbox.put_nowait)  # background tasks this page follows
+    followed = Followed(outbox.put_nowait, session.home)  # background tasks this page follows
     outbox.put_nowait({"type": "hello", **api.state(session)})
     workers = [asyncio.create_task(watch()), asyncio.create_task(pump())]
     try:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pycline.app.background import state as bg_state
-from pycline.app.background.paths import socket_path
+from pycline.app.background.paths import read_secret, socket_path
 from pycline.app.background.protocol import MAX_LINE, encode, read_message
 from pycline.app.background.state import BgState
 from pycline.app.handle import CommandRejected, TaskHandle
@@ -35,6 +35,7 @@ from pycline.events import (
     TaskStarted,
     Usage,
 )
+from pycline.storage.runtime import client_refusal
 
 
 class BackgroundServer:
@@ -45,6 +46,7 @@ class BackgroundServer:
         self._last_seq = 0
         self._saving = asyncio.Lock()
         self._jobs: set[asyncio.Task[Any]] = set()
+        self._secret = ""  # read when the socket opens: what every client must present
 
     # --- following the task -------------------------------------------------------------------
 
@@ -92,6 +94,7 @@ class BackgroundServer:
 
     async def run(self) -> BgState:
         """Serve the socket until the task ends; the final state (also saved)."""
+        self._secret = read_secret(self.home, self.state.id)
         path = socket_path(self.state.id)
         path.unlink(missing_ok=True)
         old = os.umask(0o177)  # the socket is created 0600: only this user may connect
@@ -132,8 +135,13 @@ class BackgroundServer:
             except WireError as exc:
                 request = None
                 writer.write(encode(rejected(self.handle.id, str(exc))))
+            # The first message carries the task's secret; a command in it is read without.
+            given = request.pop("secret", None) if request is not None else None
+            refused = client_refusal(writer.get_extra_info("socket"), self._secret, given)
             op = request.get("op") if request else None
-            if op == "status":
+            if request is not None and refused is not None:
+                writer.write(encode(rejected(self.handle.id, refused, request_of(request))))
+            elif op == "status":
                 writer.write(encode({"type": "state", "state": self.state.to_json()}))
             elif op == "attach":
                 await self._attached(reader, writer)

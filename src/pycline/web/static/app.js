@@ -11,17 +11,40 @@ import { ParallelView } from "./parallel.js";
 import { h, button } from "./render.js";
 import { setTools } from "./tools.js";
 
+// The session credential lives in this origin's storage and travels as a header: never a
+// cookie, which the browser would also send to every other port of this host (a dev server).
+const SESSION_KEY = "pycline-session";
+const session = {
+  get: () => localStorage.getItem(SESSION_KEY),
+  set: (value) => localStorage.setItem(SESSION_KEY, value),
+  headers: () => {
+    const value = localStorage.getItem(SESSION_KEY);
+    return value ? { Authorization: `Bearer ${value}` } : {};
+  },
+};
+
 export const api = {
   async get(path) {
-    const r = await fetch(path, { credentials: "same-origin" });
+    const r = await fetch(path, { credentials: "omit", headers: session.headers() });
     if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error || r.statusText);
     return r.json();
   },
   async post(path, body = {}) {
-    const r = await fetch(path, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const r = await fetch(path, { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json", ...session.headers() }, body: JSON.stringify(body) });
     const data = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(data.error || r.statusText);
     return data;
+  },
+  // A file the user saves (an export): fetched with the credential, handed over as a blob.
+  async download(path, name) {
+    const r = await fetch(path, { credentials: "omit", headers: session.headers() });
+    if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error || r.statusText);
+    const url = URL.createObjectURL(await r.blob());
+    const a = h("a", { href: url, download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
   },
 };
 
@@ -96,7 +119,8 @@ class App {
   // --- the connection -------------------------------------------------------------------------
 
   connect() {
-    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+    // Browsers cannot put headers on a WebSocket: the credential goes as a subprotocol.
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`, ["pycline", `pycline-session.${session.get() || ""}`]);
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 250;
@@ -290,13 +314,19 @@ async function login() {
     history.replaceState(null, "", location.pathname); // the token leaves the address bar
     let password = null;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const r = await fetch("/api/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: match[1], password }) });
-      if (r.ok) return true;
+      const r = await fetch("/api/login", { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: match[1], password }) });
+      const data = await r.json().catch(() => ({}));
+      if (r.ok && data.session) {
+        session.set(data.session);
+        return true;
+      }
+      if (!data.needs_password) break; // a used or expired link: the stored session may do
       password = await askPassword();
       if (password === null) break;
     }
   }
-  const probe = await fetch("/api/state");
+  if (!session.get()) return false;
+  const probe = await fetch("/api/state", { credentials: "omit", headers: session.headers() });
   return probe.ok;
 }
 
@@ -313,7 +343,7 @@ function askPassword() {
 const root = document.getElementById("app");
 login().then((ok) => {
   if (!ok) {
-    root.append(h("div", { class: "locked", role: "alert", text: "Not logged in. Open the address that `pycline ui` printed (it carries the access token)." }));
+    root.append(h("div", { class: "locked", role: "alert", text: "Not logged in. Open the address that `pycline ui` printed (each works once, for 2 minutes; press Enter where pycline ui runs for a new one)." }));
     return;
   }
   const app = new App(root);

@@ -45,7 +45,7 @@ export class HistoryView {
       await api.post(`/api/history/${r.id}/favorite`, { favorite: !r.favorite });
       this.load();
     }, { "aria-label": r.favorite ? "Unfavorite" : "Favorite", "aria-pressed": String(!!r.favorite), class: "icon star" });
-    const exp = h("a", { href: `/api/history/${r.id}/export`, download: `task-${r.id}.md`, class: "button-like", text: "Export" });
+    const exp = button("Export", () => api.download(`/api/history/${r.id}/export`, `task-${r.id}.md`).catch((e) => this.app.notify(e.message, true)), { class: "button-like" });
     const del = button("Delete", async () => {
       if (!confirm("Delete this task and its checkpoints?")) return;
       try {
@@ -61,6 +61,7 @@ export class HistoryView {
       open,
       h("div", { class: "history-meta" },
         h("span", { text: `Tokens ↑${r.tokens_in} ↓${r.tokens_out}` }),
+        r.cache_reads || r.cache_writes ? h("span", { text: `Cache ${r.cache_reads} read, ${r.cache_writes} written` }) : null,
         h("span", { text: `$${r.total_cost.toFixed(4)}` }),
         h("span", { text: r.model || "" }),
         h("span", { class: "spacer" }), star, exp, del));

@@ -107,7 +107,7 @@ export class SettingsView {
     } catch (e) {
       return this.app.notify(e.message, true);
     }
-    const words = { on: "on", off: "off (not executable)", untrusted: "not trusted", unreadable: "unreadable" };
+    const words = { on: "on", off: "off (not executable)", untrusted: "not trusted", unreadable: "unreadable", outside: "not run: links out of the project" };
     this.hooks.replaceChildren(...(rows.length ? rows.map((r) => h("li", {},
       h("code", { text: r.name }), ` ${r.scope} · `, h("span", { class: r.state === "untrusted" ? "warn" : "muted", "aria-label": `State of ${r.scope} hook ${r.name}`, text: words[r.state] || r.state }), " ", h("span", { class: "muted", text: r.path })))
       : [h("li", { class: "muted", text: "No hooks." })]));

@@ -26,6 +26,7 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.client import LanguageClient
 
+from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable, program_argv
 from pycline.workspace.diagnostics.servers import Launch
 
 log = logging.getLogger(__name__)
@@ -51,9 +52,19 @@ class _Client(LanguageClient):
 
 
 class Connection:
-    def __init__(self, launch: Launch, root: Path, *, settle: float = SETTLE_SECONDS) -> None:
+    def __init__(
+        self,
+        launch: Launch,
+        root: Path,
+        *,
+        settle: float = SETTLE_SECONDS,
+        sandbox: SandboxPolicy | None = None,
+        reveal: Sequence[Path] = (),
+    ) -> None:
         self.launch = launch
         self.root = root
+        self.sandbox = sandbox
+        self.reveal = tuple(reveal)  # folders the sandbox covers that the server comes from
         self.settle = settle
         self.pull = False
         self.exited = asyncio.Event()
@@ -87,13 +98,25 @@ class Connection:
     async def start(self) -> None:
         """Start the process and finish the `initialize` handshake (the caller bounds the wait)."""
         command = self.launch.command
-        env = {**os.environ, **self.launch.spec.env}
+        # The server reads what commands wrote (a toolchain file, a config that loads plugins):
+        # it runs in their sandbox, without the user's keys.
+        try:
+            argv, env = program_argv(
+                command,
+                self.sandbox,
+                self.root,
+                {**os.environ, **self.launch.spec.env},
+                reveal=self.reveal,
+            )
+        except SandboxUnavailable as exc:
+            raise ServerFailed(f"{command[0]} was not started: {exc}") from exc
+        contained = argv != list(command)
         # pygls logs a warning for every server extension it does not know ($/typescriptVersion…);
         # they are not the user's concern.
         logging.getLogger("pygls").setLevel(logging.ERROR)
         try:
             await self._client.start_io(
-                command[0], *command[1:], cwd=str(self.root), env=env, start_new_session=True
+                argv[0], *argv[1:], cwd=str(self.root), env=env, start_new_session=True
             )
         except OSError as exc:
             raise ServerFailed(f"{command[0]} could not be started: {exc}") from exc
@@ -104,7 +127,9 @@ class Connection:
         root_uri = self.root.as_uri()
         params = lsp.InitializeParams(
             capabilities=_CAPABILITIES,
-            process_id=os.getpid(),
+            # In the sandbox's own pid namespace our pid names no process: a server watching it
+            # would take us for dead and quit.
+            process_id=None if contained else os.getpid(),
             client_info=lsp.ClientInfo(name="pycline"),
             root_uri=root_uri,
             root_path=str(self.root),
