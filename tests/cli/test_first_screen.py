@@ -15,7 +15,7 @@ import pytest
 
 from pycline.app.secrets import SecretStore
 from pycline.browser.chromium import find_chromium
-from tests.cli.journey_terminal import Terminal, save_png, to_html
+from tests.cli.terminal import Terminal, save_png, to_html
 from tests.fakes.openai_server import FakeOpenAI
 
 REPO = Path(__file__).resolve().parents[2]
