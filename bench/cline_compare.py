@@ -342,7 +342,7 @@ def run_cline(run: Run, root: Path, tmp: Path, base_url: str, timeout: float) ->
 def run_pycline(run: Run, root: Path, tmp: Path, base_url: str, timeout: float) -> None:
     home = tmp / "pycline-home"
     env = {**os.environ, "PYCLINE_HOME": str(home), "NO_COLOR": "1"}
-    pycline = [sys.executable, "-m", "pycline.cli.main"]
+    pycline = [sys.executable, "-m", "pycline"]
     fmt = "native" if run.flavour == "pycline-native" else "xml"
     for key, value in (("toolCallFormat", fmt), *EXTRA_CONFIG):
         subprocess.run([*pycline, "config", "set", key, value], env=env, check=True,

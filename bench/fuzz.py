@@ -98,7 +98,7 @@ def run_task(seed: int, per_task: int) -> Outcome:
             env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
             env.update({"PYCLINE_HOME": str(home), "NO_COLOR": "1",
                         "PYCLINE_LANGUAGE_SERVERS": "off"})  # fmt: skip
-            argv = [sys.executable, "-m", "pycline.cli.main", "run", "--provider", wire,
+            argv = [sys.executable, "-m", "pycline", "run", "--provider", wire,
                     "--base-url", server.origin + BASE[wire], "--api-key", "k",
                     "--model", MODELS[wire], "fuzz the agent"]  # fmt: skip
             proc = subprocess.Popen(

@@ -40,8 +40,8 @@ DESCRIPTIONS: dict[str, str] = {
     "(`requires_approval=false`) without asking.",
     "autoApprove.executeAllCommands": "Run every command without asking.",
     "autoApprove.useBrowser": "Use the browser without asking.",
-    "autoApprove.useMcp": "Use MCP tools and resources without asking (a server's own "
-    "`autoApprove` list still applies).",
+    "autoApprove.useMcp": "Use every MCP tool and resource without asking. Off: each tool asks "
+    "unless set to always allow (a server's `autoApprove` list, `mcpAutoApprove`).",
     "autoApprove.yolo": "Approve everything without asking, dangerous commands included.",
     "mcpAutoApprove": "Per MCP server, the tools that run without asking (added to the server's "
     "own `autoApprove` list).",
@@ -68,7 +68,10 @@ DESCRIPTIONS: dict[str, str] = {
     "edit reach the model.",
     "sandbox": "Where commands run: `workspace-write` (an OS sandbox, the project writable), "
     "`read-only`, or `off`. Unset: on wherever bubblewrap works.",
-    "sandboxNetwork": "Whether sandboxed commands may reach the network.",
+    "sandboxNetwork": "Whether sandboxed commands may reach the network (off: their own network "
+    "with only a loopback).",
+    "sandboxReadable": "Folders of your home a sandboxed command may read besides toolchains "
+    "(relative to the home); credential files in them stay hidden.",
     "languageServers": "The language server command per language (`python`, `typescript`, `go`, "
     "`rust`); `[]` turns one off, and nothing is installed for a language you set.",
     "diagnosticsTimeout": "Seconds a language server check may add to an edit.",

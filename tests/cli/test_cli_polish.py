@@ -22,7 +22,7 @@ def _run_with_stdin(
     args: list[str], stdin: str, home: Path, cwd: Path
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pycline.cli.main", *args],
+        [sys.executable, "-m", "pycline", *args],
         cwd=cwd,
         env=cli_env(home),
         input=stdin,
@@ -96,7 +96,7 @@ def test_output_into_a_closed_pipe_ends_quietly(
 ) -> None:
     run_task(isolated_home, workspace, [COMPLETE], script_dir=tmp_path)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "pycline.cli.main", "history"],
+        [sys.executable, "-m", "pycline", "history"],
         cwd=workspace,
         env=cli_env(isolated_home),
         stdout=subprocess.PIPE,

@@ -29,7 +29,7 @@ def test_27_concurrent_updates_of_keys_settings_and_rules_lose_nothing(
     env = cli_env(isolated_home)
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "pycline.cli.main", *args], cwd=workspace, env=env,
+            [sys.executable, "-m", "pycline", *args], cwd=workspace, env=env,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         for args in commands

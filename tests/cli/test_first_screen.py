@@ -90,7 +90,7 @@ def terminals() -> Iterator[list[Terminal]]:
         terminal.close()
 
 
-PYCLINE = [sys.executable, "-m", "pycline.cli.main"]
+PYCLINE = [sys.executable, "-m", "pycline"]
 
 
 @pytest.mark.parametrize("width", [80, 56])

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pycline.cli import global_options
-from pycline.cli.main import COMMANDS, command_parsers
+from pycline.app import global_options
+from pycline.cli.main import COMMANDS
+from pycline.main import command_parsers
 from tests.cli.task_cli import COMPLETE, history, pycline, run_task
 
 # The smallest arguments each command parses with (its required words).

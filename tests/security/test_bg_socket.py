@@ -74,7 +74,7 @@ def bg_env(isolated_home: Path, outside_tmp: Path) -> Iterator[dict[str, str]]:
 
 def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pycline.cli.main", *args],
+        [sys.executable, "-m", "pycline", *args],
         env=env,
         capture_output=True,
         text=True,

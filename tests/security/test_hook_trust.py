@@ -22,7 +22,7 @@ def _project(folder: Path, marker: Path, who: str) -> Path:
 
 def _trust(home: Path, project: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "pycline.cli.main", "hooks", "trust", "--cwd", str(project)],
+        [sys.executable, "-m", "pycline", "hooks", "trust", "--cwd", str(project)],
         env={"PYCLINE_HOME": str(home), "PATH": "/usr/bin:/bin"},
         capture_output=True,
         text=True,

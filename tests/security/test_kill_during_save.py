@@ -43,7 +43,7 @@ def _kill_while_saving(home: Path, workspace: Path, megabytes: int) -> str | Non
     script = home / f"script-{megabytes}.json"
     script.write_text(json.dumps([edit, COMPLETE]), encoding="utf-8")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "pycline.cli.main", "run", "--provider", "scripted",
+        [sys.executable, "-m", "pycline", "run", "--provider", "scripted",
          "--script", str(script), "--yes", "edit f.txt"],
         cwd=workspace, env=cli_env(home), stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

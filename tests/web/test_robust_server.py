@@ -60,7 +60,7 @@ def _login(url: str) -> str:
     conn.request("POST", "/api/login", body=json.dumps({"token": token}), headers=headers)
     response = conn.getresponse()
     assert response.status == 200
-    return (response.getheader("Set-Cookie") or "").split(";", 1)[0]
+    return str(json.loads(response.read())["session"])
 
 
 def test_a_loopback_host_other_than_127_0_0_1_serves_the_url_it_prints(
@@ -70,9 +70,9 @@ def test_a_loopback_host_other_than_127_0_0_1_serves_the_url_it_prints(
         assert url.startswith("http://127.0.0.2:")
         base = url.split("/#", 1)[0]
         assert _get(url, "/", timeout=10) == 200  # http.client sends Host: 127.0.0.2:<port>
-        cookie = _login(url)
-        assert _get(url, "/api/state", timeout=10, headers={"Cookie": cookie}) == 200
-        other = {"Cookie": cookie, "Host": "evil.example:" + base.rsplit(":", 1)[1]}
+        auth = {"Authorization": "Bearer " + _login(url), "Origin": base}
+        assert _get(url, "/api/state", timeout=10, headers=auth) == 200
+        other = {**auth, "Host": "evil.example:" + base.rsplit(":", 1)[1]}
         assert _get(url, "/api/state", timeout=10, headers=other) == 421
 
 
@@ -98,12 +98,15 @@ def test_the_server_answers_while_the_browser_command_runs(
             os.kill(int(pid_file.read_text(encoding="utf-8")), signal.SIGKILL)
 
 
-async def _deep_websocket_action(url: str, cookie: str) -> None:
+async def _deep_websocket_action(url: str, session: str) -> None:
     base = url.split("/#", 1)[0]
-    headers = {"Origin": base, "Cookie": cookie}
+    protocols = ("pycline", f"pycline-session.{session}")  # as the page offers its session
+    timeout = aiohttp.ClientWSTimeout(10)
     async with (
         aiohttp.ClientSession() as client,
-        client.ws_connect(base + "/ws", headers=headers, timeout=aiohttp.ClientWSTimeout(10)) as ws,
+        client.ws_connect(
+            base + "/ws", headers={"Origin": base}, protocols=protocols, timeout=timeout
+        ) as ws,
     ):
         await ws.send_str("[" * 100_000 + "]" * 100_000)
         await ws.send_str(json.dumps({"v": 1, "task_id": "nope", "kind": "cancel", "request": 7}))

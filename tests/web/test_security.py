@@ -131,7 +131,7 @@ def test_listening_beyond_loopback_needs_a_password(isolated_home, workspace):
         [
             sys.executable,
             "-m",
-            "pycline.cli.main",
+            "pycline",
             "ui",
             "--no-open",
             "--host",
@@ -175,7 +175,7 @@ def test_a_port_already_taken_is_a_one_line_error(isolated_home, workspace):
             [
                 sys.executable,
                 "-m",
-                "pycline.cli.main",
+                "pycline",
                 "ui",
                 "--no-open",
                 "--port",

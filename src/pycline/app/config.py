@@ -39,6 +39,7 @@ __all__ = [
     "load",
     "load_settings",
     "locked",
+    "preset_base_url",
     "resolve",
     "resolve_plan",
     "save",
@@ -55,6 +56,14 @@ DEFAULT_MODELS = {
 }
 
 KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", **presets.key_envs()}
+
+
+def preset_base_url(provider: str) -> str | None:
+    """The address an OpenAI-compatible provider is reached at by default (None: not one)."""
+    found = presets.preset(provider)
+    return found.base_url if found is not None else None
+
+
 BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
 
 
@@ -270,9 +279,11 @@ def resolve(
     *,
     workspace: Path | None = None,
     profile: str | None = None,
+    settings: Settings | None = None,
 ) -> ModelConfig:
-    """Flags win over the environment, which wins over saved settings and the stored key."""
-    choice = load(home, workspace).choice(profile)
+    """Flags win over the environment, which wins over saved settings and the stored key
+    (`settings`: the workspace's, already read)."""
+    choice = (settings or load(home, workspace)).choice(profile)
     provider = flags.provider or os.environ.get("PYCLINE_PROVIDER") or choice.provider
     config = flags.merged_over(from_environment(provider))
     # Saved values only apply to the provider they were saved for.
@@ -305,6 +316,7 @@ def resolve_plan(
     *,
     workspace: Path | None = None,
     profile: str | None = None,
+    settings: Settings | None = None,
 ) -> ModelConfig | None:
     """Plan mode's own model from `planMode` in the settings; None means "the same as Act".
 
@@ -312,7 +324,7 @@ def resolve_plan(
     """
     if flags.provider or flags.model or flags.base_url or act.provider is None:
         return None
-    plan = load(home, workspace).choice(profile).plan_mode
+    plan = (settings or load(home, workspace)).choice(profile).plan_mode
     if plan is None or not (plan.provider or plan.model or plan.base_url):
         return None
     provider = plan.provider or act.provider

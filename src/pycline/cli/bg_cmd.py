@@ -29,8 +29,8 @@ from pycline.app.background.paths import (
     socket_path,
     state_dir,
 )
+from pycline.app.home import pycline_home
 from pycline.errors import PyclineError
-from pycline.storage.paths import pycline_home
 
 _START_TIMEOUT = 30.0
 
@@ -189,7 +189,7 @@ def run_attach(argv: list[str]) -> int:
 
 
 async def _attach(bg_id: str) -> int:
-    from pycline.cli.bg_render import prompt_answer, render_event
+    from pycline.cli.bg_render import attached_screen, prompt_answer, render_event
 
     state = bg_state.load(pycline_home(), bg_id)
     if state is None:
@@ -197,11 +197,12 @@ async def _attach(bg_id: str) -> int:
     if state.status in bg_state.FINISHED:
         _state_line(state.to_json())
         return _ended({"status": state.status, "reason": state.reason})
+    screen = attached_screen()
     async with client.attach(pycline_home(), bg_id, state.task_id or "") as conn:
         async for message in conn.messages():
             kind = message.get("type")
             if kind == "event":
-                render_event(message.get("event") or {})
+                render_event(screen, message.get("event"))
             elif kind == "question":
                 answer = await asyncio.to_thread(prompt_answer, message.get("question") or {})
                 if answer is None:

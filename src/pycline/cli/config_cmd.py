@@ -199,8 +199,8 @@ def show(value: Any) -> str:
 class _Files:
     def __init__(self, ns: argparse.Namespace) -> None:
         from pycline.app.config import settings_path
+        from pycline.app.home import pycline_home
         from pycline.app.settings_model import workspace_settings_path
-        from pycline.storage.paths import pycline_home
 
         self.home = pycline_home()
         self.cwd = Path(ns.cwd).expanduser().resolve()
@@ -341,8 +341,8 @@ def run_config(argv: Sequence[str]) -> int:
 
 def run_auth(argv: Sequence[str]) -> int:
     from pycline.app.config import KEY_ENV
+    from pycline.app.home import pycline_home
     from pycline.app.secrets import SecretStore
-    from pycline.storage.paths import pycline_home
 
     ns = build_auth_parser().parse_args(list(argv))
     store = SecretStore(pycline_home())

@@ -12,11 +12,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from pycline.app.doctor import Check, Report, run_checks
+from pycline.app.home import pycline_home
 from pycline.app.session import ConfigOverrides
 from pycline.cli.common import workspace_dir
 from pycline.cli.notices import fit_path
 from pycline.cli.style import style
-from pycline.storage.paths import pycline_home
 
 _MARKS = {"ok": ("✓", "green"), "warn": ("!", "yellow"), "fail": ("✗", "red"), "off": ("-", "dim")}
 

@@ -1,4 +1,6 @@
-"""`pycline` entry point. Kept light: heavy modules are imported only by the command that runs."""
+"""The terminal's commands (`pycline`, `pycline run`, `pycline history`, …; `pycline.main` routes
+`pycline ui` and `pycline acp` to the other front ends). Kept light: heavy modules are imported
+only by the command that runs."""
 
 from __future__ import annotations
 
@@ -41,47 +43,15 @@ COMMANDS = tuple(SUMMARIES)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--cwd", default=".", help="the project folder (default: current folder)")
-    parser.add_argument(
-        "--provider",
-        help="openai (any OpenAI-compatible server), anthropic, openrouter, deepseek, groq, "
-        "together, xai, mistral, ollama, lmstudio, vllm, llamacpp, gemini, bedrock, vertex, "
-        "scripted",
-    )
-    parser.add_argument("--model", help="model id, e.g. gpt-4o, claude-sonnet-4-6, llama3.1")
-    parser.add_argument(
-        "--base-url", help="API base URL, e.g. http://localhost:11434/v1 for Ollama"
-    )
-    parser.add_argument("--api-key", help="API key (else from environment or saved settings)")
-    parser.add_argument("--script", help="scripted provider: JSON file of replies")
-    parser.add_argument("--profile", help="use a model profile from the settings (`profiles`)")
-    parser.add_argument(
-        "--plan", action="store_true", help="start in Plan mode (explore and plan; no edits)"
-    )
-    parser.add_argument(
-        "--sandbox",
-        choices=("off", "workspace-write", "read-only"),
-        help="where commands run: an OS sandbox with a writable (default where bubblewrap works) "
-        "or read-only workspace, or off",
-    )
+    from pycline.app.flags import add_common_flags
+
+    add_common_flags(parser)
 
 
 def _sandbox_flag(namespace: argparse.Namespace) -> argparse.Namespace:
-    # Words that are not UTF-8 arrive as lone surrogates (Python decodes the command line with
-    # surrogateescape); as a task's text they could be neither saved nor sent.
-    if isinstance(getattr(namespace, "task", None), list):
-        from pycline.parsing.surrogates import clean
+    from pycline.app.flags import apply_flags
 
-        namespace.task = [clean(word) for word in namespace.task]
-    # The flag travels like the setting's override in the environment, so every task started
-    # from this process (and nothing else) sees it.
-    if namespace.sandbox:
-        import os
-
-        from pycline.terminal.sandbox import SANDBOX_ENV
-
-        os.environ[SANDBOX_ENV] = namespace.sandbox
-    return namespace
+    return apply_flags(namespace)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -211,7 +181,8 @@ def near_command(word: str) -> str | None:
     return found[0] if found else None
 
 
-# Each subcommand's parser: (module, factory, the factory's arguments), imported only when asked.
+# Each of the terminal's subcommands' parser: (module, factory, the factory's arguments), imported
+# only when asked (`pycline.main` knows those of `ui` and `acp`).
 _PARSERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "run": ("pycline.cli.main", "build_run_parser", ()),
     "resume": ("pycline.cli.main", "build_resume_parser", ()),
@@ -222,8 +193,6 @@ _PARSERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "config": ("pycline.cli.config_cmd", "build_config_parser", ()),
     "auth": ("pycline.cli.config_cmd", "build_auth_parser", ()),
     "setup": ("pycline.cli.setup_wizard", "build_parser", ()),
-    "acp": ("pycline.acp.main", "build_parser", ()),
-    "ui": ("pycline.web.command", "build_parser", ()),
     "worktree": ("pycline.cli.worktree_cmd", "build_parser", ()),
     "batch": ("pycline.cli.batch_cmd", "build_parser", ()),
     "tasks": ("pycline.cli.bg_cmd", "tasks_parser", ()),
@@ -241,7 +210,7 @@ _PARSERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 
 
 def command_parser(name: str) -> argparse.ArgumentParser:
-    """The parser of one subcommand."""
+    """The parser of one of the terminal's subcommands."""
     import importlib
 
     module, factory, arguments = _PARSERS[name]
@@ -250,35 +219,13 @@ def command_parser(name: str) -> argparse.ArgumentParser:
 
 
 def command_parsers() -> dict[str, Callable[[], argparse.ArgumentParser]]:
-    """Each subcommand's parser (for shell completion and the command reference)."""
+    """Each of the terminal's subcommands' parser (`pycline.main.command_parsers` has them all)."""
     from functools import partial
 
-    return {name: partial(command_parser, name) for name in COMMANDS}
-
-
-def _global_options_moved(args: list[str]) -> list[str]:
-    """`pycline --cwd DIR history` as `pycline history --cwd DIR` (see cli/global_options.py)."""
-    from pycline.cli import global_options
-
-    if not global_options.mentioned(args):
-        return args
-    found = global_options.split(args, COMMANDS)
-    if found is None:
-        return args
-    command, before, rest = found
-    own, elsewhere = global_options.arrange(before, rest, command_parser(command))
-    global_options.apply(elsewhere)
-    return [command, *own]
+    return {name: partial(command_parser, name) for name in COMMANDS if name in _PARSERS}
 
 
 def _dispatch(args: list[str]) -> int:
-    from pycline.cli.global_options import NotTaken
-
-    try:
-        args = _global_options_moved(args)
-    except NotTaken as exc:
-        print(f"pycline: {exc}", file=sys.stderr)
-        return 2
     command = args[0] if args and args[0] in COMMANDS else None
     looks_like_command = len(args) == 1 or (len(args) > 1 and args[1][:1] in "-0123456789")
     if command is None and args and looks_like_command and (meant := near_command(args[0])):
@@ -305,10 +252,6 @@ def _dispatch(args: list[str]) -> int:
 
             return run_in_worktree(ns, run_headless)
         return run_headless(ns)
-    if command == "acp":
-        from pycline.acp.main import run_acp
-
-        return run_acp(args[1:])
     if command == "worktree":
         from pycline.cli.worktree_cmd import run_worktree_command
 
@@ -322,10 +265,6 @@ def _dispatch(args: list[str]) -> int:
         from pycline.cli.doctor_cmd import run_doctor
 
         return run_doctor(args[1:])
-    if command == "completion":
-        from pycline.cli.shell_completion import run_completion
-
-        return run_completion(args[1:])
     if command == "batch":
         from pycline.cli.batch_cmd import run_batch_command
 
@@ -354,10 +293,6 @@ def _dispatch(args: list[str]) -> int:
         from pycline.cli.checkpoints_cmd import run_checkpoints_command
 
         return run_checkpoints_command(command, args[1:])
-    if command == "ui":
-        from pycline.web.command import run_ui
-
-        return run_ui(args[1:])
     if command == "resume":
         from pycline.cli.resume import resume
 
@@ -372,5 +307,5 @@ def _dispatch(args: list[str]) -> int:
     return run_interactive(namespace)
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # the terminal's commands only; `python -m pycline` routes them all
     sys.exit(main())

@@ -9,10 +9,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pycline.app.home import pycline_home
+from pycline.app.tasks import Problem, TaskRecord
 from pycline.errors import PyclineError
-from pycline.storage.paths import pycline_home
-from pycline.storage.records import TaskRecord
-from pycline.storage.task_store import Problem
 
 if TYPE_CHECKING:
     from pycline.app.tasks import Tasks
@@ -154,7 +153,7 @@ def short_folder(workspace: str) -> str:
 
 
 def _show(tasks: Tasks, ns: argparse.Namespace) -> int:
-    from pycline.storage.export import transcript_summary
+    from pycline.app.tasks import transcript_summary
 
     details = tasks.show(ns.id, workspace=Path.cwd())
     record, size, ui, ui_problem = details.record, details.size, details.messages, details.problem

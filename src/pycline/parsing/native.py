@@ -133,6 +133,15 @@ class ArgumentScanner:
             self._step(text[i])
             i += 1
 
+    @property
+    def reading_value(self) -> bool:
+        """Whether a value (not a key) is being read."""
+        return self._where in ("string", "raw") and not self._in_key
+
+    @property
+    def key(self) -> str:
+        return self._current_key
+
     def partial(self) -> dict[str, str]:
         """The values seen so far, the one being read included as far as it has arrived (lone
         surrogates, which no file or terminal accepts, as U+FFFD)."""
@@ -300,6 +309,18 @@ class NativeCallAssembler:
             ToolUseBlock(c.name, c.scanner.partial(), partial=True)
             for _, c in sorted(self._calls.items())
         ]
+
+    def size(self, index: int) -> int:
+        """How many characters of call `index`'s arguments have arrived."""
+        return self._calls[index].size
+
+    def shape(self, index: int) -> tuple[object, ...]:
+        """The same while only one argument value of call `index` grows (reading `partial`
+        costs the arguments' length); different after any other progress."""
+        call = self._calls[index]
+        scanner = call.scanner
+        growing = scanner.reading_value
+        return (call.id, call.name, len(scanner.values), scanner.key, growing or call.size)
 
     def partial(self, index: int) -> tuple[str, ToolUseBlock]:
         """One call so far: its id ("" until known) and its block."""

@@ -32,6 +32,7 @@ from typing import Literal
 from pycline.terminal import sandbox_home
 from pycline.terminal.confine import can_scope_abstract_sockets, confined
 from pycline.terminal.sandbox_env import clean_env
+from pycline.terminal.sandbox_home import is_under as under
 
 SandboxMode = Literal["off", "workspace-write", "read-only"]
 SANDBOX_MODES: tuple[SandboxMode, ...] = ("off", "workspace-write", "read-only")
@@ -151,6 +152,7 @@ def wrap(
     env: Mapping[str, str] | None = None,
     files: Sequence[tuple[Path, Path]] = (),
     env_in_argv: bool = False,
+    scope_in_argv: bool = True,
 ) -> list[str]:
     """`argv` run in `cwd` inside the sandbox the policy describes.
 
@@ -158,7 +160,8 @@ def wrap(
     home it sees); with `env_in_argv` it is set by bubblewrap itself, cleaned, for a spawner
     that cannot be given an environment (an editor's terminal). `files` are (source, place)
     pairs shown read-only inside, even inside a covered folder (a language server pycline
-    installed in its home).
+    installed in its home). Without `scope_in_argv` the caller puts the process under the
+    abstract-socket scoping itself (`confine.scoping` as its preexec_fn).
     """
     bwrap = bwrap_path()
     if bwrap is None:
@@ -212,7 +215,7 @@ def wrap(
         for name, value in clean_env(env).items():
             args += ["--setenv", name, value]
     args.append("--")
-    if can_scope_abstract_sockets():
+    if scope_in_argv and can_scope_abstract_sockets():
         argv = confined(argv, sys.executable)
     return args + argv
 
@@ -266,39 +269,42 @@ def _show(path: Path) -> list[str]:
 
 def _masks(policy: SandboxPolicy, user_home: Path | None, shown: Sequence[Path]) -> list[Path]:
     """The paths to cover, resolved, each one that a command could otherwise reach."""
-    wanted: list[Path] = [policy.home, *policy.runtime]
+    wanted: list[str | Path] = [policy.home, *policy.runtime]
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isabs(runtime):
-        wanted.append(Path(runtime))
-    wanted.append(Path(f"/run/user/{os.getuid()}"))
-    wanted.extend(Path(p) for p in _ENGINE_SOCKETS)
+        wanted.append(runtime)
+    wanted.append(f"/run/user/{os.getuid()}")
+    wanted.extend(_ENGINE_SOCKETS)
     if user_home is not None:
         wanted.extend(sandbox_home.secret_paths(user_home))
-    for i, path in enumerate(policy.hidden()):
+    for i, ignored in enumerate(policy.hidden()):
         if i >= MAX_MASKS:
             raise SandboxUnavailable(
                 f"More than {MAX_MASKS} paths are hidden by .clineignore; the sandbox cannot "
                 "cover them all. Ignore whole folders instead of many single files."
             )
-        wanted.append(path)
-    found: list[Path] = []
+        wanted.append(ignored)
+    # Strings, not pathlib: this runs before every command, over a few hundred paths.
+    out_of_sight = [str(t) for t in _PRIVATE_DIRS] + ([str(user_home)] if user_home else [])
+    visible = [str(s) for s in shown]
+    found: dict[str, None] = {}
     for path in wanted:
         if not os.path.lexists(path):
             continue
         # A link is covered where it leads: that is what a command opening it would read.
-        real = Path(os.path.realpath(path))
-        if _hidden_by(real, user_home) and not any(real.is_relative_to(s) for s in shown):
+        real = os.path.realpath(path)
+        hidden = any(under(real, t) for t in out_of_sight)
+        if hidden and not any(under(real, s) for s in visible):
             continue  # already out of sight (the emptied home, a private /tmp)
-        if real not in found:
-            found.append(real)
+        found[real] = None
     # A path inside a covered folder is covered with it (unless the workspace, mounted over
     # that folder, shows it again).
-    folders = [m for m in found if m.is_dir()]
-    workspace = policy.workspace.resolve()
+    folders = [m for m in found if os.path.isdir(m)]
+    workspace = str(policy.workspace.resolve())
     return [
-        m
+        Path(m)
         for m in found
-        if m.is_relative_to(workspace) or not any(m != f and m.is_relative_to(f) for f in folders)
+        if under(m, workspace) or not any(m != f and under(m, f) for f in folders)
     ]
 
 

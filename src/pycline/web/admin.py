@@ -5,10 +5,8 @@ and trusting the project's MCP file."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import TYPE_CHECKING, Any
 
-import aiohttp
 from aiohttp import web
 
 from pycline.errors import ConfigError, PyclineError
@@ -113,40 +111,13 @@ async def task_models(session: WebSession, run: Run, mode: str, provider: str) -
 
 
 async def server_models(provider: str, base: Any, key: Any) -> list[str]:
-    """Ask an OpenAI-compatible server for its models (`GET {base}/models`): proves it answers."""
-    from pycline.providers.presets import preset
+    """The models `provider`'s server lists (proves it answers, and takes the key)."""
+    from pycline.app.server_check import list_models
 
-    if not base:
-        found = preset(provider)
-        base = found.base_url if found is not None else None
-    if provider == "openai" and not base:
-        base = "https://api.openai.com/v1"
-    if provider == "anthropic" and not base:
-        base = "https://api.anthropic.com/v1"
-    if not base or not str(base).startswith(("http://", "https://")):
-        raise ConfigError(f"No server address to check for {provider or 'this provider'}.")
-    headers: dict[str, str] = {}
-    if provider == "anthropic":
-        headers["anthropic-version"] = "2023-06-01"
-        if key:
-            headers["x-api-key"] = str(key)
-    elif key:
-        headers["Authorization"] = f"Bearer {key}"
-    timeout = aiohttp.ClientTimeout(total=CHECK_TIMEOUT)
-    try:
-        async with (
-            aiohttp.ClientSession(timeout=timeout) as client,
-            client.get(str(base).rstrip("/") + "/models", headers=headers) as response,
-        ):
-            if response.status != 200:
-                raise ConfigError(f"The server answered HTTP {response.status}.")
-            data = await response.json(content_type=None)
-    except (aiohttp.ClientError, TimeoutError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"The server did not answer: {type(exc).__name__}") from None
-    items: Any = data.get("data") or data.get("models") or [] if isinstance(data, dict) else []
-    if not isinstance(items, list):
-        items = []
-    return sorted(str(m.get("id") or m.get("name")) for m in items if isinstance(m, dict))
+    reply = await list_models(provider, str(base) if base else None, str(key) if key else None)
+    if reply.status != "ok":
+        raise ConfigError(f"The server did not answer as expected: {reply.reason}")
+    return sorted(reply.models)
 
 
 # --- MCP -----------------------------------------------------------------------------------------
@@ -154,10 +125,11 @@ async def server_models(provider: str, base: Any, key: Any) -> list[str]:
 
 def mcp_state(session: WebSession) -> dict[str, Any]:
     from pycline.app.config import load
-    from pycline.mcp.trust import McpTrust
+    from pycline.app.mcp import untrusted_file
 
     hub = session.session.mcp
-    extra = load(session.home).mcp_auto_approve
+    settings = load(session.home, session.cwd)
+    extra = settings.mcp_auto_approve
     servers = []
     for s in hub.servers() if hub is not None else []:
         servers.append(
@@ -171,8 +143,14 @@ def mcp_state(session: WebSession) -> dict[str, Any]:
                 "autoApprove": sorted({*s.auto_approve, *extra.get(s.name, [])}),
             }
         )
-    untrusted = McpTrust(session.home).untrusted_file(session.cwd)
-    return {"servers": servers, "untrusted": str(untrusted) if untrusted else None}
+    untrusted = untrusted_file(session.home, session.cwd)
+    # What really happens: with useMcp (or YOLO) on, every tool runs without asking.
+    everything = settings.auto_approve.use_mcp or settings.auto_approve.yolo
+    return {
+        "servers": servers,
+        "untrusted": str(untrusted) if untrusted else None,
+        "allAutoApproved": everything,
+    }
 
 
 async def _refresh(session: WebSession) -> None:

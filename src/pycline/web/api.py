@@ -9,12 +9,12 @@ from typing import Any
 
 from aiohttp import web
 
+from pycline.app.checkpoints import CheckpointError
+from pycline.app.tasks import Tasks
 from pycline.app.toggles import enabled_workflows
-from pycline.checkpoints.types import CheckpointError
+from pycline.command_wire import WireError, read_json
 from pycline.commands import StopProcess
 from pycline.errors import PyclineError
-from pycline.parsing import json_limits
-from pycline.parsing.surrogates import clean_json
 from pycline.web import usecases
 from pycline.web.tasks import WebSession
 from pycline.web.transcript import saved_events
@@ -50,8 +50,8 @@ def fail(exc: Exception, status: int = 400) -> web.Response:
 
 async def json_body(request: web.Request) -> dict[str, Any]:
     try:
-        data = clean_json(json_limits.loads(await request.read()))
-    except ValueError:  # not JSON, not UTF-8, or nested without end
+        data = read_json(await request.read())
+    except WireError:  # not JSON, not UTF-8, or nested without end
         data = None
     if not isinstance(data, dict):
         raise web.HTTPBadRequest(text="expected a JSON object")
@@ -70,7 +70,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         session = session_of(request)
         q = request.query
         rows = usecases.history(
-            session.store,
+            session.home,
             search=q.get("search", ""),
             sort=q.get("sort", "newest"),
             workspace=str(session.cwd) if q.get("workspace") == "1" else None,
@@ -121,8 +121,8 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def transcript(request: web.Request) -> web.Response:
         task_id = request.match_info["id"]
         try:
-            folder = session_of(request).store.open(task_id)
-            messages = await asyncio.to_thread(folder.load_ui_messages)
+            tasks = Tasks(session_of(request).home)
+            messages = await asyncio.to_thread(tasks.ui_messages, task_id)
         except PyclineError as exc:
             return fail(exc, 404)
         events = [{**e, "seq": i} for i, e in enumerate(saved_events(task_id, messages))]

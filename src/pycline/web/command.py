@@ -19,13 +19,13 @@ PASSWORD_ENV = "PYCLINE_UI_PASSWORD"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from pycline.cli.main import _common
+    from pycline.app.flags import add_common_flags
 
     parser = argparse.ArgumentParser(
         prog="pycline ui",
         description="Cline's chat, history, checkpoints and settings in a browser.",
     )
-    _common(parser)  # --cwd and the model flags, as every command has them
+    add_common_flags(parser)  # --cwd and the model flags, as every command has them
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )
@@ -35,17 +35,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_ui(argv: list[str]) -> int:
-    from pycline.cli.common import fail, workspace_dir
+    from pycline.app.flags import apply_flags, workspace_of
+    from pycline.errors import ConfigError
     from pycline.web.security import is_loopback
 
-    ns = build_parser().parse_args(argv)
-    cwd = workspace_dir(ns)
+    ns = apply_flags(build_parser().parse_args(argv))
+    try:
+        cwd = workspace_of(ns)
+    except ConfigError as exc:
+        print(f"pycline: {exc}", file=sys.stderr)
+        return 2
     password = os.environ.get(PASSWORD_ENV) or None
     if not is_loopback(ns.host) and password is None:
-        fail(
-            f"--host {ns.host} would let other machines reach the agent; set {PASSWORD_ENV} "
-            "to require a password, or keep the default 127.0.0.1."
+        print(
+            f"pycline: --host {ns.host} would let other machines reach the agent; set "
+            f"{PASSWORD_ENV} to require a password, or keep the default 127.0.0.1.",
+            file=sys.stderr,
         )
+        return 2
     try:
         return asyncio.run(_serve(ns, cwd, password))
     except KeyboardInterrupt:
@@ -131,7 +138,7 @@ async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int
 def _open_browser(url: str) -> Path | None:
     """Open the browser on a private file that forwards to `url` (as Jupyter does): the
     browser's command line, which `ps` shows to everyone, then holds no token."""
-    from pycline.storage.runtime import RuntimeDirError, runtime_dir
+    from pycline.app.home import RuntimeDirError, runtime_dir
 
     try:
         folder = runtime_dir()

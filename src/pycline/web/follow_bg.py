@@ -12,7 +12,6 @@ from typing import Any
 
 from pycline.app.background import client
 from pycline.app.background.client import Attachment
-from pycline.command_wire import command_json
 from pycline.commands import CommandEnvelope
 from pycline.event_wire import WireError, envelope_from_json
 from pycline.web.wire import BadRequest, event_json
@@ -63,9 +62,8 @@ class Followed:
 
     async def command(self, sent: CommandEnvelope) -> None:
         """Pass a command on to the task's own process (which answers a refusal)."""
-        await self._conns[sent.task_id].send(
-            command_json(sent.task_id, sent.command, request=sent.request)
-        )
+        # To the task it runs now (one it handed off to, after a `new_task`).
+        await self._conns[sent.task_id].command(sent.command, request=sent.request)
 
     async def close(self) -> None:
         jobs = list(self._jobs.values())

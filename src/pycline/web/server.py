@@ -14,12 +14,10 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from pycline.app.handle import CommandRejected
-from pycline.command_wire import accepted, command_from_json, rejected, request_of
+from pycline.command_wire import accepted, command_from_json, read_json, rejected, request_of
 from pycline.commands import SetModel
 from pycline.errors import PyclineError
 from pycline.event_wire import WireError
-from pycline.parsing import json_limits
-from pycline.parsing.surrogates import clean_json
 from pycline.web import admin, api, parallel
 from pycline.web.follow_bg import Followed
 from pycline.web.security import WS_PROTOCOL, Guard
@@ -168,9 +166,9 @@ async def _handle(session: WebSession, followed: Followed, raw: str) -> dict[str
     page's requests (`pycline.web.wire`). A reply for a request, a refused command, or a
     command that asked for one (its `request` id); anything malformed is refused, never fatal."""
     try:
-        data = clean_json(json_limits.loads(raw))
-    except ValueError as exc:  # not JSON, or nested without end
-        return rejected("", f"not JSON: {exc}")
+        data = read_json(raw)
+    except WireError as exc:
+        return rejected("", str(exc))
     if isinstance(data, dict) and data.get("kind") in REQUEST_TYPES:
         return await _request(session, followed, data)
     return await _command(session, followed, data)

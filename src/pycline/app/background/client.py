@@ -36,8 +36,12 @@ class Attachment:
         self._secret = secret  # presented with the first message
 
     async def messages(self) -> AsyncIterator[dict[str, Any]]:
-        """The replay of what happened so far, then live messages, until the task ends."""
+        """The replay of what happened so far, then live messages, until the task ends (and
+        the tasks it hands off to: commands then go to the newest)."""
         while (message := await read_replies(self._reader)) is not None:
+            event = message.get("event") if message.get("type") == "event" else None
+            if isinstance(event, dict) and isinstance(event.get("task_id"), str):
+                self.task_id = event["task_id"]
             yield message
 
     async def next_message(self) -> dict[str, Any] | None:
@@ -49,9 +53,9 @@ class Attachment:
         self._writer.write(encode(message))
         await self._writer.drain()
 
-    async def command(self, command: Command) -> None:
+    async def command(self, command: Command, *, request: str | int | None = None) -> None:
         """Send `command` to the task; its reply comes among the messages."""
-        await self.send(command_json(self.task_id, command))
+        await self.send(command_json(self.task_id, command, request=request))
 
     async def answer(self, question_id: str, answer: Answer) -> None:
         await self.command(AnswerQuestion(question_id, answer))

@@ -242,7 +242,7 @@ class App {
     return this.send({ v: 1, kind: "new_task", text, images, mode: this.mode });
   }
 
-  // fields: option, text, images, edited_content (an answer, as in events.v2.json).
+  // fields: option, text, images, edited_content (an answer, as in events.v3.json).
   answer(taskId, questionId, { option, text, images, ...rest }) {
     const answer = { option: option || "", text: text || "", images: images || [], ...rest };
     this.raw({ v: 1, kind: "answer", task_id: taskId, question_id: questionId, answer });

@@ -27,7 +27,11 @@ export class McpView {
       this.banner.replaceChildren(h("span", { text: `The project's MCP file ${data.untrusted} is not trusted, so its servers were not started.` }), " ",
         button("Trust project file", () => this.post("/api/mcp/trust", {}), { class: "primary" }));
     }
-    this.list.replaceChildren(...(data.servers.length ? data.servers.map((s) => this.server(s)) : [h("p", { class: "muted", text: "No MCP servers configured." })]));
+    this.all = !!data.allAutoApproved;
+    const note = this.all
+      ? [h("p", { class: "warn", role: "note", text: "Every MCP tool runs without asking: \"Use MCP servers\" (useMcp) is on in the auto-approve settings." })]
+      : [h("p", { class: "muted", role: "note", text: "A tool asks before it runs unless it is set to always allow." })];
+    this.list.replaceChildren(...note, ...(data.servers.length ? data.servers.map((s) => this.server(s)) : [h("p", { class: "muted", text: "No MCP servers configured." })]));
   }
 
   async post(path, body) {
@@ -44,9 +48,10 @@ export class McpView {
     const enabled = h("input", { type: "checkbox", role: "switch", checked: s.status !== "disabled", "aria-label": `Enable ${s.name}` });
     enabled.addEventListener("change", () => this.post(`/api/mcp/${name}/enabled`, { enabled: enabled.checked }));
     const tools = h("ul", { class: "mcp-tools", "aria-label": `Tools of ${s.name}` }, ...s.tools.map((t) => {
-      const box = h("input", { type: "checkbox", checked: s.autoApprove.includes(t.name), "aria-label": `Auto-approve ${t.name}` });
+      // With useMcp on the box shows what happens (it runs unasked), and cannot say otherwise.
+      const box = h("input", { type: "checkbox", checked: this.all || s.autoApprove.includes(t.name), disabled: this.all, "aria-label": `Always allow ${t.name}` });
       box.addEventListener("change", () => this.post(`/api/mcp/${name}/auto-approve`, { tool: t.name, approve: box.checked }));
-      return h("li", {}, h("code", { text: t.name }), h("span", { class: "muted", text: ` ${t.description || ""}` }), h("label", {}, box, " Auto-approve"));
+      return h("li", {}, h("code", { text: t.name }), h("span", { class: "muted", text: ` ${t.description || ""}` }), h("label", {}, box, " Always allow"));
     }));
     const resources = h("ul", { class: "mcp-resources", "aria-label": `Resources of ${s.name}` }, ...s.resources.map((r) => h("li", {}, h("code", { text: r.uri }), h("span", { class: "muted", text: ` ${r.name || ""}` }))));
     return h("div", { class: "mcp-server" },

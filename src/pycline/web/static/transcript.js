@@ -5,6 +5,17 @@
 
 import { isConversational, isGrouped } from "./tools.js";
 
+// A call's parameters with one tool_partial applied: its text is appended to each parameter,
+// or starts it over for a name in `replaced` (events v3).
+export function mergePartial(params, e) {
+  const out = { ...params };
+  const replaced = new Set(e.replaced || []);
+  for (const [name, text] of Object.entries(e.params || {})) {
+    out[name] = replaced.has(name) ? text : (out[name] || "") + text;
+  }
+  return out;
+}
+
 export class Transcript {
   constructor(taskId) {
     this.taskId = taskId;
@@ -263,9 +274,12 @@ export class Transcript {
   }
 
   // A tool call as it streams: one row that fills in (the file's content as it is written).
+  // Each tool_partial carries what the call's parameters gained since the previous one.
   toolPartial(e) {
     if (isConversational(e.tool) || isGrouped(e.tool)) return null;
-    const p = e.params || {};
+    this.partialParams ??= new Map();
+    const p = mergePartial(this.partialParams.get(e.tool_call_id) || {}, e);
+    this.partialParams.set(e.tool_call_id, p);
     const summary = p.path || p.command || p.url || p.server_name || "";
     const row = this.callRow(e.tool_call_id);
     if (row) {
@@ -278,6 +292,7 @@ export class Transcript {
   }
 
   toolStarted(e) {
+    this.partialParams?.delete(e.tool_call_id);
     if (isConversational(e.tool)) return null;
     const streamed = this.callRow(e.tool_call_id);
     if (streamed && streamed.partial) {

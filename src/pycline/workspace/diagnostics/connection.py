@@ -78,6 +78,7 @@ class Connection:
         self._seq: dict[str, int] = {}  # publications received per document
         self._answered: dict[str, int] = {}  # the document version each last answer was for
         self.heard = 0  # messages received from the server: a slow server is not a hung one
+        self._lag = 0.0  # seconds the last pushed answer took to follow its change
         self._news = asyncio.Event()
         self._register_handlers()
 
@@ -223,16 +224,24 @@ class Connection:
         seen = self._seq.get(uri, 0)
         known = uri in self.published
         loop = asyncio.get_running_loop()
-        silent_until = loop.time() + SILENT_SECONDS
+        asked = loop.time()
+        # The waits follow the server's pace: one that took long to answer last time (a cold
+        # start, a loaded machine) may still be busy with the previous text.
+        silent_until = asked + max(SILENT_SECONDS, 2 * self._lag)
         while not self._fresh(uri, seen, version):
             wait = silent_until - loop.time() if known else None
             if wait is not None and wait <= 0:
+                self._lag /= 2
                 return list(self.published[uri][1])  # nothing new: the old ones still stand
             if not await self._news_within(wait):
                 continue
+        self._lag = loop.time() - asked
+        # Servers publish in rounds (TypeScript: syntax errors, then type errors); one slow to
+        # say the first is as slow with the next, so quiet means quiet for as long.
+        quiet = max(self.settle, self._lag)
         while True:
             seen = self._seq.get(uri, 0)
-            if not await self._news_within(self.settle):
+            if not await self._news_within(quiet):
                 return list(self.published[uri][1])
             if self._seq.get(uri, 0) == seen:
                 continue  # news about another document: keep waiting for quiet on this one
