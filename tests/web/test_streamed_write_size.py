@@ -69,7 +69,7 @@ def test_a_1_mb_streamed_write_costs_the_websocket_about_1_mb_and_little_memory(
                OpenAIReply(text=write("big.txt", CONTENT), delta_size=512), COMPLETE]  # fmt: skip
     with FakeOpenAI(replies) as server:
         server.max_piece = 4096
-        argv = [sys.executable, "-m", "pycline.cli.main", "ui", "--no-open", "--cwd",
+        argv = [sys.executable, "-m", "pycline", "ui", "--no-open", "--cwd",
                 str(workspace), "--provider", "openai", "--base-url", server.base_url,
                 "--api-key", "k", "--model", "gpt-5"]  # fmt: skip
         env = {**os.environ, "NO_COLOR": "1", "PYCLINE_HOME": str(isolated_home)}

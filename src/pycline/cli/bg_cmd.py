@@ -51,7 +51,9 @@ def start_background(argv: list[str], ns: argparse.Namespace) -> int:
     except BackgroundError as exc:
         print(f"pycline: {exc}", file=sys.stderr)
         return 2
-    args = [a for a in argv if a != "--bg"] + ["--cwd", str(cwd)]
+    # The folder goes first: after a `--` it would be words of the task.
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = ["--cwd", str(cwd), *(a for a in argv[:cut] if a != "--bg"), *argv[cut:]]
     log = state_dir(home) / f"{bg_id}.log"
     state = bg_state.BgState(
         id=bg_id,
