@@ -1,77 +1,31 @@
-"""The slash commands of the interactive prompts: what exists, how a typed line names one, and
-the nearest command to a mistyped one. Running them is `cli/slash_run.py`'s job.
-
-Three sources: pycline's own commands, Cline's commands that the agent core expands into
-instructions for the model (`/newtask`, `/smol`, …), and the enabled workflows (listed by
-`workspace/workflows.py`; the agent core expands them, as it does Cline's commands).
-"""
+"""The slash commands of the interactive prompts: how a typed line names one, and the nearest
+command to a mistyped one. What exists is `app/slash_commands.py`'s (one list for the terminal and
+the web page); running them is `cli/slash_run.py`'s job."""
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
-from pycline.app.toggles import enabled_workflows
-from pycline.workspace import workflows as wf
-
-Source = Literal["pycline", "cline", "workflow"]
-
-
-@dataclass(frozen=True, slots=True)
-class SlashCommand:
-    name: str  # without the slash
-    usage: str
-    help: str
-    source: Source = "pycline"
-    path: Path | None = None  # a workflow's file
-
-
-BUILTIN: tuple[SlashCommand, ...] = (
-    SlashCommand("help", "/help", "list the commands"),
-    SlashCommand("model", "/model [plan|act] [PROVIDER/]MODEL", "switch model for this session"),
-    SlashCommand("plan", "/plan", "Plan mode: explore and plan, no edits"),
-    SlashCommand("act", "/act", "Act mode (at the plan prompt: carry the plan out)"),
-    SlashCommand("new", "/new", "finish this task; the next message starts a new one"),
-    SlashCommand("clear", "/clear", "the same as /new"),
-    SlashCommand("cost", "/cost", "tokens and cost of the task so far"),
-    SlashCommand("undo", "/undo", "restore the checkpoint before the last step (files and task)"),
-    SlashCommand("diff", "/diff", "changes to the files since the task started"),
-    SlashCommand("history", "/history", "recent tasks in this folder"),
-    SlashCommand("resume", "/resume [ID]", "continue a saved task (the latest by default)"),
-    SlashCommand("compact", "/compact", "condense the conversation into a summary"),
-    SlashCommand("ps", "/ps", "the task's background processes"),
-    SlashCommand("stop", "/stop N", "stop background process N"),
-    SlashCommand("settings", "/settings", "the settings in force, and how to change them"),
-    SlashCommand("exit", "/exit", "quit (the task is saved)"),
+# The list is the app layer's, so the web page's / menu offers the same commands.
+from pycline.app.slash_commands import (
+    BUILTIN,
+    CLINE,
+    SlashCommand,
+    Source,
+    workflows,
 )
+from pycline.app.slash_commands import registry as _registry
 
-CLINE: tuple[SlashCommand, ...] = (
-    SlashCommand("newtask", "/newtask", "start a new task carrying this one's context", "cline"),
-    SlashCommand("smol", "/smol", "condense the conversation (as /compact)", "cline"),
-    SlashCommand("newrule", "/newrule", "have the model write a .clinerules rule", "cline"),
-    SlashCommand(
-        "deep-planning", "/deep-planning", "investigate, then write a detailed plan", "cline"
-    ),
-)
+__all__ = ["BUILTIN", "CLINE", "SlashCommand", "Source", "registry", "workflows"]
 
 _WORD = re.compile(r"/([A-Za-z][A-Za-z0-9_.-]*)")
 
 
-def workflows(found: list[wf.Workflow]) -> list[SlashCommand]:
-    """The menu's workflows; one named like a command does not hide it."""
-    taken = [c.name for c in (*BUILTIN, *CLINE)]
-    return [
-        SlashCommand(w.stem, f"/{w.stem}", f"workflow ({w.path.parent})", "workflow", w.path)
-        for w in wf.menu(found, taken=taken)
-    ]
-
-
 def registry(root: Path, home: Path) -> list[SlashCommand]:
     """Every command at this moment."""
-    return [*BUILTIN, *CLINE, *workflows(enabled_workflows(home, root))]
+    return _registry(root, home, "terminal")
 
 
 def split(line: str) -> tuple[str, str] | None:

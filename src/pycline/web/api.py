@@ -8,7 +8,7 @@ from typing import Any
 
 from aiohttp import web
 
-from pycline.app.toggles import enabled_workflows
+from pycline.app.slash_commands import registry
 from pycline.checkpoints.types import CheckpointError
 from pycline.commands import StopProcess
 from pycline.errors import PyclineError
@@ -186,12 +186,12 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             return fail(exc, 404)
         return _ok({"ok": True})
 
-    @routes.get("/api/workflows")
-    async def workflows(request: web.Request) -> web.Response:
-        """The / menu's workflows: the project's `.clinerules/workflows`, then the user's."""
+    @routes.get("/api/commands")
+    async def commands(request: web.Request) -> web.Response:
+        """The / menu: pycline's and Cline's commands, then the enabled workflows (the
+        project's `.clinerules/workflows`, then the user's), as the terminal's /help lists them."""
         session = session_of(request)
-        found = enabled_workflows(session.home, session.cwd)
-        return _ok(usecases.workflow_menu(found))
+        return _ok(usecases.command_menu(registry(session.cwd, session.home, "web")))
 
     @routes.get("/api/files")
     async def files(request: web.Request) -> web.Response:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
+from pycline.app.slash_commands import SlashCommand, workflows
 from pycline.checkpoints.types import CheckpointError
 from pycline.core.checkpointing import label_of
-from pycline.core.commands import BUILTINS
 from pycline.storage.task_store import TaskStore
-from pycline.workspace.workflows import Workflow, menu
+from pycline.workspace.workflows import Workflow
 
 Sort = Literal["newest", "oldest", "cost", "tokens"]
 RestoreMode = Literal["both", "workspace", "task"]
@@ -170,6 +170,13 @@ def _walk(root: Path, skip: set[str], *, budget: int) -> list[Path]:
     return found
 
 
+def command_menu(commands: list[SlashCommand]) -> list[dict[str, str]]:
+    """The / menu: the same commands as the terminal's /help (`app.slash_commands`)."""
+    return [
+        {"name": c.name, "usage": c.usage, "help": c.help, "source": c.source} for c in commands
+    ]
+
+
 def workflow_menu(found: list[Workflow]) -> list[dict[str, str]]:
-    """The / menu's workflows (Cline's own commands are listed by the page itself)."""
-    return [{"name": w.stem, "hint": w.description} for w in menu(found, taken=BUILTINS)]
+    """The / menu's workflows."""
+    return command_menu(workflows(found))
