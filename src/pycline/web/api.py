@@ -21,15 +21,25 @@ from pycline.web.transcript import saved_events
 SessionOf = Callable[[web.Request], WebSession]
 
 
+TEST_ONLY_PROVIDERS = frozenset({"scripted"})
+
+
+def offered_providers(*in_use: str | None) -> list[str]:
+    """The providers a person picks from: the real ones, and any test-only one already in use
+    (so a screen never claims another provider than the one set)."""
+    from pycline.app.settings_model import PROVIDERS
+
+    return [p for p in PROVIDERS if p not in TEST_ONLY_PROVIDERS or p in in_use]
+
+
 def state(session: WebSession) -> dict[str, Any]:
     config = session.session.config
     plan = session.session.plan_config or config
-    from pycline.app.settings_model import PROVIDERS
     from pycline.app.tool_catalogue import catalogue_json
 
     return {
         "workspace": str(session.cwd),
-        "providers": list(PROVIDERS),
+        "providers": offered_providers(config.provider, plan.provider),
         "models": {
             "act": f"{config.provider}/{config.model}",
             "plan": f"{plan.provider}/{plan.model}",

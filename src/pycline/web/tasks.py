@@ -13,7 +13,7 @@ import base64
 import contextlib
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -168,6 +168,14 @@ class WebSession:
             await restore(self.home, task_id, edit.commit, "workspace", self.cwd)
         await asyncio.to_thread(rewind_before_message, self.home, task_id, edit.ts, edit.original)
         return await self.resume_task(task_id, mode=mode, message=edit.text)
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run `work` beside the requests (kept until done; its failures show as state, as an
+        MCP server's status does)."""
+        job = asyncio.get_running_loop().create_task(work)
+        self._chains.add(job)
+        job.add_done_callback(self._chains.discard)
+        return job
 
     def get(self, task_id: str) -> Run | None:
         return self.runs.get(task_id)
