@@ -18,7 +18,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "src" / "pycline" / "schema"
 OUT = ROOT / "src" / "pycline" / "web" / "static" / "types"
-FILES = {"events.v2.json": ("events.d.ts", "Event"), "commands.v1.json": ("commands.d.ts", "Command")}
+FILES = {
+    "events.v2.json": ("events.d.ts", "Event"),
+    "commands.v1.json": ("commands.d.ts", "Command"),
+}
 SCALARS = {
     "string": "string",
     "integer": "number",
@@ -26,6 +29,10 @@ SCALARS = {
     "boolean": "boolean",
     "null": "null",
 }
+
+
+def comment(text: str) -> str:
+    return "/** " + text.replace("*/", "*\\/") + " */"
 
 
 def type_name(ref_or_def: str) -> str:
@@ -68,7 +75,7 @@ def obj(schema: dict[str, Any], indent: str) -> str:
     for name, prop in props.items():
         doc = prop.get("description")
         if doc:
-            lines.append(f"{inner}/** {doc} */")
+            lines.append(inner + comment(doc))
         mark = "" if name in required else "?"
         lines.append(f"{inner}{name}{mark}: {ts(prop, inner)};")
     lines.append(indent + "}")
@@ -80,13 +87,15 @@ def declarations(schema: dict[str, Any], union: str) -> str:
     for name, definition in schema.get("$defs", {}).items():
         doc = definition.get("description")
         if doc:
-            out.append(f"/** {doc} */")
+            out.append(comment(doc))
         body = ts(definition, "")
         keyword = "interface" if body.startswith("{\n") else "type"
         eq = " " if keyword == "interface" else " = "
-        out.append(f"export {keyword} {type_name(name)}{eq}{body}{'' if keyword == 'interface' else ';'}")
+        out.append(
+            f"export {keyword} {type_name(name)}{eq}{body}{'' if keyword == 'interface' else ';'}"
+        )
     members = " | ".join(ts(s, "") for s in schema.get("oneOf", []))
-    out.append(f"/** {schema.get('title', union)} */")
+    out.append(comment(schema.get("title", union)))
     out.append(f"export type {union} = {members};")
     return "\n".join(out) + "\n"
 

@@ -64,9 +64,13 @@ def workflows(found: list[wf.Workflow]) -> list[SlashCommand]:
     """The menu's workflows; one named like a command does not hide it."""
     taken = [c.name for c in (*BUILTIN, *CLINE)]
     return [
-        SlashCommand(w.stem, f"/{w.stem}", f"workflow ({w.path.parent})", "workflow", w.path)
+        SlashCommand(w.stem, f"/{w.stem}", _workflow_help(w), "workflow", w.path)
         for w in wf.menu(found, taken=taken)
     ]
+
+
+def _workflow_help(w: wf.Workflow) -> str:
+    return f"workflow: {w.description}" if w.description else f"workflow ({w.path.parent})"
 
 
 def registry(root: Path, home: Path, front_end: FrontEnd = "terminal") -> list[SlashCommand]:

@@ -67,6 +67,12 @@ async def json_body(request: web.Request) -> dict[str, Any]:
     return data
 
 
+def _busy(session: WebSession, task_id: str) -> bool:
+    """The task is working (not waiting for an answer, not ended)."""
+    run = session.get(task_id)
+    return run is not None and not run.handle.done and run.handle.status == "running"
+
+
 def add_routes(app: web.Application, session_of: SessionOf) -> None:
     routes = web.RouteTableDef()
 
@@ -164,7 +170,10 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         mode = (await json_body(request)).get("mode")
         if mode not in ("both", "workspace", "task"):
             return fail(ValueError("mode is both, workspace or task"))
-        await session.stop(task_id)  # a task is rewound only while nothing runs it
+        if mode != "workspace" or _busy(session, task_id):
+            # A conversation is rewound only while nothing runs it; files alone are put back
+            # under a task that waits for its user (a finished one stays finished).
+            await session.stop(task_id)
         try:
             result = await usecases.restore(
                 session.home, task_id, request.match_info["commit"], mode, session.cwd

@@ -70,6 +70,7 @@ export class Store {
     this.scheduled = false;
     this.connection = new Connection((m) => this.receive(m), (ok) => {
       this.connected = ok;
+      document.body.dataset.connected = String(ok); // for whoever drives the page (tests)
       this.changed();
     });
   }

@@ -9,6 +9,7 @@ import { toolFacts } from "../lib/tools.js";
 import { Markdown } from "./common.js";
 import { MessageList } from "./messages.js";
 import { InputBox } from "./input.js";
+import { QuoteButton } from "./quote.js";
 import { checkpointBefore, compare, showProcesses, viewChanges } from "./task_actions.js";
 
 /**
@@ -30,6 +31,7 @@ export function ChatView({ store }) {
     ${t ? html`<${Transcript} key=${`${t.taskId}/${t.run}`} store=${store} t=${t} version=${t.version} />` : html`<${Welcome} store=${store} />`}
     <${Actions} store=${store} t=${t} />
     <${InputBox} store=${store} />
+    <${QuoteButton} store=${store} />
   </section>`;
 }
 

@@ -47,14 +47,12 @@ export function MessageList({ transcript, ctx }) {
       redraw(0);
     },
   });
-  useLayoutEffect(() => {
-    const unmount = list._didMount();
-    list.scrollToEnd();
-    return unmount;
-  }, []);
+  useLayoutEffect(() => list._didMount(), []);
   useLayoutEffect(() => {
     list._willUpdate();
   });
+  // A task opens at its end (after the list has its scroll element, set just above).
+  useLayoutEffect(() => list.scrollToEnd(), []);
   const items = list.getVirtualItems();
   return html`<div class="list-box">
     <div class="vlist" role="log" aria-label="Messages" tabindex="0" ref=${scroller}>

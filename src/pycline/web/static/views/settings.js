@@ -108,9 +108,16 @@ function SettingsForm({ store, data, reload }) {
   </div>`;
 }
 
-/** @param {{ label: string, checked: boolean, set: (on: boolean) => void }} props */
+/** A box that keeps what the user set (the screen's data is as it was loaded).
+ * @param {{ label: string, checked: boolean, set: (on: boolean) => void }} props */
 function Check({ label, checked, set }) {
-  return html`<label><input type="checkbox" checked=${checked} onChange=${(/** @type {Event} */ e) => set(/** @type {HTMLInputElement} */ (e.currentTarget).checked)} /> ${label}</label>`;
+  const [on, setOn] = useState(checked);
+  const change = (/** @type {Event} */ e) => {
+    const value = /** @type {HTMLInputElement} */ (e.currentTarget).checked;
+    setOn(value);
+    set(value);
+  };
+  return html`<label><input type="checkbox" checked=${on} onChange=${change} /> ${label}</label>`;
 }
 
 /** One mode's provider, model, server and key; Check lists the server's models.
@@ -206,9 +213,10 @@ function Toggles({ store }) {
  * @param {{ store: Store, reload: () => void }} props */
 function SettingsFile({ store, reload }) {
   const [scope, setScope] = useState("global");
-  const [text, setText] = useState("");
+  const [text, setText] = useState(/** @type {string | null} */ (null));
   const [inForce, setInForce] = useState("");
   useEffect(() => {
+    setText(null); // the editor shows once the file is read: nothing typed is overwritten
     api.get(`/api/settings/file?scope=${scope}`).then((r) => {
       setText(JSON.stringify(r.file, null, 2));
       setInForce(JSON.stringify(r.inForce, null, 2));
@@ -236,7 +244,7 @@ function SettingsFile({ store, reload }) {
       </select>
       <button type="button" onClick=${apply}>Apply settings file</button>
     </div>
-    <textarea class="edit-content" rows="12" spellcheck="false" aria-label="Settings JSON" value=${text}
-      onInput=${(/** @type {Event} */ e) => setText(/** @type {HTMLTextAreaElement} */ (e.currentTarget).value)} />
+    ${text === null ? html`<p class="muted">Reading the settings file…</p>` : html`<textarea class="edit-content" rows="12" spellcheck="false" aria-label="Settings JSON" value=${text}
+      onInput=${(/** @type {Event} */ e) => setText(/** @type {HTMLTextAreaElement} */ (e.currentTarget).value)} />`}
     <details><summary>Values in force</summary><pre class="wrap" aria-label="Values in force">${inForce}</pre></details>`;
 }
