@@ -46,8 +46,8 @@ def test_history_shows_this_folders_tasks_and_names_the_folder_of_others(
     expect(workspace_only).to_be_checked()
     workspace_only.uncheck()
     there = history.get_by_role("listitem").filter(has_text="Task in another folder")
-    expect(there.get_by_label("Folder")).to_have_text(str(other))
-    expect(here.get_by_label("Folder")).to_have_text(str(workspace))
+    expect(there.get_by_label("Folder", exact=True)).to_have_text(str(other))
+    expect(here.get_by_label("Folder", exact=True)).to_have_text(str(workspace))
 
 
 def test_settings_offer_real_providers_one_way_to_save_and_no_markdown_marks(start_ui, new_page):
