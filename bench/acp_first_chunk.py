@@ -28,7 +28,7 @@ async def one_run(root: Path) -> dict[str, float]:
     script = root / "script.json"
     script.write_text(json.dumps([REPLY]), encoding="utf-8")
     env = {**os.environ, "PYCLINE_HOME": str(root / "home")}
-    cmd = [sys.executable, "-m", "pycline.cli.main", "acp", "--provider", "scripted"]
+    cmd = [sys.executable, "-m", "pycline", "acp", "--provider", "scripted"]
     started = time.perf_counter()
     process = await asyncio.create_subprocess_exec(
         *cmd,

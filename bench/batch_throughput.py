@@ -54,7 +54,7 @@ def setup(folder: Path, count: int) -> Path:
 
 
 def run(tasks: Path, out: Path, workers: int, backend: str) -> float:
-    cmd = [sys.executable, "-m", "pycline.cli.main", "batch", str(tasks), "--out", str(out)]
+    cmd = [sys.executable, "-m", "pycline", "batch", str(tasks), "--out", str(out)]
     started = time.monotonic()
     subprocess.run(
         [*cmd, "--workers", str(workers), "--backend", backend],

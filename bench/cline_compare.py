@@ -15,9 +15,10 @@ prompt's usage, so both agents budget on the same count. Per run:
   1.25 for Anthropic), with the cached share; the largest request.
 - wall time of the agent's process; per-turn time (from the end of a reply to the next request)
   by tenth of the run, and the last tenth over the first.
-- bytes written to disk by the agent and its children (the kernel's `write_bytes`: pages dirtied,
-  counted when dirtied) and files left in its data folder (for pycline, PYCLINE_HOME with the
-  checkpoint repository; for Cline, its data folder and home).
+- bytes written to disk by the agent and its children (the kernel's `write_bytes` less
+  `cancelled_write_bytes`: pages dirtied, less those truncated or deleted before they were written
+  back) and files left in its data folder (for pycline, PYCLINE_HOME with the checkpoint
+  repository; for Cline, its data folder and home).
 
 Cline: `cline@3.0.65`, installed on first use into bench/.cline (git-ignored) with
 `npm install --prefix`; its default configuration (agentic compaction, its default tools), run
@@ -37,6 +38,7 @@ asks the model for a summary (the fake answers with a short one) and keeps the r
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import shutil
@@ -82,6 +84,7 @@ class Recorded:
     chars: int
     cached: int  # tokens the prefix cache would serve
     arrived: float
+    cpu: float = 0.0  # the agent's CPU seconds so far (its reaped children's included)
 
 
 @dataclass
@@ -92,9 +95,11 @@ class Run:
     requests: list[Recorded] = field(default_factory=list)
     sent: list[float] = field(default_factory=list)  # when each reply's last byte went out
     wall: float = 0.0
-    written: int = 0  # bytes written to disk (pages dirtied)
+    written: int = 0  # bytes written to disk: pages dirtied less those dropped before writeback
+    dirtied: int = 0  # pages dirtied, in bytes, counting those that never reached the disk
     files: int = 0  # files left in the data folder
     problem: str | None = None
+    pid: int | None = None  # the agent's process while it runs
 
     @property
     def tokens(self) -> int:
@@ -137,6 +142,24 @@ class Run:
         tenths = self.tenths()
         return tenths[-1] / tenths[0] if len(tenths) >= 2 and tenths[0] > 0 else None
 
+    def cpu_tenths(self) -> list[float]:
+        """Mean CPU time per turn (request to request) of each tenth of the run, in ms: unlike
+        wall time, hardly changed by other processes' load on a shared machine."""
+        cpu = [r.cpu for r in self.requests]
+        turns = [b - a for a, b in itertools.pairwise(cpu)]
+        parts = min(10, len(turns))
+        if not parts or not any(turns):
+            return []
+        size = len(turns) / parts
+        return [
+            1000 * statistics.mean(turns[round(k * size) : round((k + 1) * size)])
+            for k in range(parts)
+        ]
+
+    def cpu_ratio(self) -> float | None:
+        tenths = self.cpu_tenths()
+        return tenths[-1] / tenths[0] if len(tenths) >= 2 and tenths[0] > 0 else None
+
 
 class ScriptedModel:
     """Answers each request with the next step, as the agent's own tool call."""
@@ -175,7 +198,9 @@ class ScriptedModel:
                 self.next += 1
             priced = self.prices.price(pieces)
             kind = "summary" if summary else "step"
-            self.run.requests.append(Recorded(kind, chars, priced.cached, arrived))
+            self.run.requests.append(
+                Recorded(kind, chars, priced.cached, arrived, _cpu(self.run.pid))
+            )
             if self.dump is not None:
                 name = (
                     f"{self.run.flavour}-{self.run.shape}-{self.run.turns}-"
@@ -253,12 +278,40 @@ def _io() -> dict[str, int]:
     return out
 
 
+def _cpu(pid: int | None) -> float:
+    """CPU seconds of process `pid` and its reaped children (0 when unknown)."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    # utime, stime, cutime, cstime: fields 14-17 of stat(5), after the name's ")".
+    return sum(int(v) for v in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
 def _timed(run: Run, command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
     """Run the agent, charging its wall time and disk writes (its children's too) to `run`."""
+    timeout = kwargs.pop("timeout", None)
     before, started = _io(), time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
+    ) as agent:
+        run.pid = agent.pid
+        try:
+            out, err = agent.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            agent.kill()
+            out, err = agent.communicate()
+            run.problem = f"timed out after {timeout} s"
+        run.pid = None
+    done = subprocess.CompletedProcess(command, agent.returncode, out, err)
     run.wall = time.perf_counter() - started
-    run.written = _io()["write_bytes"] - before["write_bytes"]
+    after = _io()
+    run.dirtied = after["write_bytes"] - before["write_bytes"]
+    # A page dirtied and then truncated or deleted before writeback never reaches the disk (a
+    # file replaced by a new version within seconds): the kernel counts it as cancelled.
+    run.written = run.dirtied - (after["cancelled_write_bytes"] - before["cancelled_write_bytes"])
     return done
 
 
@@ -289,7 +342,7 @@ def run_cline(run: Run, root: Path, tmp: Path, base_url: str, timeout: float) ->
 def run_pycline(run: Run, root: Path, tmp: Path, base_url: str, timeout: float) -> None:
     home = tmp / "pycline-home"
     env = {**os.environ, "PYCLINE_HOME": str(home), "NO_COLOR": "1"}
-    pycline = [sys.executable, "-m", "pycline.cli.main"]
+    pycline = [sys.executable, "-m", "pycline"]
     fmt = "native" if run.flavour == "pycline-native" else "xml"
     for key, value in (("toolCallFormat", fmt), *EXTRA_CONFIG):
         subprocess.run([*pycline, "config", "set", key, value], env=env, check=True,
@@ -361,6 +414,11 @@ def report(runs: dict[str, Run]) -> None:
         summaries = sum(r.kind == "summary" for r in run.requests)
         extra = f"; {summaries} compaction requests" if summaries else ""
         print(f"    per-turn ms by tenth: {' '.join(f'{t:.1f}' for t in tenths)}{extra}")
+        if cpu := run.cpu_tenths():
+            ratio = run.cpu_ratio() or 0
+            print(
+                f"    per-turn CPU ms by tenth: {' '.join(f'{t:.1f}' for t in cpu)} ({ratio:.2f})"
+            )
         if run.problem:
             print(f"    FAILED: {run.problem}", flush=True)
 
@@ -381,6 +439,8 @@ class Target:
                 return run.tokens / cline.tokens
             case "per-turn time, last/first tenth":
                 return run.per_turn_ratio()
+            case "per-turn CPU time, last/first tenth":
+                return run.cpu_ratio()
             case "bytes written":
                 return run.written / cline.written if cline.written else None
             case "wall time":
@@ -393,6 +453,7 @@ TARGETS = (
     Target("Anthropic-priced input", (200, 800), 0.5),
     Target("raw input", (800,), 0.5),
     Target("per-turn time, last/first tenth", (800,), 1.5),
+    Target("per-turn CPU time, last/first tenth", (800,), 1.5),
     Target("bytes written", (200, 800), 1.0),
     Target("wall time", (200, 800), 0.5),
 )
@@ -432,7 +493,8 @@ def _offline_prefix() -> list[str]:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return []
-    prefix = [bwrap, "--dev-bind", "/", "/", "--unshare-net", "--unshare-pid",
+    # Its own /proc, so the agents' pids read there are the ones this namespace sees.
+    prefix = [bwrap, "--dev-bind", "/", "/", "--proc", "/proc", "--unshare-net", "--unshare-pid",
               "--die-with-parent", "--"]  # fmt: skip
     probe = subprocess.run([*prefix, "true"], capture_output=True)
     return prefix if probe.returncode == 0 else []
@@ -448,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", nargs="+", default=["cline", "pycline-xml", "pycline-native"])
     parser.add_argument("--dump", type=Path, help="write every request body into this folder")
     parser.add_argument("--save", type=Path, help="write every run's figures here as JSON")
+    parser.add_argument("--baseline", type=Path,
+                        help="Cline's runs from an earlier --save, instead of running Cline")  # fmt: skip
     parser.add_argument("--pycline-config", nargs="+", default=[], metavar="KEY=VALUE",
                         help="settings for the pycline runs (pycline config set)")  # fmt: skip
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
@@ -469,11 +533,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     failed = False
     results: list[dict[str, Run]] = []
+    baseline = _load(args.baseline) if args.baseline is not None else {}
     for shape in args.shapes:
         for n in turns:
             runs = {name: measure(name, shape, n, args.timeout, args.dump) for name in args.agents}
             if "cline" not in runs:
-                runs = {"cline": Run("cline", shape, n), **runs}
+                runs = {"cline": baseline.get((shape, n), Run("cline", shape, n)), **runs}
             report(runs)
             results.append(runs)
             failed = failed or any(r.problem for r in runs.values())
@@ -483,6 +548,18 @@ def main(argv: list[str] | None = None) -> int:
         check_targets(results)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 1 if failed else 0
+
+
+def _load(path: Path) -> dict[tuple[str, int], Run]:
+    """Cline's runs in a file written by --save, by shape and turns."""
+    out: dict[tuple[str, int], Run] = {}
+    for runs in json.loads(path.read_text(encoding="utf-8")):
+        data = runs.get("cline")
+        if not data or not data["requests"]:
+            continue
+        run = Run(**{**data, "requests": [Recorded(**r) for r in data["requests"]]})
+        out[(run.shape, run.turns)] = run
+    return out
 
 
 def _save(path: Path, results: list[dict[str, Run]]) -> None:

@@ -140,13 +140,13 @@ async () => {
   app.transcripts.set('bench-stream', t);
   app.summaries.set('bench-stream', { id: 'bench-stream', task: 'stream', status: 'running' });
   app.select('bench-stream');
-  t.apply([{ v: 2, task_id: 'bench-stream', seq: 0, ts: 0, kind: 'task_started', task: 'stream', workspace: '', resumed: false }]);
+  t.apply([{ v: 3, task_id: 'bench-stream', seq: 0, ts: 0, kind: 'task_started', task: 'stream', workspace: '', resumed: false }]);
   const chunk = 'word '.repeat(9) + 'x\\n\\n'.slice(0, 3);
   let seq = 1, worst = 0;
   const start = performance.now();
   for (let frame = 0; frame < 200; frame++) {
     const batch = [];
-    for (let i = 0; i < 20; i++) batch.push({ v: 2, task_id: 'bench-stream', seq: seq++, ts: 0, kind: 'text_delta', text: chunk + (i % 5 === 0 ? '\\n\\n' : '') });
+    for (let i = 0; i < 20; i++) batch.push({ v: 3, task_id: 'bench-stream', seq: seq++, ts: 0, kind: 'text_delta', text: chunk + (i % 5 === 0 ? '\\n\\n' : '') });
     const t0 = performance.now();
     t.apply(batch);
     await new Promise((r) => requestAnimationFrame(r));

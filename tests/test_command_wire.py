@@ -20,6 +20,7 @@ from pycline.command_wire import (
     accepted,
     command_from_json,
     command_json,
+    read_json,
     rejected,
     reply_from_json,
     request_of,
@@ -148,6 +149,17 @@ def test_malformed_commands_are_refused_with_a_wire_error(data: object) -> None:
 
 
 def test_the_request_id_of_a_refused_command_is_found_for_its_reply() -> None:
-    assert request_of('{"request": 7, "kind": "nonsense"}') == 7
+    assert request_of(read_json('{"request": 7, "kind": "nonsense"}')) == 7
     assert request_of("not json") is None
     assert request_of({"request": {"nested": 1}}) is None
+
+
+@pytest.mark.parametrize("raw", ["{not json", "[" * 100_000, b"\xff\xfe", ""])
+def test_a_message_that_is_not_json_is_a_wire_error(raw: str | bytes) -> None:
+    with pytest.raises(WireError):
+        read_json(raw)
+
+
+def test_lone_surrogates_in_a_message_become_replacement_characters() -> None:
+    data = read_json('{"v": 1, "task_id": "t", "kind": "user_message", "text": "a\\ud800b"}')
+    assert command_from_json(data).command == UserMessage("a\ufffdb")

@@ -71,6 +71,7 @@ EVENTS: list[Event] = [
     ReasoningDelta("hmm"),
     TextDone("Hello"),
     ToolPartial("call_1", "write_to_file", {"path": "a.txt", "content": "par"}),
+    ToolPartial("call_1", "write_to_file", {"content": "tial"}, ("content",)),
     ToolStarted("read_file", "read_file a.py", "call_1"),
     ToolOutput("line\n", "call_1"),
     ToolFinished("read_file", "read_file a.py", True, "text", "call_1"),
@@ -102,13 +103,13 @@ def test_the_samples_cover_every_event_and_question_kind() -> None:
 def test_every_event_round_trips_through_json_and_matches_the_schema(event: Event) -> None:
     envelope = Envelope("17", 5, 1_700_000_000.25, event)
     data = json.loads(json.dumps(envelope_json(envelope)))
-    assert data["v"] == 2 and data["kind"] == event.kind and data["seq"] == 5
+    assert data["v"] == 3 and data["kind"] == event.kind and data["seq"] == 5
     jsonschema.validate(data, event_wire.json_schema())
     assert envelope_from_json(data) == envelope
 
 
 def test_the_shipped_schema_is_the_one_the_types_generate() -> None:
-    shipped = resources.files("pycline").joinpath("schema/events.v2.json").read_text("utf-8")
+    shipped = resources.files("pycline").joinpath("schema/events.v3.json").read_text("utf-8")
     assert shipped == event_wire.schema_text(), "regenerate: python -m pycline.event_wire"
 
 
@@ -116,13 +117,14 @@ def test_the_shipped_schema_is_the_one_the_types_generate() -> None:
     "data",
     [
         {"v": 1, "task_id": "t", "seq": 1, "ts": 0.0, "kind": "notice", "text": "x"},
-        {"v": 2, "task_id": "t", "seq": 1, "ts": 0.0, "kind": "no_such_kind"},
-        {"v": 2, "task_id": "t", "seq": 1, "ts": 0.0, "kind": "notice"},
-        {"v": 2, "task_id": "t", "seq": 1, "ts": 0.0, "kind": "notice", "text": 3},
-        {"v": 2, "task_id": "t", "seq": "1", "ts": 0.0, "kind": "notice", "text": "x"},
-        {"v": 2, "task_id": "t", "seq": 1, "ts": 0.0, "kind": "notice", "text": "x", "extra": 1},
+        {"v": 2, "task_id": "t", "seq": 1, "ts": 0.0, "kind": "notice", "text": "x"},
+        {"v": 3, "task_id": "t", "seq": 1, "ts": 0.0, "kind": "no_such_kind"},
+        {"v": 3, "task_id": "t", "seq": 1, "ts": 0.0, "kind": "notice"},
+        {"v": 3, "task_id": "t", "seq": 1, "ts": 0.0, "kind": "notice", "text": 3},
+        {"v": 3, "task_id": "t", "seq": "1", "ts": 0.0, "kind": "notice", "text": "x"},
+        {"v": 3, "task_id": "t", "seq": 1, "ts": 0.0, "kind": "notice", "text": "x", "extra": 1},
         {
-            "v": 2,
+            "v": 3,
             "task_id": "t",
             "seq": 1,
             "ts": 0.0,

@@ -28,6 +28,7 @@ from cline_v1 import ClineDiffError, apply_cline_v1  # noqa: E402
 from corpus import PER_CATEGORY, Case, build  # noqa: E402
 from encodings_bench import run as run_encodings  # noqa: E402
 from malformed import gen_malformed, markers_written  # noqa: E402
+from peers import SCENARIOS  # noqa: E402
 
 from pycline.editing.search_replace import SearchReplaceError, apply_search_replace  # noqa: E402
 
@@ -113,6 +114,25 @@ def table(cases: list[Case], verbose: bool) -> None:
     )
 
 
+def peer_table(verbose: bool) -> None:
+    """Scenarios from other agents' test suites (peers.py): applied as intended, refused, wrong."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for scenario in SCENARIOS:
+        try:
+            result = ours(scenario.original, scenario.diff)
+            verdict = "correct" if result == scenario.intended else "wrong"
+        except SearchReplaceError:
+            verdict = "refused"
+        counts[scenario.group][verdict] += 1
+        counts["TOTAL"][verdict] += 1
+        if verbose and verdict != "correct":
+            print(f"  {verdict:8} {scenario.id}")
+    print(f"\nPeer scenarios ({len(SCENARIOS)})               applied / refused / wrong")
+    for group in [*(g for g in counts if g != "TOTAL"), "TOTAL"]:
+        c = counts[group]
+        print(f"  {group:34} {c['correct']:>4} / {c['refused']:>7} / {c['wrong']:>5}")
+
+
 def timing() -> None:
     lines: list[str] = []
     for i in range(2500):
@@ -162,6 +182,7 @@ def main() -> None:
     cases = build(per_category, {"malformed": gen_malformed})
     print(check_baseline() + "\n")
     table(cases, verbose)
+    peer_table(verbose)
     timing()
     run_encodings()
 

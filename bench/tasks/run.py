@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
             flags += [f"--{name.replace('_', '-')}", getattr(ns, name)]
     out = folder / "results.jsonl"
     out.unlink(missing_ok=True)
-    cmd = [sys.executable, "-m", "pycline.cli.main", "batch", str(tasks_file), "--out", str(out)]
+    cmd = [sys.executable, "-m", "pycline", "batch", str(tasks_file), "--out", str(out)]
     cmd += ["--workers", str(ns.workers), "--backend", ns.backend, "--timeout", str(ns.timeout)]
     if ns.max_cost_per_task is not None:
         cmd += ["--max-cost-per-task", str(ns.max_cost_per_task)]

@@ -40,6 +40,7 @@ __all__ = [
     "command_from_json",
     "command_json",
     "json_schema",
+    "read_json",
     "rejected",
     "reply_from_json",
     "request_of",
@@ -94,11 +95,20 @@ def reply_from_json(data: object) -> Reply:
     return reply
 
 
+def read_json(raw: str | bytes) -> object:
+    """One message from a socket, parsed: nesting is bounded and lone surrogates become U+FFFD
+    (`WireError` for anything that is not JSON)."""
+    from pycline.parsing import json_limits
+    from pycline.parsing.surrogates import clean_json
+
+    try:
+        return clean_json(json_limits.loads(raw))
+    except ValueError as exc:  # not JSON, not UTF-8, or nested without end
+        raise WireError(f"not JSON: {exc}") from None
+
+
 def request_of(data: object) -> Request:
     """The sender's request id in a message that may not be a valid command (for its reply)."""
-    if isinstance(data, str):
-        with contextlib.suppress(ValueError):
-            data = json.loads(data)
     if isinstance(data, dict):
         with contextlib.suppress(WireError):
             value: Request = decode(Request, data.get("request"), "request")

@@ -24,10 +24,11 @@ COMMANDS_VERSION = 1
 class AutoApprove:
     """Cline's auto-approval actions; the settings key of each field is its camelCase name.
 
-    Defaults (SPEC §7): reads inside the workspace, safe commands and MCP run without asking.
-    `requires_approval=false` commands are "safe_command"; others need `execute_all_commands`.
-    MCP tools named in a server's `autoApprove` or the settings' `mcpAutoApprove` skip the
-    question even with `use_mcp` off (the MCP tool checks those lists before asking).
+    Defaults: reads inside the workspace and safe commands run without asking; an MCP tool asks,
+    as in Cline, unless the user allowed that tool (a server's `autoApprove`, the settings'
+    `mcpAutoApprove`, "Always allow" when asked: the MCP tool checks those lists before asking)
+    or turned `use_mcp` on for every tool. `requires_approval=false` commands are
+    "safe_command"; others need `execute_all_commands`.
     """
 
     read_files: bool = True
@@ -37,7 +38,7 @@ class AutoApprove:
     execute_safe_commands: bool = True
     execute_all_commands: bool = False
     use_browser: bool = False
-    use_mcp: bool = True
+    use_mcp: bool = False
     yolo: bool = False
 
     def allows(self, category: ApprovalCategory, *, outside_workspace: bool) -> bool:

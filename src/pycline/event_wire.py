@@ -1,7 +1,7 @@
-"""The JSON form of events (version 2) and its JSON Schema, both derived from the types.
+"""The JSON form of events (version 3) and its JSON Schema, both derived from the types.
 
 One line of `pycline run --json` and one web UI message is one envelope:
-`{"v": 2, "task_id": …, "seq": …, "ts": …, "kind": …, …the event's fields}`. Questions travel
+`{"v": 3, "task_id": …, "seq": …, "ts": …, "kind": …, …the event's fields}`. Questions travel
 inside `question_asked` events as a nested object with its own `kind`. The decoder accepts exactly
 what the encoder writes and raises `WireError` on anything else: input from a socket is untrusted.
 """
@@ -172,7 +172,7 @@ def _check(value: object, tp: type[Any], where: str) -> Any:
 
 # --- JSON Schema -----------------------------------------------------------------------------
 
-SCHEMA_ID = "https://pycline.dev/schema/events.v2.json"
+SCHEMA_ID = f"https://pycline.dev/schema/events.v{EVENTS_VERSION}.json"
 
 
 def json_schema() -> JsonObject:
@@ -194,7 +194,7 @@ def json_schema() -> JsonObject:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
-        "title": "pycline task event (envelope, version 2)",
+        "title": f"pycline task event (envelope, version {EVENTS_VERSION})",
         "oneOf": variants,
         "$defs": dict(sorted(defs.items())),
     }
@@ -245,7 +245,7 @@ def _type_schema(tp: Any, defs: JsonObject) -> JsonObject:
 
 
 def schema_text() -> str:
-    """The shipped `pycline/schema/events.v2.json` (regenerate: `python -m pycline.event_wire`)."""
+    """The shipped `pycline/schema/events.v3.json` (regenerate: `python -m pycline.event_wire`)."""
     import json
 
     return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
@@ -254,6 +254,6 @@ def schema_text() -> str:
 if __name__ == "__main__":
     from pathlib import Path
 
-    target = Path(__file__).parent / "schema" / "events.v2.json"
+    target = Path(__file__).parent / "schema" / f"events.v{EVENTS_VERSION}.json"
     target.parent.mkdir(exist_ok=True)
     target.write_text(schema_text(), encoding="utf-8")

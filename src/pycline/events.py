@@ -1,4 +1,4 @@
-"""What a task tells its front ends (`Host.say`) and asks them (`Host.ask`), version 2.
+"""What a task tells its front ends (`Host.say`) and asks them (`Host.ask`), version 3.
 
 The core never prints or reads input; front ends render these events and answer these questions.
 Subscribers receive every event wrapped in an `Envelope` (task id, sequence number, time). Tool
@@ -6,6 +6,10 @@ events share a `tool_call_id` from the first streamed token (`ToolPartial`) to t
 question reaches subscribers as `QuestionAsked` with a `question_id`, its answer as
 `QuestionAnswered`. An `Answer` names the `Option` chosen by id, so "approve", "accept" and "switch
 to Act" are distinct words rather than one overloaded "yes".
+
+Version 3 changed one thing: `ToolPartial` carries what a call's parameters gained since its
+previous `ToolPartial`, not all of them again (a streamed 1 MB file had cost its size once per
+chunk). A version-2 reader would show fragments, hence the new number.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypeAlias
 
-EVENTS_VERSION = 2
+EVENTS_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,15 +60,30 @@ class TextDone:
 
 @dataclass(frozen=True, slots=True)
 class ToolPartial:
-    """A tool call still streaming in: its parameters so far (a UI can show an edit being written).
+    """A tool call still streaming in, as what its parameters gained since the previous
+    `ToolPartial` of the same call (a UI can show an edit being written).
 
-    Sent each time the parameters grow; the last one before `ToolStarted` has them all.
+    `params` maps each parameter that changed to the text appended to it; a parameter named in
+    `replaced` starts over with the text given (its value changed other than by growing, as
+    when a `write_to_file`'s content is re-cut at its closing tag). A consumer keeps each call's
+    parameters, starting from none, and applies the partials in order (`merge_partial`): after
+    the last one before `ToolStarted` it holds them all. So a streamed 1 MB file costs about
+    1 MB, however finely it streams.
     """
 
     tool_call_id: str
     tool: str
     params: Mapping[str, str]
+    replaced: tuple[str, ...] = ()
     kind: Literal["tool_partial"] = "tool_partial"
+
+
+def merge_partial(params: Mapping[str, str], partial: ToolPartial) -> dict[str, str]:
+    """A call's parameters `params` with `partial` applied."""
+    out = dict(params)
+    for name, text in partial.params.items():
+        out[name] = text if name in partial.replaced else out.get(name, "") + text
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -272,7 +272,7 @@ def agent_command(script: Path) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "pycline.cli.main",
+        "pycline",
         "acp",
         "--provider",
         "scripted",

@@ -67,9 +67,9 @@ async def test_without_client_capabilities_everything_runs_locally(
 async def test_a_command_for_the_editors_terminal_gets_the_same_checks_as_a_local_one(
     tmp_path: Path, workspace: Path, isolated_home: Path
 ) -> None:
-    # Marked safe by the model, but it names a file outside the project: the user is asked,
-    # exactly as for a local run without the sandbox, and a rejection runs nothing.
-    outside = command("cat ../outside.txt", approval=False)
+    # Marked safe by the model, but it writes outside the project: the user is asked, exactly
+    # as for a local run, and a rejection runs nothing.
+    outside = command("touch ../outside.txt", approval=False)
     script = script_file(tmp_path, outside, COMPLETE)
     client = RecordingClient(terminal=True, answers=["reject_once"])
     async with in_process(client, isolated_home, script) as (conn, _):

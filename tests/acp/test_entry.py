@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_the_cli_imports_the_acp_sdk_only_when_acp_runs() -> None:
-    check = "import sys, pycline.cli.main; print('acp' in sys.modules)"
+    check = "import sys, pycline.main; print('acp' in sys.modules)"
     result = subprocess.run(
         [sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=True
     )
@@ -22,7 +22,7 @@ def test_the_cli_imports_the_acp_sdk_only_when_acp_runs() -> None:
 
 def test_pycline_acp_has_its_own_help() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "pycline.cli.main", "acp", "--help"],
+        [sys.executable, "-m", "pycline", "acp", "--help"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -49,4 +49,4 @@ def test_the_manifest_package_is_this_project_and_runs_under_its_own_name() -> N
     assert project["name"] == package["package"] == pycline.DISTRIBUTION != "pycline"
     assert project["version"] == pycline.__version__
     scripts = project["scripts"]
-    assert scripts[package["package"]] == scripts["pycline"] == "pycline.cli.main:main"
+    assert scripts[package["package"]] == scripts["pycline"] == "pycline.main:main"

@@ -41,7 +41,7 @@ def batch_env(home: Path) -> dict[str, str]:
 
 
 def batch_command(tasks: Path, out: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "pycline.cli.main", "batch", str(tasks), "--out", str(out), *args]
+    return [sys.executable, "-m", "pycline", "batch", str(tasks), "--out", str(out), *args]
 
 
 def run_batch(

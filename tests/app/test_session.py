@@ -20,6 +20,7 @@ from pycline.events import (
     ToolFinished,
     ToolPartial,
     ToolStarted,
+    merge_partial,
 )
 from pycline.providers.scripted import ScriptedProvider
 from pycline.testing import GatedProvider, complete
@@ -101,9 +102,9 @@ async def test_two_sessions_run_two_tasks_whose_events_never_mix(
         late: list[Envelope] = []
         await collect(handle, late)  # a late subscriber gets the whole task replayed,
         assert without_partials(late) == without_partials(one)
-        # where a tool call that streamed in shows only its final parameters.
-        assert last_partials(late) == last_partials(one)
-        assert len([e for e in late if isinstance(e.event, ToolPartial)]) == len(last_partials(one))
+        # where a tool call that streamed in comes once, with all it gained while streaming.
+        assert call_params(late) == call_params(one)
+        assert len([e for e in late if isinstance(e.event, ToolPartial)]) == len(call_params(one))
     kinds = [e.event.kind for e in seen[handle_a.id][0]]
     assert kinds.index("question_asked") < kinds.index("question_answered")
 
@@ -112,8 +113,13 @@ def without_partials(envelopes: list[Envelope]) -> list[Envelope]:
     return [e for e in envelopes if not isinstance(e.event, ToolPartial)]
 
 
-def last_partials(envelopes: list[Envelope]) -> dict[str, Envelope]:
-    return {e.event.tool_call_id: e for e in envelopes if isinstance(e.event, ToolPartial)}
+def call_params(envelopes: list[Envelope]) -> dict[str, dict[str, str]]:
+    """Each streamed call's parameters, its partials applied in order."""
+    out: dict[str, dict[str, str]] = {}
+    for e in envelopes:
+        if isinstance(e.event, ToolPartial):
+            out[e.event.tool_call_id] = merge_partial(out.get(e.event.tool_call_id, {}), e.event)
+    return out
 
 
 async def _next_question(handle: TaskHandle) -> list[QuestionAsked]:
@@ -149,7 +155,10 @@ async def test_tool_events_share_one_id_from_first_token_to_result(
     call_id = partials[0].tool_call_id
     assert call_id and started.tool_call_id == finished.tool_call_id == call_id
     assert approval.question.kind == "approval" and approval.question.tool_call_id == call_id
-    assert partials[-1].params == {"path": "a.txt", "content": "hello world"}
+    params: dict[str, str] = {}
+    for partial in partials:
+        params = merge_partial(params, partial)
+    assert params == {"path": "a.txt", "content": "hello world"}
     assert len(partials) > 2  # the content was shown growing
     assert events.index(partials[-1]) < events.index(started)
     answered = [e for e in events if isinstance(e, QuestionAnswered)]

@@ -23,11 +23,12 @@ def test_defaults_match_the_approval_policy_defaults() -> None:
     settings = validate({}, source="s.json")
     assert settings.auto_approve.policy() == AutoApprove()
     policy = AutoApprove()
-    assert (policy.read_files, policy.execute_safe_commands, policy.use_mcp) == (True, True, True)
+    assert (policy.read_files, policy.execute_safe_commands) == (True, True)
+    # MCP tools ask (as in Cline) unless the user allows a tool, or all of them.
     assert not any(
         getattr(policy, f.name)
         for f in dataclasses.fields(policy)
-        if f.name not in ("read_files", "execute_safe_commands", "use_mcp")
+        if f.name not in ("read_files", "execute_safe_commands")
     )
 
 

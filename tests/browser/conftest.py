@@ -6,6 +6,7 @@ from __future__ import annotations
 import tempfile
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -45,8 +46,9 @@ class Site:
         return f"{self.base}{path}"
 
 
-@pytest.fixture
-def site() -> Iterator[Site]:
+@contextmanager
+def serving() -> Iterator[Site]:
+    """A loopback web server for the pages added to the `Site` it yields."""
     served = Site()
 
     class Handler(BaseHTTPRequestHandler):
@@ -73,11 +75,19 @@ def site() -> Iterator[Site]:
     served.base = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
-    yield served
-    served.release.set()
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=5)
+    try:
+        yield served
+    finally:
+        served.release.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def site() -> Iterator[Site]:
+    with serving() as served:
+        yield served
 
 
 @pytest.fixture(autouse=True)

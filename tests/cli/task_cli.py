@@ -33,7 +33,7 @@ def pycline(
     *args: str, home: Path, cwd: Path, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pycline.cli.main", *args],
+        [sys.executable, "-m", "pycline", *args],
         cwd=cwd,
         env=cli_env(home),
         capture_output=True,

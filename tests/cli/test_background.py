@@ -20,6 +20,7 @@ from typing import Any
 import pexpect
 import pytest
 
+from pycline.storage.task_store import TaskStore
 from tests.app.batch_helpers import COMPLETE, write_file_reply, write_script
 
 
@@ -47,7 +48,7 @@ def _is_our_worker(pid: int) -> bool:
 
 def cli(env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pycline.cli.main", *args],
+        [sys.executable, "-m", "pycline", *args],
         env=env,
         input=stdin,
         capture_output=True,
@@ -71,10 +72,12 @@ def wait_for(env: dict[str, str], bg_id: str, status: str) -> dict[str, Any]:
             return entry
 
 
-def start_in_closing_terminal(env: dict[str, str], workspace: Path, script: Path) -> str:
+def start_in_closing_terminal(
+    env: dict[str, str], workspace: Path, script: Path, task: str = "write the notes"
+) -> str:
     """`pycline run --bg` in a pseudo-terminal, which is then hung up (the terminal closes)."""
-    args = ["-m", "pycline.cli.main", "run", "--bg", "--cwd", str(workspace)]
-    args += ["--provider", "scripted", "--script", str(script), "write the notes"]
+    args = ["-m", "pycline", "run", "--bg", "--cwd", str(workspace)]
+    args += ["--provider", "scripted", "--script", str(script), task]
     term = pexpect.spawn(sys.executable, args, env=env, encoding="utf-8", timeout=60)
     term.expect(r"(bg-[0-9a-f]+)\r?\n")
     bg_id = str(term.match.group(1))
@@ -142,10 +145,11 @@ async def test_malformed_commands_on_the_control_socket_are_refused_and_it_keeps
     entry = wait_for(env, bg_id, "waiting")
     task_id = entry["task_id"]
     sock = Path(env["XDG_RUNTIME_DIR"]) / "pycline" / f"{bg_id}.sock"
+    attach = _attach_line(env, bg_id)
 
     async def replies(*lines: str) -> list[dict[str, Any]]:
         reader, writer = await asyncio.open_unix_connection(str(sock))
-        writer.write(b'{"op": "attach"}\n' + "".join(f"{line}\n" for line in lines).encode())
+        writer.write(attach + "".join(f"{line}\n" for line in lines).encode())
         got: list[dict[str, Any]] = []
         async with asyncio.timeout(30):
             while len(got) < len(lines):
@@ -155,7 +159,9 @@ async def test_malformed_commands_on_the_control_socket_are_refused_and_it_keeps
         writer.close()
         return got
 
-    question = next(q for q in await _questions(sock) if q["question"]["kind"] == "approval")
+    question = next(
+        q for q in await _questions(sock, attach) if q["question"]["kind"] == "approval"
+    )
     answer = {"v": 1, "kind": "answer", "task_id": task_id, "question_id": question["question_id"]}
     refused = await replies(
         "{not json",
@@ -172,11 +178,17 @@ async def test_malformed_commands_on_the_control_socket_are_refused_and_it_keeps
     assert (workspace / "m.txt").read_text() == "m\n"
 
 
-async def _questions(sock: Path) -> list[dict[str, Any]]:
+def _attach_line(env: dict[str, str], bg_id: str) -> bytes:
+    """The first message a client sends: attach, with the task's secret (from PYCLINE_HOME)."""
+    secret = (Path(env["PYCLINE_HOME"]) / "background" / f"{bg_id}.secret").read_text()
+    return (json.dumps({"op": "attach", "secret": secret}) + "\n").encode()
+
+
+async def _questions(sock: Path, attach: bytes) -> list[dict[str, Any]]:
     import asyncio
 
     reader, writer = await asyncio.open_unix_connection(str(sock))
-    writer.write(b'{"op": "attach"}\n')
+    writer.write(attach)
     found: list[dict[str, Any]] = []
     async with asyncio.timeout(30):
         while not found:
@@ -185,3 +197,19 @@ async def _questions(sock: Path) -> list[dict[str, Any]]:
                 found.append(message)
     writer.close()
     return found
+
+
+def test_an_approved_new_task_continues_in_the_background_process(
+    env: dict[str, str], workspace: Path, tmp_path: Path, isolated_home: Path
+) -> None:
+    new_task = "<new_task>\n<context>\nContinue: write more notes.\n</context>\n</new_task>"
+    replies = [new_task, write_file_reply("more.txt", "m"), COMPLETE]
+    script = write_script(tmp_path / "s.json", replies)
+    bg_id = start_in_closing_terminal(env, workspace, script, "big job /newtask")
+    wait_for(env, bg_id, "waiting")  # the hand-off
+    assert cli(env, "attach", bg_id, stdin="1\n1\n").returncode == 0
+    done = wait_for(env, bg_id, "completed")
+    assert (workspace / "more.txt").read_text() == "m\n"
+    records = {r.id: r.task for r in TaskStore(isolated_home).index.list()}
+    assert records[done["task_id"]] == "Continue: write more notes."  # the board follows it
+    assert sorted(records.values()) == ["Continue: write more notes.", "big job /newtask"]

@@ -22,7 +22,7 @@ def _run_with_stdin(
     args: list[str], stdin: str, home: Path, cwd: Path
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pycline.cli.main", *args],
+        [sys.executable, "-m", "pycline", *args],
         cwd=cwd,
         env=cli_env(home),
         input=stdin,
@@ -96,7 +96,7 @@ def test_output_into_a_closed_pipe_ends_quietly(
 ) -> None:
     run_task(isolated_home, workspace, [COMPLETE], script_dir=tmp_path)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "pycline.cli.main", "history"],
+        [sys.executable, "-m", "pycline", "history"],
         cwd=workspace,
         env=cli_env(isolated_home),
         stdout=subprocess.PIPE,
@@ -140,3 +140,18 @@ def test_a_task_longer_than_the_context_window_is_refused_before_any_request(
     assert proc.returncode == 2
     assert "tokens, but scripted/scripted has a 200,000-token context window" in proc.stderr
     assert not (isolated_home / "tasks").exists() or not any((isolated_home / "tasks").iterdir())
+
+
+def test_help_loads_neither_package_metadata_nor_the_doctor() -> None:
+    # `pycline --help` stays fast: the version is looked up only for `--version`, the doctor and
+    # the completion scripts only when run.
+    check = (
+        "import sys\nfrom pycline.cli.main import main\ntry:\n    main(['--help'])\n"
+        "except SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('importlib.metadata', 'pycline.app.doctor', "
+        "'pycline.cli.shell_completion', 'pycline.cli.doctor_cmd') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert result.stdout.strip().splitlines()[-1] == "[]"

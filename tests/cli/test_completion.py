@@ -37,7 +37,7 @@ def test_tab_after_at_completes_a_path_in_a_real_terminal(
     env.update({"PYCLINE_HOME": str(isolated_home), "NO_COLOR": "1", "TERM": "xterm"})
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "pycline.cli.main", "--provider", "scripted", "--script", str(script)],
+        ["-m", "pycline", "--provider", "scripted", "--script", str(script)],
         cwd=str(workspace),
         env=env,
         encoding="utf-8",

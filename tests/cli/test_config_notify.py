@@ -80,7 +80,7 @@ def test_interactive_session_notifies_when_approval_is_needed(
     )
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "pycline.cli.main", "--provider", "scripted", "--script", str(script), "write"],
+        ["-m", "pycline", "--provider", "scripted", "--script", str(script), "write"],
         cwd=str(workspace),
         env=env,
         encoding="utf-8",

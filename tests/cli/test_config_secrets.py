@@ -24,7 +24,7 @@ def test_auth_prompt_does_not_echo_the_key(isolated_home: Path, workspace: Path)
     env.update({"PYCLINE_HOME": str(isolated_home), "NO_COLOR": "1", "TERM": "dumb"})
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "pycline.cli.main", "auth", "anthropic"],
+        ["-m", "pycline", "auth", "anthropic"],
         cwd=str(workspace),
         env=env,
         encoding="utf-8",

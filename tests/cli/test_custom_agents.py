@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pycline.cli.headless import subagent_line
+from pycline.cli.screen import subagent_line
 from pycline.events import SubagentProgress
 from pycline.testing import complete
 from pycline.workspace.agents import discover_agents

@@ -18,7 +18,7 @@ def run_cli(
     full_env.update({"PYCLINE_HOME": str(home), "NO_COLOR": "1"})
     full_env.update(env or {})
     return subprocess.run(
-        [sys.executable, "-m", "pycline.cli.main", *args],
+        [sys.executable, "-m", "pycline", *args],
         cwd=cwd,
         env=full_env,
         capture_output=True,
@@ -92,7 +92,7 @@ def test_without_yes_writes_are_refused_and_the_model_is_told(
     assert proc.returncode == 0, proc.stderr
     assert not (workspace / "a.txt").exists()
     events = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert all(e["v"] == 2 and e["task_id"] == events[0]["task_id"] for e in events)
+    assert all(e["v"] == 3 and e["task_id"] == events[0]["task_id"] for e in events)
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     asks = [e for e in events if e["kind"] == "question_asked"]
     assert asks[0]["question"]["kind"] == "approval"

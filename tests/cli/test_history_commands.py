@@ -167,7 +167,7 @@ def test_several_pycline_processes_at_once_keep_a_consistent_history(
         procs.append(
             subprocess.Popen(
                 [
-                    *(sys.executable, "-m", "pycline.cli.main", "run", "--provider", "scripted"),
+                    *(sys.executable, "-m", "pycline", "run", "--provider", "scripted"),
                     *("--script", str(script), "--yes", f"parallel {n}"),
                 ],
                 cwd=ws,

@@ -21,7 +21,7 @@ def spawn(
     env.update({"PYCLINE_HOME": str(home), "NO_COLOR": "1", "TERM": "dumb", **(extra_env or {})})
     return pexpect.spawn(
         sys.executable,
-        ["-m", "pycline.cli.main", *args],
+        ["-m", "pycline", *args],
         cwd=str(cwd),
         env=env,
         encoding="utf-8",
@@ -121,3 +121,29 @@ def test_user_lists_and_stops_a_background_process_at_a_prompt(
     child.expect("Task> ")
     child.sendeof()
     child.expect(pexpect.EOF)
+
+
+def test_an_approved_new_task_continues_at_once_as_the_new_task(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    new_task = "<new_task>\n<context>\nContinue: add the tests.\n</context>\n</new_task>"
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps([new_task, COMPLETE]), encoding="utf-8")
+    child = spawn(["--provider", "scripted", "--script", str(script)], isolated_home, workspace)
+    child.expect("Task> ")
+    child.sendline("big job /newtask")
+    child.expect(r"Allow Start a new task with context\? ")
+    child.sendline("y")
+    child.expect("Wrote the file.")  # the new task's result
+    child.expect("Press Enter to accept, or type feedback")
+    child.sendline("")
+    child.expect("Task> ")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    tasks = []
+    for folder in (isolated_home / "tasks").iterdir():
+        history = json.loads((folder / "api_conversation_history.json").read_text("utf-8"))
+        tasks.append(history[0]["content"][0]["text"])
+    assert len(tasks) == 2
+    assert any(t.startswith("<task>\nContinue: add the tests.") for t in tasks)

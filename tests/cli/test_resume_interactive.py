@@ -15,7 +15,7 @@ def _spawn(home: Path, cwd: Path, script: Path) -> pexpect.spawn:
     env = {**cli_env(home), "TERM": "dumb"}
     return pexpect.spawn(
         sys.executable,
-        ["-m", "pycline.cli.main", "--provider", "scripted", "--script", str(script)],
+        ["-m", "pycline", "--provider", "scripted", "--script", str(script)],
         cwd=str(cwd),
         env=env,
         encoding="utf-8",

@@ -57,7 +57,7 @@ class Run:
 
     def __init__(self, home: Path, cwd: Path, args: list[str]) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pycline.cli.main", "run", "--json", "--yes", *args],
+            [sys.executable, "-m", "pycline", "run", "--json", "--yes", *args],
             cwd=cwd,
             env=cli_env(home),
             stdin=subprocess.DEVNULL,

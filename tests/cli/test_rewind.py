@@ -18,7 +18,7 @@ def _spawn(home: Path, cwd: Path, script: Path, term: str) -> pexpect.spawn:
     env.update({"PYCLINE_HOME": str(home), "NO_COLOR": "1", "TERM": term})
     return pexpect.spawn(
         sys.executable,
-        ["-m", "pycline.cli.main", "--yes", "--provider", "scripted", "--script", str(script)],
+        ["-m", "pycline", "--yes", "--provider", "scripted", "--script", str(script)],
         cwd=str(cwd),
         env=env,
         encoding="utf-8",

@@ -260,3 +260,18 @@ def test_dedupe_that_saves_enough_but_leaves_an_overflow_also_truncates() -> Non
     prepared = manager.prepare(history, window=64_000, last_total_tokens=300_000)
     assert prepared.action == "truncate" and manager.deleted_range is not None
     assert_pairs_intact(prepared.messages)
+
+
+def test_with_condensing_on_the_summary_is_asked_for_at_the_limit() -> None:
+    # The limit keeps history far below the window's threshold: condensing would never come.
+    history = [task_message()]
+    for i in range(10):
+        turn(history, f"f{i}.py", 500)
+    on = ContextManager().prepare(
+        history, window=200_000, last_total_tokens=21_000, auto_condense=0.75, context_limit=20_000
+    )
+    assert on.action == "condense"
+    below = ContextManager().prepare(
+        history, window=200_000, last_total_tokens=19_000, auto_condense=0.75, context_limit=20_000
+    )
+    assert below.action == "none"

@@ -8,11 +8,14 @@ the errors (the slower type pass), without a version, as typescript-language-ser
 from __future__ import annotations
 
 import asyncio
+import os
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 SECOND_ROUND_DELAY = 0.05  # the fake's own pace between its two rounds, not a test wait
+# A slow server (a loaded machine, a cold start): this long before each of the two rounds.
+PACE = float(os.environ.get("FAKE_LSP_PACE", "0"))
 
 server = LanguageServer("fake-lsp", "1")
 
@@ -31,8 +34,9 @@ def _errors(text: str) -> list[lsp.Diagnostic]:
 
 
 async def _publish(uri: str, text: str) -> None:
+    await asyncio.sleep(PACE)
     server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-    await asyncio.sleep(SECOND_ROUND_DELAY)
+    await asyncio.sleep(PACE or SECOND_ROUND_DELAY)
     server.text_document_publish_diagnostics(
         lsp.PublishDiagnosticsParams(uri=uri, diagnostics=_errors(text))
     )

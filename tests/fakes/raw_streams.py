@@ -72,20 +72,18 @@ def anthropic_start() -> bytes:
 
 
 def anthropic_text(text: Any, *, index: int = 0) -> bytes:
-    block = {"type": "text", "text": ""}
-    delta = {"type": "text_delta", "text": text}
-    return (
-        _event("content_block_start",
-               {"type": "content_block_start", "index": index, "content_block": block})
-        + _event("content_block_delta",
-                 {"type": "content_block_delta", "index": index, "delta": delta})
-        + _event("content_block_stop", {"type": "content_block_stop", "index": index})
-    )  # fmt: skip
+    return _anthropic_block(
+        index, {"type": "text", "text": ""}, {"type": "text_delta", "text": text}
+    )
 
 
 def anthropic_tool_call(name: Any, arguments: Any, *, id: Any = "toolu_1", index: Any = 1) -> bytes:
     block = {"type": "tool_use", "id": id, "name": name, "input": {}}
-    delta = {"type": "input_json_delta", "partial_json": arguments}
+    return _anthropic_block(index, block, {"type": "input_json_delta", "partial_json": arguments})
+
+
+def _anthropic_block(index: Any, block: Any, delta: Any) -> bytes:
+    """One content block: its start, one delta, its stop."""
     return (
         _event("content_block_start",
                {"type": "content_block_start", "index": index, "content_block": block})
@@ -171,8 +169,10 @@ def xml_reply(wire: Wire, text: str) -> bytes:
 class RawFake(FakeHTTPServer):
     """Answers each model request with the next planned reply (bytes: a 200 SSE stream)."""
 
-    def __init__(self, replies: Iterable[bytes | Planned] = (), *, seed: int = 0) -> None:
-        super().__init__(self._respond, seed=seed)
+    def __init__(
+        self, replies: Iterable[bytes | Planned] = (), *, seed: int = 0, max_piece: int = 11
+    ) -> None:
+        super().__init__(self._respond, seed=seed, max_piece=max_piece)
         self._script: deque[bytes | Planned] = deque(replies)
         self._script_lock = threading.Lock()
 

@@ -157,7 +157,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         data = plan.stream if plan.drop_after is None else plan.stream[: plan.drop_after]
-        for piece in split_oddly(data, fake.rng()):
+        for piece in split_oddly(data, fake.rng(), max_piece=fake.max_piece):
             self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
         if plan.drop_after is not None:
             # No final zero-length chunk: the client sees the body end mid-stream.
@@ -173,11 +173,14 @@ class _Handler(BaseHTTPRequestHandler):
 class FakeHTTPServer:
     """Serves `responder(request) -> Planned` on 127.0.0.1 at a free port while in a `with`."""
 
-    def __init__(self, responder: Responder, *, seed: int = 0) -> None:
+    def __init__(self, responder: Responder, *, seed: int = 0, max_piece: int = 11) -> None:
         self.responder = responder
         self.requests: list[RecordedRequest] = []
         self.closing = threading.Event()
         self._seed = seed
+        # Bytes per socket write at most: tiny by default (framing bugs show), larger for
+        # benches that stream megabytes (still cut inside the first line and character).
+        self.max_piece = max_piece
         self._lock = threading.Lock()
         self._connections: set[socket.socket] = set()
         self._server: _Server | None = None

@@ -63,4 +63,41 @@ async def test_scripted_model_uses_an_mcp_tool(
     assert "## everything" in provider.requests[0].system
     result = provider.requests[1].messages[-1].text
     assert result.startswith("[use_mcp_tool for 'everything/echo'] Result:\nEcho: from the loop")
-    assert [q.kind for q in host.questions] == ["completion"]  # MCP auto-approved (SPEC §7)
+    # An MCP tool asks first, as in Cline (the host here says yes).
+    assert [q.kind for q in host.questions] == ["approval", "completion"]
+
+
+async def test_always_allow_runs_the_tool_unasked_from_then_on_and_is_remembered(
+    isolated_home: Path, workspace: Path, make_hub: Callable[..., McpHub]
+) -> None:
+    from pycline.events import ALWAYS_ALLOW, Answer
+
+    write_settings({"everything": everything_stdio()})
+    hub = make_hub()
+    await hub.start()
+    tools = [*wiring.default_tools(), UseMcpToolTool(), AccessMcpResourceTool()]
+    ws = Workspace.at(workspace)
+    services = wiring.task_services(ws.root)
+    services.tools.mcp_hub = hub
+    remembered: list[tuple[str, str]] = []
+    services.tools.remember_mcp_tool = lambda server, tool: remembered.append((server, tool))
+    folder = TaskStore(isolated_home).create()
+    provider = ScriptedProvider.of(CALL, CALL, complete(), chunk_size=7)
+    host = RecordingHost(answers=[Answer(ALWAYS_ALLOW.id)])
+    task = Task(
+        provider=provider,
+        tools=tools,
+        host=host,
+        folder=folder,
+        workspace=ws,
+        system_prompt=wiring.system_prompt(tools, ws.root),
+        record=TaskRecord(id=folder.id, ts=0.0, task="echo", workspace=str(ws.root)),
+        settings=TaskSettings(auto_approve=AutoApprove(), max_retries=3),
+        services=services,
+        sleep=_instant,
+    )
+    assert (await task.start("echo")).completed
+    approval = host.questions[0]
+    assert "Always allow echo (everything)" in [o.label for o in approval.options]  # type: ignore[attr-defined]
+    assert [q.kind for q in host.questions] == ["approval", "completion"]  # the 2nd call: unasked
+    assert remembered == [("everything", "echo")]

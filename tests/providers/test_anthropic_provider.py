@@ -121,7 +121,9 @@ async def test_request_has_model_limits_and_cache_breakpoints(
     ]
     assert [m["role"] for m in body["messages"]] == ["user", "assistant"] * 2 + ["user"]
     marks = [cache_marks(m["content"]) for m in body["messages"]]
-    assert marks == [[False], [False], [True], [False], [True]]
+    # The task (kept across the context's steps), and the last two turns (this request reads
+    # what the previous one cached, the next request reads this one).
+    assert marks == [[True], [False], [True], [False], [True]]
     assert body["messages"][4]["content"][0]["cache_control"] == {"type": "ephemeral"}
 
 

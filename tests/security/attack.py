@@ -46,7 +46,7 @@ def run(
     full_env.update({"PYCLINE_HOME": str(home), "NO_COLOR": "1"})
     full_env.update(env or {})
     return subprocess.run(
-        [sys.executable, "-m", "pycline.cli.main", "run", *args, task],
+        [sys.executable, "-m", "pycline", "run", *args, task],
         cwd=repo,
         env=full_env,
         capture_output=True,

@@ -107,3 +107,104 @@ def test_clineignore_includes_read_only_a_bounded_regular_file_in_the_repo(
     )
     assert proc.returncode == 0, proc.stderr
     assert "HIDDEN-CONTENT" not in model_saw(isolated_home)
+
+
+# ---- skills, aliases of ignored files, and whether outside paths exist ---------------------
+
+
+def test_a_skill_linked_out_of_the_repo_never_reaches_the_model(
+    isolated_home: Path, workspace: Path, outside: Path
+) -> None:
+    (outside / "s.md").write_text(
+        "---\nname: s\ndescription: SKILL-DESC-LEAK-3a\n---\nSKILL-BODY-LEAK-3b\n", encoding="utf-8"
+    )
+    (workspace / ".claude" / "skills" / "s").mkdir(parents=True)
+    (workspace / ".claude" / "skills" / "s" / "SKILL.md").symlink_to(outside / "s.md")
+    (workspace / ".claude" / "skills" / "t").symlink_to(outside)  # a whole skill folder
+    (workspace / ".claude" / "skills" / "own").mkdir()
+    (workspace / ".claude" / "skills" / "own" / "SKILL.md").write_text(
+        "---\nname: own\ndescription: OWN-SKILL-OK\n---\nbody\n", encoding="utf-8"
+    )
+    use = "<use_skill>\n<skill_name>s</skill_name>\n</use_skill>"
+    with FakeOpenAI([use, COMPLETE]) as model:
+        proc = run(
+            workspace,
+            isolated_home,
+            "--provider",
+            "openai",
+            "--base-url",
+            model.base_url,
+            env={"OPENAI_API_KEY": "sk-x"},
+            timeout=30,
+        )
+        sent = json.dumps([r.body for r in model.completions])
+    assert proc.returncode == 0, proc.stderr
+    assert "SKILL-DESC-LEAK-3a" not in sent and "SKILL-BODY-LEAK-3b" not in sent
+    assert "OWN-SKILL-OK" in sent
+
+
+def test_a_link_with_another_name_does_not_expose_an_ignored_file(
+    isolated_home: Path, workspace: Path
+) -> None:
+    (workspace / ".clineignore").write_text("secret.py\nprivate/\n", encoding="utf-8")
+    (workspace / "secret.py").write_text(
+        "def IGNORED_FUNCTION_5e():\n    return 'IGNORED-BODY-5e'\n", encoding="utf-8"
+    )
+    (workspace / "private").mkdir()
+    (workspace / "private" / "keys.py").write_text("PRIVATE_KEY_5f = 'IGNORED-5f'\n")
+    (workspace / "alias.py").symlink_to("secret.py")
+    (workspace / "pub").symlink_to("private")
+    (workspace / "ok.py").write_text("def visible_function():\n    pass\n", encoding="utf-8")
+    replies = [
+        "<list_code_definition_names>\n<path>.</path>\n</list_code_definition_names>",
+        "<read_file>\n<path>alias.py</path>\n</read_file>",
+        "<read_file>\n<path>pub/keys.py</path>\n</read_file>",
+        "<search_files>\n<path>.</path>\n<regex>IGNORED</regex>\n</search_files>",
+        COMPLETE,
+    ]
+    script = isolated_home / "s.json"
+    script.write_text(json.dumps(replies), encoding="utf-8")
+    proc = run(
+        workspace,
+        isolated_home,
+        "--provider",
+        "scripted",
+        "--script",
+        str(script),
+        "--yes",
+        task="look at @/alias.py and @/ and @/pub/",
+        timeout=30,
+    )
+    assert proc.returncode == 0, proc.stderr
+    seen = model_saw(isolated_home)
+    leaked = [m for m in ("IGNORED_FUNCTION_5e", "IGNORED-BODY-5e", "IGNORED-5f") if m in seen]
+    assert leaked == []
+    assert "visible_function" in seen
+
+
+def test_whether_a_path_outside_the_repo_exists_is_not_told_without_approval(
+    isolated_home: Path, workspace: Path, outside: Path
+) -> None:
+    replies = [
+        f"<read_file>\n<path>{outside / 'secret.txt'}</path>\n</read_file>",
+        f"<read_file>\n<path>{outside / 'no-such-file.txt'}</path>\n</read_file>",
+        f"<list_files>\n<path>{outside}</path>\n</list_files>",
+        f"<list_files>\n<path>{outside / 'no-such-folder'}</path>\n</list_files>",
+        COMPLETE,
+    ]
+    script = isolated_home / "s.json"
+    script.write_text(json.dumps(replies), encoding="utf-8")
+    proc = run(workspace, isolated_home, "--provider", "scripted", "--script", str(script))
+    assert proc.returncode == 0, proc.stderr
+    history = json.loads(model_saw(isolated_home))
+    results = [
+        block["text"]
+        for message in history
+        if message["role"] == "user"
+        for block in message["content"]
+        if block.get("text", "").startswith("[")
+    ]
+    answers = [r.split("] Result:", 1)[-1] for r in results]
+    assert len(answers) == 4
+    assert answers[0] == answers[1] and answers[2] == answers[3]
+    assert "not found" not in " ".join(answers).lower()

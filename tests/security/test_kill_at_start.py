@@ -22,7 +22,7 @@ def _resume_cmd(workspace: Path, home: Path, replies: list[str]) -> tuple[int, s
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env.update({"PYCLINE_HOME": str(home), "NO_COLOR": "1"})
     proc = subprocess.run(
-        [sys.executable, "-m", "pycline.cli.main", "resume", "--yes", "--provider", "scripted",
+        [sys.executable, "-m", "pycline", "resume", "--yes", "--provider", "scripted",
          "--script", str(script)],
         cwd=workspace, env=env, capture_output=True, text=True, timeout=60,
         stdin=subprocess.DEVNULL,

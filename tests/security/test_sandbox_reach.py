@@ -91,6 +91,10 @@ def user_home(outside_tmp: Path) -> Path:
     (home / ".cargo" / "bin" / "cargotool").write_text("#!/bin/sh\necho CARGO-RAN\n")
     (home / ".cargo" / "bin" / "cargotool").chmod(0o755)
     (home / ".gitconfig").write_text("[user]\n\tname = GITCONFIG-VISIBLE\n", encoding="utf-8")
+    (home / "notes").mkdir()
+    (home / "notes" / "todo.txt").write_text("NOTES-SHOWN-BY-SETTING\n", encoding="utf-8")
+    (home / "private").mkdir()
+    (home / "private" / "diary.txt").write_text("UNLISTED-FOLDER-HIDDEN\n", encoding="utf-8")
     return home
 
 
@@ -103,7 +107,10 @@ def test_credential_files_in_the_home_are_not_readable_and_tools_still_are(
         "grep -r CRED- ~ 2>/dev/null | head -50",
         "find ~ -type f | head -200",
         "hometool; cargotool; git config user.name",
+        "cat ~/notes/todo.txt ~/private/diary.txt",
     ]
+    (isolated_home / "settings").mkdir()
+    (isolated_home / "settings" / "settings.json").write_text('{"sandboxReadable": ["notes"]}')
     path = f"{user_home}/.local/bin:{user_home}/.cargo/bin:{os.environ['PATH']}"
     proc = scripted(
         workspace,
@@ -115,8 +122,9 @@ def test_credential_files_in_the_home_are_not_readable_and_tools_still_are(
     seen = model_saw(isolated_home)
     leaked = [rel for rel in CREDENTIAL_FILES if _marker(rel) in seen]
     assert leaked == []
-    for visible in ("HOMETOOL-RAN", "CARGO-RAN", "GITCONFIG-VISIBLE"):
+    for visible in ("HOMETOOL-RAN", "CARGO-RAN", "GITCONFIG-VISIBLE", "NOTES-SHOWN-BY-SETTING"):
         assert visible in seen
+    assert "UNLISTED-FOLDER-HIDDEN" not in seen
 
 
 class _AbstractListener:

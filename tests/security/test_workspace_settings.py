@@ -3,6 +3,7 @@ pick programs to run or loosen the sandbox, under any spelling the settings mode
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,9 @@ WIDENING: list[dict[str, Any]] = [
     {"sandbox": "off"},
     {"sandbox_network": True},
     {"sandboxNetwork": True},
+    {"enableCheckpoints": False},
+    {"enable_checkpoints": False},
+    {"checkpointRetention": 1},
     {"anthropic_api_key": "k"},
     {"planMode": {"apiKey": "k"}},
     # Two spellings of one field: whichever pydantic keeps, it must not be a guess.
@@ -147,3 +151,57 @@ def test_snake_case_base_url_in_a_cloned_repo_never_receives_the_users_key(
         received = [r.header("authorization") for r in evil.requests]
     assert received == []
     assert proc.returncode != 0 and "'base_url' can only be set in the global" in proc.stderr
+
+
+FREE = {"inputPrice": 0, "outputPrice": 0, "cacheWritesPrice": 0, "cacheReadsPrice": 0}
+
+
+@pytest.mark.parametrize(
+    "workspace_file",
+    [None, {"modelInfo": FREE}, {"planMode": {"modelInfo": FREE}, "modelInfo": FREE}],
+    ids=["control", "free prices", "free prices in both modes"],
+)
+def test_a_workspaces_prices_cannot_lift_the_users_cost_cap(
+    workspace_file: dict[str, Any] | None, isolated_home: Path, workspace: Path
+) -> None:
+    if workspace_file is not None:
+        repo_settings(workspace, workspace_file)
+    replies = [
+        "<execute_command>\n<command>true</command>\n"
+        "<requires_approval>false</requires_approval>\n</execute_command>"
+    ] * 6 + [COMPLETE]
+    with FakeOpenAI(replies) as server:
+        (isolated_home / "settings").mkdir()
+        (isolated_home / "settings" / "settings.json").write_text(
+            json.dumps(
+                {
+                    "provider": "openai",
+                    "model": "gpt-4o",
+                    "baseUrl": server.base_url,
+                    "maxTaskCost": 0.000001,
+                }
+            ),
+            encoding="utf-8",
+        )
+        run(workspace, isolated_home, env={"OPENAI_API_KEY": "sk-test"})
+        requests = len(server.completions)
+    assert requests == 1
+
+
+def test_a_workspace_may_raise_prices(isolated_home: Path, workspace: Path) -> None:
+    repo_settings(workspace, {"modelInfo": {"inputPrice": 1000.0}})
+    resolved = config.resolve(
+        config.ModelConfig(provider="openai", model="gpt-4o", api_key="k"),
+        isolated_home,
+        workspace=workspace,
+    )
+    from pycline.providers.model_info import resolve_model
+
+    info = resolve_model(
+        "openai", "gpt-4o", overrides=resolved.model_info, floors=resolved.price_floor
+    )
+    assert info.input_price == 1000.0
+    cheaper = resolve_model(
+        "openai", "gpt-4o", overrides={"inputPrice": 0}, floors={"input_price": 0.0}
+    )
+    assert cheaper.input_price == 0.0  # the user's own global setting may lower it

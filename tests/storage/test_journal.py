@@ -88,3 +88,33 @@ async def test_the_record_goes_to_the_journal_and_the_index(isolated_home: Path)
     assert folder.load_record().status == "running"
     assert store.index.get(folder.id) is not None
     await recorder.close()
+
+
+async def test_a_writer_after_a_line_torn_at_any_byte_keeps_every_later_record(
+    isolated_home: Path,
+) -> None:
+    """A kill can stop a record's write after any byte: whatever was left, a resumed task that
+    loads the folder and writes on keeps all it writes (and the torn record, when whole)."""
+    store = TaskStore(isolated_home)
+    probe = store.create()
+    written = [Message.assistant("one", ts=1.0), Message.assistant("two", ts=1.0)]
+    TaskRecorder(probe).history_changed(written)
+    TaskRecorder(probe).history_changed([*written, Message.assistant("three: é ✓", ts=1.0)])
+    record = (probe.path / JOURNAL).read_bytes().splitlines(keepends=True)[-1]
+    for cut in range(len(record) + 1):
+        folder = store.create()
+        TaskRecorder(folder).history_changed(written)
+        with (folder.path / JOURNAL).open("ab") as fh:
+            fh.write(record[:cut])
+        loaded = folder.load_api_history()  # what `pycline resume` starts from
+        assert [m.text for m in loaded][:2] == ["one", "two"]
+        resumed = TaskRecorder(folder)
+        resumed.start_from(loaded, [])
+        history = [*loaded, Message.assistant("four", ts=1.0)]
+        resumed.history_changed(history)
+        history = [*history, Message.assistant("five", ts=1.0)]
+        resumed.history_changed(history)
+        expected = [m.text for m in history]
+        assert [m.text for m in folder.load_api_history()] == expected, cut
+        await resumed.close()  # folds the journal into Cline's files
+        assert [m.text for m in store.open(folder.id).load_api_history()] == expected, cut

@@ -44,13 +44,28 @@ def complete(result: str = "Done.") -> str:
 @dataclass
 class UiServer:
     proc: subprocess.Popen[str]
-    url: str  # with the token fragment
+    printed: str  # the first login link, with its one-time token
     home: Path
     workspace: Path
+    _printed_used: bool = False
+
+    @property
+    def url(self) -> str:
+        """A login link nobody has used yet (each works once): the printed one, then a new one
+        asked for as a user does, with Enter where `pycline ui` runs."""
+        if not self._printed_used:
+            self._printed_used = True
+            return self.printed
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("\n")
+        self.proc.stdin.flush()
+        line = _first_line(self.proc, START_TIMEOUT)
+        assert line.startswith("pycline ui: http://127.0.0.1:"), line
+        return line.removeprefix("pycline ui: ")
 
     @property
     def base(self) -> str:
-        return self.url.split("/#", 1)[0]
+        return self.printed.split("/#", 1)[0]
 
     @property
     def port(self) -> int:
@@ -105,7 +120,7 @@ def launcher(
             ui_argv(workspace, script, *extra),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,  # a line asks for a new login link
             text=True,
             env={**os.environ, "NO_COLOR": "1", "PYCLINE_HOME": str(home), **(env or {})},
         )

@@ -46,12 +46,14 @@ class PageSocket:
 
 @asynccontextmanager
 async def page_socket(url: str) -> AsyncIterator[PageSocket]:
-    """`url`: the one `pycline ui` printed (`http://127.0.0.1:PORT/#token=…`)."""
-    base, _, fragment = url.partition("/#token=")
+    """`url`: the one `pycline ui` printed (`http://127.0.0.1:PORT/#token=…`); the page's own
+    login, then its WebSocket (the session offered as a subprotocol, as the page does)."""
+    base, _, token = url.partition("/#token=")
     origin = {"Origin": base}
-    jar = aiohttp.CookieJar(unsafe=True)  # a cookie for 127.0.0.1
-    async with aiohttp.ClientSession(cookie_jar=jar) as http:
-        async with http.post(f"{base}/api/login", json={"token": fragment}, headers=origin) as r:
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{base}/api/login", json={"token": token}, headers=origin) as r:
             assert r.status == 200, await r.text()
-        async with http.ws_connect(f"{base}/ws", headers=origin) as ws:
+            session = (await r.json())["session"]
+        protocols = ("pycline", f"pycline-session.{session}")
+        async with http.ws_connect(f"{base}/ws", headers=origin, protocols=protocols) as ws:
             yield PageSocket(ws)

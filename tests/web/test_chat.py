@@ -90,7 +90,7 @@ def test_a_reload_mid_task_shows_the_open_question_and_the_task_continues(start_
     page.goto(ui.url)
     send_task(page, "Write r.txt")
     expect(page.get_by_role("button", name="Save", exact=True)).to_be_visible()
-    page.reload()  # the token is gone from the address after login: the cookie carries on
+    page.reload()  # the token is gone from the address after login: the stored session carries on
     expect(page.get_by_role("tab", name="Write r.txt — waiting")).to_have_attribute(
         "aria-selected", "true"
     )

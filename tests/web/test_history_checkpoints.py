@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from playwright.sync_api import expect
 
 from tests.web.conftest import complete, screenshot, write_file
@@ -84,11 +86,11 @@ def test_history_lists_searches_favourites_opens_and_deletes_tasks(start_ui, new
     for option in ("Oldest", "Most Expensive", "Most Tokens", "Newest"):
         history.get_by_role("combobox", name="Sort").select_option(label=option)
         expect(item).to_be_visible()
-    href = f"/api/history/{ui.api_history()[0]['id']}/export"
-    expect(history.get_by_role("link", name="Export")).to_have_attribute("href", href)
-    exported = page.request.get(ui.base + href)  # the page's cookie goes along
-    assert exported.ok
-    assert "Check the weather module" in exported.text()
+    with page.expect_download() as download:
+        history.get_by_role("button", name="Export").click()
+    assert download.value.suggested_filename == f"task-{ui.api_history()[0]['id']}.md"
+    exported = Path(download.value.path()).read_text(encoding="utf-8")
+    assert "Check the weather module" in exported
     screenshot(page, "history")
     history.get_by_role("button", name="Delete").click()
     expect(item).to_have_count(0)

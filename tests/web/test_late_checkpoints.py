@@ -46,7 +46,7 @@ def _events() -> list[dict[str, Any]]:
         ToolPartial("call_2", "replace_in_file", {"path": "a.txt"}),
         CheckpointCreated(START, "task start"),
         TextDone("Now I edit it again."),
-        ToolPartial("call_2", "replace_in_file", {"path": "a.txt", "diff": "-a\n+b\n"}),
+        ToolPartial("call_2", "replace_in_file", {"diff": "-a\n+b\n"}),  # what it gained
         ToolStarted("replace_in_file", "a.txt", "call_2"),
     ]
     return [event_json(Envelope(TASK, seq, 0.0, e)) for seq, e in enumerate(late, 1)]

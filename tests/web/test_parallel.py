@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 from tests.web.conftest import complete, followup, screenshot, write_file
 
-CLI = [sys.executable, "-m", "pycline.cli.main"]
+CLI = [sys.executable, "-m", "pycline"]
 GIT = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.invalid"]
 
 

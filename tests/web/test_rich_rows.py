@@ -142,7 +142,9 @@ def test_an_mcp_result_is_shown_as_sanitised_markdown_with_a_raw_toggle(
     assert server.exists(), f"the reference MCP server is missing: {server} (see .ci/run)"
     settings = isolated_home / "settings" / "cline_mcp_settings.json"
     settings.parent.mkdir(parents=True, exist_ok=True)
-    settings.write_text(json.dumps({"mcpServers": {"everything": {"command": str(server)}}}))
+    # The tool is set to always allow, so it runs without a question.
+    entry = {"command": str(server), "autoApprove": ["echo"]}
+    settings.write_text(json.dumps({"mcpServers": {"everything": entry}}))
     message = "\n# Report\n\n- **first** item\n- <img src=x onerror=alert(1)>"
     ui = start_ui([mcp_echo(message), complete("Echoed.")])
     page = new_page()

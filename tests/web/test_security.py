@@ -33,7 +33,8 @@ def request(
     return conn.getresponse()
 
 
-def login(ui: UiServer) -> str:
+def login(ui: UiServer) -> dict[str, str]:
+    """Log in with a fresh link's token: the session header to send (never a cookie)."""
     token = ui.url.split("#token=", 1)[1]
     response = request(
         ui,
@@ -43,11 +44,10 @@ def login(ui: UiServer) -> str:
         body=json.dumps({"token": token}),
     )
     assert response.status == 200
-    cookie = response.getheader("Set-Cookie") or ""
-    assert "HttpOnly" in cookie
-    assert "SameSite=Strict" in cookie
-    assert token not in cookie  # the cookie is a session of its own, not the token
-    return cookie.split(";", 1)[0]
+    assert response.getheader("Set-Cookie") is None
+    session = json.loads(response.read())["session"]
+    assert token not in session  # the session is a credential of its own, not the token
+    return {"Authorization": f"Bearer {session}"}
 
 
 def test_the_printed_token_carries_256_random_bits(shared_ui):
@@ -56,15 +56,17 @@ def test_the_printed_token_carries_256_random_bits(shared_ui):
     assert len(base64.urlsafe_b64decode(token + "=")) == 32
 
 
-def test_the_api_refuses_a_request_without_the_session_cookie(shared_ui):
+def test_the_api_refuses_a_request_without_the_session(shared_ui):
     ui = shared_ui
     assert request(ui, "GET", "/api/state").status == 401
     assert request(ui, "GET", "/api/history").status == 401
-    cookie = login(ui)
-    assert request(ui, "GET", "/api/state", headers={"Cookie": cookie}).status == 200
+    auth = login(ui)
+    assert request(ui, "GET", "/api/state", headers=auth).status == 200
+    wrong = {"Authorization": "Bearer " + "A" * 43}
+    assert request(ui, "GET", "/api/state", headers=wrong).status == 401
 
 
-def test_a_wrong_token_gets_no_cookie(shared_ui):
+def test_a_wrong_token_gets_no_session(shared_ui):
     ui = shared_ui
     response = request(
         ui,
@@ -74,52 +76,49 @@ def test_a_wrong_token_gets_no_cookie(shared_ui):
         body=json.dumps({"token": "A" * 43}),
     )
     assert response.status == 401
-    assert response.getheader("Set-Cookie") is None
+    assert "session" not in json.loads(response.read())
 
 
-def test_a_request_naming_another_host_is_refused_even_with_the_cookie(shared_ui):
+def test_a_request_naming_another_host_is_refused_even_with_the_session(shared_ui):
     ui = shared_ui
-    cookie = login(ui)
+    auth = login(ui)
     # DNS rebinding: a page of evil.example resolved to 127.0.0.1 sends its own name as Host.
     for host in (f"evil.example:{ui.port}", "127.0.0.1", f"127.0.0.1:{ui.port + 1}"):
-        response = request(ui, "GET", "/api/state", headers={"Host": host, "Cookie": cookie})
+        response = request(ui, "GET", "/api/state", headers={"Host": host, **auth})
         assert response.status == 421, host
     assert request(ui, "GET", "/", headers={"Host": f"evil.example:{ui.port}"}).status == 421
 
 
-def test_the_websocket_refuses_a_foreign_origin_and_a_missing_cookie(shared_ui):
+def test_the_websocket_refuses_a_foreign_origin_and_a_missing_session(shared_ui):
     ui = shared_ui
-    cookie = login(ui)
-    foreign = {**WS_HEADERS, "Cookie": cookie, "Origin": "http://evil.example"}
+    session = login(ui)["Authorization"].removeprefix("Bearer ")
+    offer = {"Sec-WebSocket-Protocol": f"pycline, pycline-session.{session}"}
+    foreign = {**WS_HEADERS, **offer, "Origin": "http://evil.example"}
     assert request(ui, "GET", "/ws", headers=foreign).status == 403
-    no_origin = {**WS_HEADERS, "Cookie": cookie}
+    no_origin = {**WS_HEADERS, **offer}
     assert request(ui, "GET", "/ws", headers=no_origin).status == 403
-    no_cookie = {**WS_HEADERS, "Origin": ui.base}
-    assert request(ui, "GET", "/ws", headers=no_cookie).status == 401
-    good = {**WS_HEADERS, "Cookie": cookie, "Origin": ui.base}
-    assert request(ui, "GET", "/ws", headers=good).status == 101
+    no_session = {**WS_HEADERS, "Origin": ui.base, "Sec-WebSocket-Protocol": "pycline"}
+    assert request(ui, "GET", "/ws", headers=no_session).status == 401
+    good = {**WS_HEADERS, **offer, "Origin": ui.base}
+    accepted = request(ui, "GET", "/ws", headers=good)
+    assert accepted.status == 101
+    assert accepted.getheader("Sec-WebSocket-Protocol") == "pycline"  # the session not echoed
 
 
 def test_writes_need_our_origin_and_json(shared_ui):
     ui = shared_ui
-    cookie = login(ui)
+    auth = login(ui)
     body = json.dumps({"favorite": True})
-    foreign = {
-        "Cookie": cookie,
-        "Origin": "http://evil.example",
-        "Content-Type": "application/json",
-    }
+    foreign = {**auth, "Origin": "http://evil.example", "Content-Type": "application/json"}
     assert request(ui, "POST", "/api/history/x/favorite", headers=foreign, body=body).status == 403
-    form = {"Cookie": cookie, "Origin": ui.base, "Content-Type": "text/plain"}
+    form = {**auth, "Origin": ui.base, "Content-Type": "text/plain"}
     assert request(ui, "POST", "/api/history/x/favorite", headers=form, body=body).status == 415
 
 
 def test_no_response_allows_other_origins(shared_ui):
     ui = shared_ui
-    cookie = login(ui)
-    response = request(
-        ui, "GET", "/api/state", headers={"Cookie": cookie, "Origin": "http://evil.example"}
-    )
+    auth = login(ui)
+    response = request(ui, "GET", "/api/state", headers={**auth, "Origin": "http://evil.example"})
     assert response.getheader("Access-Control-Allow-Origin") is None
     page = request(ui, "GET", "/")
     assert page.status == 200
@@ -132,7 +131,7 @@ def test_listening_beyond_loopback_needs_a_password(isolated_home, workspace):
         [
             sys.executable,
             "-m",
-            "pycline.cli.main",
+            "pycline",
             "ui",
             "--no-open",
             "--host",
@@ -176,7 +175,7 @@ def test_a_port_already_taken_is_a_one_line_error(isolated_home, workspace):
             [
                 sys.executable,
                 "-m",
-                "pycline.cli.main",
+                "pycline",
                 "ui",
                 "--no-open",
                 "--port",

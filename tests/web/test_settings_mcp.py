@@ -69,9 +69,12 @@ def test_the_mcp_view_trusts_a_project_file_and_lists_its_server(start_ui, new_p
     expect(view.get_by_text("everything", exact=True)).to_be_visible(timeout=30_000)
     expect(view.get_by_text("connected")).to_be_visible(timeout=30_000)
     view.get_by_text("Tools (").click()
-    approve = view.get_by_role("checkbox", name="Auto-approve echo")
+    # What happens by default: a tool asks, unless set to always allow.
+    expect(view.get_by_role("note")).to_contain_text("asks before it runs")
+    approve = view.get_by_role("checkbox", name="Always allow echo")
+    expect(approve).not_to_be_checked()
     approve.check()
-    expect(view.get_by_role("checkbox", name="Auto-approve echo")).to_be_checked()
+    expect(view.get_by_role("checkbox", name="Always allow echo")).to_be_checked()
     screenshot(page, "mcp")
     saved = json.loads((ui.home / "settings" / "settings.json").read_text())
     assert saved["mcpAutoApprove"] == {"everything": ["echo"]}
@@ -124,3 +127,28 @@ def test_any_setting_is_changed_in_the_settings_file_and_a_bad_value_is_refused(
     assert saved == {"autoApprove": {"readFiles": False}}
     settings.get_by_text("Values in force").click()
     expect(settings.get_by_label("Values in force")).to_contain_text('"readFiles": false')
+
+
+def test_with_use_mcp_on_the_mcp_screen_shows_every_tool_running_unasked(
+    start_ui, new_page, isolated_home
+):
+    server = (
+        Path(__file__).resolve().parents[2] / ".ci/node/node_modules/.bin/mcp-server-everything"
+    )
+    settings = isolated_home / "settings"
+    settings.mkdir(parents=True, exist_ok=True)
+    (settings / "cline_mcp_settings.json").write_text(
+        json.dumps({"mcpServers": {"everything": {"command": str(server)}}})
+    )
+    (settings / "settings.json").write_text(json.dumps({"autoApprove": {"useMcp": True}}))
+    ui = start_ui([complete()])
+    page = new_page()
+    page.goto(ui.url)
+    page.get_by_role("button", name="MCP Servers").click()
+    view = page.get_by_role("region", name="MCP Servers")
+    expect(view.get_by_text("connected")).to_be_visible(timeout=30_000)
+    expect(view.get_by_role("note")).to_contain_text("Every MCP tool runs without asking")
+    view.get_by_text("Tools (").click()
+    box = view.get_by_role("checkbox", name="Always allow echo")
+    expect(box).to_be_checked()
+    expect(box).to_be_disabled()

@@ -10,7 +10,7 @@ def ui_argv(workspace: Path, script: Path, *extra: str) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "pycline.cli.main",
+        "pycline",
         "ui",
         "--no-open",
         "--cwd",

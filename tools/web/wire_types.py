@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "src" / "pycline" / "schema"
 OUT = ROOT / "src" / "pycline" / "web" / "static" / "types"
 FILES = {
-    "events.v2.json": ("events.d.ts", "Event"),
+    "events.v3.json": ("events.d.ts", "Event"),
     "commands.v1.json": ("commands.d.ts", "Command"),
 }
 SCALARS = {

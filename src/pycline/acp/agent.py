@@ -53,9 +53,9 @@ from pycline.acp.session import AcpSession, Busy, ClientOffers
 from pycline.app.config import KEY_ENV, ModelConfig, resolve, resolve_plan
 from pycline.app.session import ConfigOverrides, Session
 from pycline.app.task_settings import task_settings
+from pycline.app.tasks import Tasks
 from pycline.app.toggles import enabled_workflows
 from pycline.errors import PyclineError, StorageError
-from pycline.storage.task_store import TaskStore
 
 log = logging.getLogger("pycline.acp")
 
@@ -236,8 +236,7 @@ class PyclineAgent:
         if old is not None:
             await old.close()
         try:
-            folder = TaskStore(self.home).open(session_id)
-            messages = folder.load_ui_messages()
+            messages = Tasks(self.home).ui_messages(session_id)
         except StorageError as exc:
             raise RequestError.invalid_params({"message": str(exc)}) from exc
         session = await self._open(cwd, mcp_servers, session_id)
@@ -286,11 +285,8 @@ class PyclineAgent:
     ) -> ListSessionsResponse:
         self._require_init()
         start = int(cursor) if cursor and cursor.isdigit() else 0
-        store = TaskStore(self.home)
-        records = store.index.list(limit=10_000)
-        if cwd is not None:
-            wanted = str(Path(cwd).resolve())
-            records = [r for r in records if r.workspace == wanted]
+        where = Path(cwd) if cwd is not None else None
+        records = Tasks(self.home).records(workspace=where, limit=10_000)
         records = [r for r in records if r.task]
         page = records[start : start + PAGE]
         more = start + PAGE < len(records)

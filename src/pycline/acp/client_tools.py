@@ -2,31 +2,36 @@
 
 With `fs/read_text_file` the model sees the editor's unsaved buffers; with `fs/write_text_file` a
 saved edit lands in the editor's buffer too; with `terminal/*` commands run in the editor's
-terminal where the user watches them. Without these capabilities the local tools do the work.
+terminal where the user watches them — inside the same sandbox as local commands (the editor
+starts bubblewrap, which sets the cleaned environment). Without these capabilities the local
+tools do the work.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pycline.acp.tool_calls import ActiveCall, CallReporter
-from pycline.errors import ToolError
-from pycline.tools.base import ToolCall, ToolContext, ToolResult, ToolSpec
-from pycline.tools.command import EXECUTE_COMMAND_SPEC, approve_command
-from pycline.tools.read import (
+from pycline.app.tool_parts import (
+    EXECUTE_COMMAND_SPEC,
     IMAGE_SUFFIXES,
     READ_FILE_SPEC,
     ReadFileTool,
+    SandboxUnavailable,
+    approve_command,
+    blocked_message,
+    converter_for,
     format_page,
     parse_range,
+    prepared,
+    sandbox_in,
     take_page,
 )
-from pycline.tools.read_documents import converter_for
-from pycline.workspace.ignore import blocked_message
+from pycline.errors import ToolError
+from pycline.tools.base import ToolCall, ToolContext, ToolResult, ToolSpec
 
 OUTPUT_BYTE_LIMIT = 1_000_000
 KILL_WAIT = 5.0  # seconds to wait for a killed terminal to report its exit
@@ -143,23 +148,32 @@ class ClientCommandTool:
         return describe(self.spec.name, call.get("command"))
 
     async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
-        # The editor's terminal is not sandboxed: the checks of an unsandboxed local run apply.
-        asked = await approve_command(self.spec.name, self.summary(call), call, ctx, None)
+        # The editor's terminal only shows the command: it runs in the same sandbox as a local
+        # one (bubblewrap is what the editor starts), so the same checks apply.
+        sandbox = sandbox_in(ctx)
+        asked = await approve_command(self.spec.name, self.summary(call), call, ctx, sandbox)
         if isinstance(asked, ToolResult):
             return asked
         command, timeout = asked
-        return await self._execute(command, timeout, ctx)
+        try:
+            # The editor starts the process with its own environment: the sandbox sets ours,
+            # without secrets, itself.
+            ready = await prepared(command, ctx.cwd, sandbox=sandbox, for_another_spawner=True)
+        except SandboxUnavailable as exc:
+            raise ToolError(f"The command was not run: {exc}") from exc
+        return await self._execute(command, ready.argv, timeout, ctx)
 
-    async def _execute(self, command: str, timeout: float, ctx: ToolContext) -> ToolResult:
+    async def _execute(
+        self, command: str, argv: list[str], timeout: float, ctx: ToolContext
+    ) -> ToolResult:
         from acp import RequestError
 
         conn, sid = self.client.conn, self.client.session_id
-        shell = os.environ.get("SHELL") or "/bin/sh"
         try:
             created = await conn.create_terminal(
                 sid,
-                shell,
-                args=["-c", command],
+                argv[0],
+                args=argv[1:],
                 cwd=str(ctx.cwd),
                 output_byte_limit=OUTPUT_BYTE_LIMIT,
             )

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Literal, TypeAlias
 
 from pycline.app.tool_catalogue import facts_of
-from pycline.core import focus_chain
+from pycline.app.tool_parts import checklist_items
 from pycline.tools.base import ToolFacts, ToolKind
 
 PlanStatus: TypeAlias = Literal["pending", "in_progress", "completed"]
@@ -74,7 +74,7 @@ def checklist(markdown: str) -> list[PlanItem]:
     """The core's checklist items; the first open one is the one in progress."""
     plan: list[PlanItem] = []
     started = False
-    for done, text in focus_chain.items(markdown):
+    for done, text in checklist_items(markdown):
         if done:
             plan.append(PlanItem(text, "completed"))
         elif not started:

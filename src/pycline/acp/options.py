@@ -18,9 +18,9 @@ from acp.schema import (
 )
 
 from pycline.app.config import ModelConfig, load, resolve
-from pycline.core.approval import AutoApprove
+from pycline.app.menus import Workflow, workflow_menu
+from pycline.commands import AutoApprove
 from pycline.errors import ConfigError
-from pycline.workspace.workflows import Workflow, menu
 
 MODES = (
     SessionMode(id="act", name="Act", description="Read, edit and run commands to do the task"),
@@ -155,7 +155,7 @@ COMMANDS: dict[str, str] = {
 def available_commands(found: list[Workflow]) -> list[AvailableCommand]:
     """The session's own commands, then the workflows (which the agent core expands)."""
     commands = [AvailableCommand(name=n, description=d) for n, d in COMMANDS.items()]
-    for flow in sorted(menu(found, taken=COMMANDS), key=lambda w: w.stem):
+    for flow in sorted(workflow_menu(found, taken=COMMANDS), key=lambda w: w.stem):
         commands.append(
             AvailableCommand(
                 name=flow.stem,

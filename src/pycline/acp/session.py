@@ -37,8 +37,7 @@ from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
 from pycline.app import wiring
 from pycline.app.handle import CommandRejected, TaskHandle
 from pycline.app.runner import run_chain
-from pycline.app.session import Session, TaskOptions
-from pycline.app.task_settings import chromium_setting
+from pycline.app.session import Session, TaskOptions, TaskSettings
 from pycline.app.tool_catalogue import facts_of
 from pycline.commands import (
     AnswerQuestion,
@@ -49,7 +48,6 @@ from pycline.commands import (
     SetModel,
     UserMessage,
 )
-from pycline.core.task import TaskSettings
 from pycline.errors import PyclineError
 from pycline.events import (
     ACCEPT,
@@ -150,7 +148,7 @@ class AcpSession:
         self.fresh = True
 
     def _options(self) -> TaskOptions:
-        return TaskOptions(settings=self.settings, tools=self.tools())
+        return TaskOptions(settings=self.settings, wrap_tool=self.wrap)
 
     def _follow(self, handle: TaskHandle) -> None:
         if self._stop_listening is not None:
@@ -177,25 +175,19 @@ class AcpSession:
         await self.outbox.close()
         await self.session.close()  # a task never prompted leaves nothing behind
 
-    def tools(self) -> list[Tool]:
-        chromium = chromium_setting(self.session.home, self.workspace)
-        tools = wiring.default_tools(chromium=chromium)
-        if self.session.mcp is not None:
-            tools += wiring.mcp_tools()
+    def wrap(self, tool: Tool) -> Tool:
+        """Each tool the builder offers, reported to the editor; reads, edits and commands
+        through the editor when it offers its file system and terminals."""
+        name = tool.spec.name
         client = Client(_Ordered(self.conn, self.outbox), self)
-        wrapped: list[Tool] = []
-        for tool in tools:
-            name = tool.spec.name
-            if name == "read_file" and self.offers.read:
-                wrapped.append(ReportedTool(tool, self.reporter, runner=ClientReadFileTool(client)))
-            elif name == "execute_command" and self.offers.terminal:
-                runner = ClientCommandTool(client, self.reporter)
-                wrapped.append(ReportedTool(tool, self.reporter, runner=runner))
-            elif name in ("write_to_file", "replace_in_file") and self.offers.write:
-                wrapped.append(ReportedTool(tool, self.reporter, after=mirror_write(client)))
-            else:
-                wrapped.append(ReportedTool(tool, self.reporter))
-        return wrapped
+        if name == "read_file" and self.offers.read:
+            return ReportedTool(tool, self.reporter, runner=ClientReadFileTool(client))
+        if name == "execute_command" and self.offers.terminal:
+            runner = ClientCommandTool(client, self.reporter)
+            return ReportedTool(tool, self.reporter, runner=runner)
+        if name in ("write_to_file", "replace_in_file") and self.offers.write:
+            return ReportedTool(tool, self.reporter, after=mirror_write(client))
+        return ReportedTool(tool, self.reporter)
 
     # --- prompts --------------------------------------------------------------------------
 

@@ -14,8 +14,7 @@ import json
 import logging
 from typing import Any, Final
 
-from pycline.parsing import json_limits
-from pycline.parsing.surrogates import clean_json
+from pycline.command_wire import WireError, read_json
 
 log = logging.getLogger("pycline.acp")
 
@@ -53,8 +52,8 @@ class StdioTransport:
             if not text:
                 continue
             try:
-                message: Any = clean_json(json_limits.loads(text))
-            except ValueError as exc:  # not JSON, not UTF-8, or nested without end
+                message: Any = read_json(text)
+            except WireError as exc:  # not JSON, not UTF-8, or nested without end
                 log.warning("not JSON: %s", exc)
                 await self._error(None, PARSE_ERROR, "Parse error")
                 continue

@@ -12,13 +12,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pycline.app import wiring
-from pycline.app.config import ModelConfig
+from pycline.app.config import ModelConfig, load
 from pycline.app.hook_trust import HookTrust
+from pycline.app.mcp import always_allow_mcp_tool
+from pycline.app.provider_cache import ProviderCache
 from pycline.app.resume_model import resumed_config
+from pycline.app.settings_model import Settings
+from pycline.app.snapshot import SettingsSnapshot
 from pycline.app.subagents import SessionSpawner
 from pycline.app.task_settings import (
     checkpoint_settings,
-    chromium_setting,
     diagnostics_settings,
     feature_settings,
     workspace_tool_settings,
@@ -45,6 +48,10 @@ from pycline.storage.task_store import TaskFolder, TaskStore
 from pycline.tools.base import Tool
 from pycline.workspace.paths import Workspace
 
+# How a front end runs each tool it is offered (an editor reports every call and may read, write
+# or run a command itself): applied to the tools the builder assembles, never a list of its own.
+ToolWrapper = Callable[[Tool], Tool]
+
 if TYPE_CHECKING:
     from pycline.mcp.hub import McpHub
     from pycline.mcp.settings import ServerConfig
@@ -58,6 +65,9 @@ class TaskBuilder:
     mcp: McpHub | None = None  # shared by the session's tasks; see start_mcp
     spend: SessionSpend | None = None  # what this session's tasks spent (spending caps)
     flags: ModelConfig = field(default_factory=ModelConfig)  # the model chosen on the command line
+    # The session workspace's settings, read once (None: read for each task).
+    snapshot: SettingsSnapshot | None = None
+    providers: ProviderCache = field(default_factory=ProviderCache)
 
     async def start_mcp(
         self, workspace: Path, *, extra: Mapping[str, ServerConfig] | None = None
@@ -86,6 +96,7 @@ class TaskBuilder:
         if self.mcp is not None:
             await self.mcp.close()
             self.mcp = None
+        await self.providers.close()
 
     @property
     def store(self) -> TaskStore:
@@ -103,15 +114,15 @@ class TaskBuilder:
         history: list[Message] | None = None,
         ui: UiLog | None = None,
         plan_provider: Provider | None = None,
+        wrap: ToolWrapper | None = None,
     ) -> Task:
-        act = provider or wiring.build_provider(self.config)
-        plan = plan_provider or (
-            wiring.build_provider(self.plan_config) if self.plan_config else act
-        )
+        act = provider or self.providers.get(self.config)
+        plan = plan_provider or (self.providers.get(self.plan_config) if self.plan_config else act)
         root = Path(record.workspace)
-        chromium = chromium_setting(self.home, root)
+        now = self.settings_for(root)
+        chromium = now.browser_executable_path
         skill_dirs = wiring.skill_dirs(self.home)
-        features_on = feature_settings(self.home, root)
+        features_on = feature_settings(self.home, root, settings=now)
         if tools is None:
             tools = wiring.default_tools(chromium=chromium)
             if self.mcp is not None:
@@ -119,15 +130,18 @@ class TaskBuilder:
             tools += wiring.skill_tools(root, skill_dirs)
             if features_on.subagents_enabled:
                 tools += wiring.subagent_tools(self.home)
+        if wrap is not None:
+            tools = [wrap(tool) for tool in tools]
         profiles = wiring.mode_profiles(act, plan, tools, root)
         current = profiles[as_mode(settings.mode)]
         services = wiring.task_services(
             root,
             hub=self.mcp,
             chromium=chromium,
-            diagnostics=diagnostics_settings(self.home, root),
-            settings=workspace_tool_settings(self.home, root),
+            diagnostics=diagnostics_settings(self.home, root, settings=now),
+            settings=workspace_tool_settings(self.home, root, settings=now),
         )
+        services.tools.remember_mcp_tool = partial(always_allow_mcp_tool, self.home)
         focus_settings, limits = features_on.focus, features_on.limits
         focus = FocusChain(focus_settings, folder.path / f"focus_chain_taskid_{folder.id}.md")
         focus.load()
@@ -169,7 +183,7 @@ class TaskBuilder:
             ),
             context=ContextManager.from_json(folder.load_context()) if history else None,
             profiles=profiles,
-            checkpoints=self._checkpoints(root),
+            checkpoints=self._checkpoints(root, now),
             features=features,
             recorder=TaskRecorder(folder, background=True),
         )
@@ -180,7 +194,7 @@ class TaskBuilder:
             return None  # one script answers every request, whatever the model
         # The settings' modelInfo describes the configured model, not this one: the catalogue's.
         config = dataclasses.replace(self.config, model=model_id, model_info=None)
-        return wiring.build_provider(config)
+        return self.providers.get(config)
 
     def _spend(self, task_id: str) -> SessionSpend:
         """The session's spending ledger; the day's earlier spend is read once, from history."""
@@ -195,9 +209,15 @@ class TaskBuilder:
             self.spend = SessionSpend(earlier_today=earlier)
         return self.spend
 
-    def _checkpoints(self, root: Path) -> TaskCheckpoints:
+    def settings_for(self, folder: Path) -> Settings:
+        """The settings in force in `folder` (the session's snapshot for its own workspace)."""
+        if self.snapshot is not None:
+            return self.snapshot.for_folder(folder)
+        return load(self.home, folder)
+
+    def _checkpoints(self, root: Path, settings: Settings) -> TaskCheckpoints:
         """The workspace's shadow-git checkpoints, unless `enableCheckpoints` is false."""
-        enabled, retention = checkpoint_settings(self.home, root)
+        enabled, retention = checkpoint_settings(self.home, root, settings=settings)
         if not enabled:
             return TaskCheckpoints()
         from pycline.checkpoints import ShadowGit
@@ -214,6 +234,7 @@ class TaskBuilder:
         plan_provider: Provider | None = None,
         *,
         tools: list[Tool] | None = None,
+        wrap: ToolWrapper | None = None,
     ) -> Task:
         workspace = Workspace.at(cwd)
         folder = self.store.create()
@@ -229,6 +250,7 @@ class TaskBuilder:
             provider=provider,
             plan_provider=plan_provider,
             tools=tools,
+            wrap=wrap,
         )
         record.provider = task.provider.name
         record.model = task.provider.model.id
@@ -245,6 +267,7 @@ class TaskBuilder:
         plan_provider: Provider | None = None,
         *,
         tools: list[Tool] | None = None,
+        wrap: ToolWrapper | None = None,
         message: str = "",
         images: Sequence[Content] = (),
     ) -> tuple[Task, Callable[[], Coroutine[Any, Any, TaskOutcome]]]:
@@ -260,7 +283,7 @@ class TaskBuilder:
         if provider is None:
             ran_with = resumed_config(record, self.config, self.flags, self.home, workspace.root)
             if ran_with is not None:
-                provider = wiring.build_provider(ran_with)
+                provider = self.providers.get(ran_with)
         history, pending = resumption.prepare(folder.load_api_history())
         try:
             ui = folder.load_ui_messages()
@@ -274,6 +297,7 @@ class TaskBuilder:
             provider=provider,
             plan_provider=plan_provider,
             tools=tools,
+            wrap=wrap,
             history=history,
             ui=UiLog(ui),
         )

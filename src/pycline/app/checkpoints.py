@@ -5,19 +5,35 @@ Each use case returns data; front ends render it.
 
 from __future__ import annotations
 
+import asyncio
+import os
+import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from pycline.checkpoints import Checkpoint, CheckpointError, FileChange, ShadowGit
-from pycline.core.checkpointing import commit_message, task_of
-from pycline.errors import StorageError
+from pycline.core.checkpointing import commit_message, label_of, task_of
+from pycline.errors import PyclineError, StorageError
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder, TaskStore
 
 if TYPE_CHECKING:
     from pycline.checkpoints.types import RestoreResult
     from pycline.storage.rewind import Rewound
+
+__all__ = [
+    "CheckpointError",
+    "Checkpoints",
+    "DiskUse",
+    "FileChange",
+    "RestoreMode",
+    "Restored",
+    "files_changed",
+    "label_of",
+    "task_of",
+]
 
 RestoreMode: TypeAlias = Literal["workspace", "task", "both"]
 
@@ -117,3 +133,100 @@ class Checkpoints:
             files = await tracker.restore(checkpoint.commit)
         conversation = rewind(folder, checkpoint.commit) if mode in ("task", "both") else None
         return Restored(record, checkpoint, files, undo, conversation)
+
+    async def files_changed(self, task_id: str, *, workspace: Path) -> int | None:
+        """How many files differ from the task's first checkpoint; None without checkpoints."""
+        listed = await self.list(task_id, workspace=workspace)
+        if not listed.checkpoints:
+            return None
+        tracker = self.tracker(listed.record)
+        return len(await tracker.diff(listed.checkpoints[0].commit, None))
+
+    async def undo_last_step(self, task_id: str, *, workspace: Path) -> Restored:
+        """Files and conversation back to the newest checkpoint whose files differ from now:
+        the last change is undone (and the restore itself can be undone)."""
+        listed = await self.list(task_id, workspace=workspace)
+        tracker = self.tracker(listed.record)
+        for checkpoint in reversed(listed.checkpoints):
+            if await tracker.diff(checkpoint.commit, None):
+                return await self.restore(
+                    listed.record.id, checkpoint.commit, "both", workspace=workspace
+                )
+        raise CheckpointError("Nothing to undo: the files are as at the task's first checkpoint.")
+
+    async def disk_use(self, *, remove_orphans: bool = False) -> tuple[DiskUse, ...]:
+        """The space each workspace's checkpoints take, after compacting them (`git gc`); the
+        stores of workspaces that are gone are removed with `remove_orphans`."""
+        base = self.store.home / "checkpoints"
+        dirs = sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+        return tuple([await self._disk_use(d, remove_orphans=remove_orphans) for d in dirs])
+
+    async def _disk_use(self, git_dir: Path, *, remove_orphans: bool) -> DiskUse:
+        workspace = await asyncio.to_thread(_shadow_workspace, git_dir)
+        before = await asyncio.to_thread(_tree_size, git_dir)
+        if workspace is None or not workspace.is_dir():
+            if remove_orphans:
+                await asyncio.to_thread(shutil.rmtree, git_dir, True)
+                return DiskUse(workspace, before, 0, gone=True, removed=True)
+            return DiskUse(workspace, before, before, gone=True)
+        tracker = ShadowGit(workspace, self.store.home)
+        try:
+            count = len(await tracker.list())
+            await tracker.gc()
+        except CheckpointError as exc:
+            return DiskUse(workspace, before, before, problem=str(exc))
+        after = await tracker.disk_usage()
+        tasks = len({task_of(c.message) for c in await tracker.list()} - {""})
+        return DiskUse(workspace, before, after, checkpoints=count, tasks=tasks)
+
+
+async def files_changed(home: Path, task_id: str) -> int | None:
+    """How many files the task changed (since its first checkpoint), for the line after it;
+    None when it has no checkpoints or they cannot be read."""
+    try:
+        return await Checkpoints(home).files_changed(task_id, workspace=Path.cwd())
+    except PyclineError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class DiskUse:
+    """One workspace's checkpoint store: its size before and after compacting, in bytes."""
+
+    workspace: Path | None  # None: the store does not say whose it is
+    before: int
+    after: int
+    checkpoints: int = 0
+    tasks: int = 0
+    gone: bool = False  # the workspace folder no longer exists
+    removed: bool = False  # ...and its store was deleted
+    problem: str = ""  # why it could not be compacted
+
+
+def _shadow_workspace(git_dir: Path) -> Path | None:
+    """The workspace a checkpoint store belongs to (its `pycline.workspace` config value)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["GIT_CONFIG_NOSYSTEM"] = "1"
+    try:
+        done = subprocess.run(
+            ["git", "config", "--file", str(git_dir / "config"), "--get", "pycline.workspace"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    value = done.stdout.strip()
+    return Path(value) if done.returncode == 0 and value else None
+
+
+def _tree_size(root: Path) -> int:
+    total = 0
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
+            except FileNotFoundError:
+                continue
+    return total

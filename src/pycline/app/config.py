@@ -27,7 +27,7 @@ from pycline.app.settings_model import (
 )
 from pycline.errors import ConfigError, redact_url_credentials
 from pycline.providers import presets
-from pycline.storage.atomic import atomic_write_json
+from pycline.storage.atomic import atomic_write_json, locked
 from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_json
 
 __all__ = [
@@ -38,6 +38,8 @@ __all__ = [
     "ModelConfig",
     "load",
     "load_settings",
+    "locked",
+    "preset_base_url",
     "resolve",
     "resolve_plan",
     "save",
@@ -54,6 +56,14 @@ DEFAULT_MODELS = {
 }
 
 KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", **presets.key_envs()}
+
+
+def preset_base_url(provider: str) -> str | None:
+    """The address an OpenAI-compatible provider is reached at by default (None: not one)."""
+    found = presets.preset(provider)
+    return found.base_url if found is not None else None
+
+
 BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
 
 
@@ -68,6 +78,8 @@ class ModelConfig:
     reasoning_effort: str | None = None
     thinking_budget: int | None = None
     model_info: dict[str, Any] | None = None  # `modelInfo`, camelCase keys
+    # Prices a project's settings ask for (ModelInfo field names): only ever raise the real ones.
+    price_floor: dict[str, float] | None = None
 
     def __repr__(self) -> str:  # never show the key
         return (
@@ -86,6 +98,7 @@ class ModelConfig:
             reasoning_effort=self.reasoning_effort or lower.reasoning_effort,
             thinking_budget=self.thinking_budget or lower.thinking_budget,
             model_info=self.model_info or lower.model_info,
+            price_floor=self.price_floor or lower.price_floor,
         )
 
 
@@ -130,7 +143,60 @@ def load(home: Path, workspace: Path | None = None) -> Settings:
     if not local:
         return settings
     local = check_workspace(local, source=str(local_path), lower=data)
+    local = _without_prices(local)
     return validate(merge(_for_other_provider(data, local), local), source=str(local_path))
+
+
+# A project's `modelInfo` prices are not laid over the user's: they are lower bounds
+# (`workspace_price_floor`), so prices of 0 cannot lift the user's spending caps.
+_PRICE_KEYS = {
+    "inputPrice": "input_price",
+    "outputPrice": "output_price",
+    "cacheWritesPrice": "cache_write_price",
+    "cacheReadsPrice": "cache_read_price",
+}
+
+
+def _without_prices(local: dict[str, Any]) -> dict[str, Any]:
+    out = dict(local)
+    for where in ("top", "planMode"):
+        holder = out if where == "top" else out.get("planMode")
+        if not isinstance(holder, dict):
+            continue
+        info = holder.get("modelInfo")
+        if isinstance(info, dict):
+            trimmed = {k: v for k, v in info.items() if k not in _PRICE_KEYS}
+            holder = {**holder, "modelInfo": trimmed or None}
+            if where == "top":
+                out = holder
+            else:
+                out["planMode"] = holder
+    return out
+
+
+def workspace_price_floor(
+    home: Path, workspace: Path | None, *, plan: bool = False
+) -> dict[str, float]:
+    """The prices the workspace's settings ask for (ModelInfo field names), for Act or Plan
+    (Plan's own, or Act's, whichever is higher)."""
+    if workspace is None:
+        return {}
+    local = load_workspace_settings(workspace)
+    if not local:
+        return {}
+    lower = canonical(load_settings(home), source=str(settings_path(home)))
+    local = check_workspace(local, source=str(workspace_settings_path(workspace)), lower=lower)
+    found: dict[str, float] = {}
+    holders = [local] + ([local.get("planMode")] if plan else [])
+    for holder in holders:
+        info = holder.get("modelInfo") if isinstance(holder, dict) else None
+        if not isinstance(info, dict):
+            continue
+        for key, field in _PRICE_KEYS.items():
+            value = info.get(key)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                found[field] = max(float(value), found.get(field, 0.0))
+    return found
 
 
 def _for_other_provider(lower: dict[str, Any], local: dict[str, Any]) -> dict[str, Any]:
@@ -213,9 +279,11 @@ def resolve(
     *,
     workspace: Path | None = None,
     profile: str | None = None,
+    settings: Settings | None = None,
 ) -> ModelConfig:
-    """Flags win over the environment, which wins over saved settings and the stored key."""
-    choice = load(home, workspace).choice(profile)
+    """Flags win over the environment, which wins over saved settings and the stored key
+    (`settings`: the workspace's, already read)."""
+    choice = (settings or load(home, workspace)).choice(profile)
     provider = flags.provider or os.environ.get("PYCLINE_PROVIDER") or choice.provider
     config = flags.merged_over(from_environment(provider))
     # Saved values only apply to the provider they were saved for.
@@ -229,6 +297,9 @@ def resolve(
         config = config.merged_over(saved)
     provider = config.provider
     _check_provider(provider)
+    floor = workspace_price_floor(home, workspace)
+    if floor:
+        config = replace(config, price_floor=floor)
     if provider is None:
         return config
     if not config.api_key and provider in KEY_ENV:
@@ -245,6 +316,7 @@ def resolve_plan(
     *,
     workspace: Path | None = None,
     profile: str | None = None,
+    settings: Settings | None = None,
 ) -> ModelConfig | None:
     """Plan mode's own model from `planMode` in the settings; None means "the same as Act".
 
@@ -252,7 +324,7 @@ def resolve_plan(
     """
     if flags.provider or flags.model or flags.base_url or act.provider is None:
         return None
-    plan = load(home, workspace).choice(profile).plan_mode
+    plan = (settings or load(home, workspace)).choice(profile).plan_mode
     if plan is None or not (plan.provider or plan.model or plan.base_url):
         return None
     provider = plan.provider or act.provider
@@ -267,6 +339,8 @@ def resolve_plan(
         )
         # Plan's own model options, else Act's.
         config = own.merged_over(ModelConfig(**_model_options(plan))).merged_over(act)
+        floor = workspace_price_floor(home, workspace, plan=True)
+        config = replace(config, price_floor=floor or act.price_floor)
         return None if config == act else config
     env = from_environment(provider)
     key = env.api_key or (SecretStore(home).get(provider) if provider in KEY_ENV else None)
@@ -276,18 +350,20 @@ def resolve_plan(
         base_url=plan.base_url or env.base_url,
         api_key=key,
         script=act.script,
+        price_floor=workspace_price_floor(home, workspace, plan=True) or None,
         **_model_options(plan),
     )
 
 
 def save(home: Path, config: ModelConfig) -> None:
     """Remember a provider choice; the key goes to the secret store only."""
-    settings = load_settings(home)
-    settings.update({"provider": config.provider, "model": config.model})
-    if config.base_url:
-        settings["baseUrl"] = config.base_url
-    else:
-        settings.pop("baseUrl", None)
-    write_settings(settings_path(home), settings, home=home, workspace=False)
+    with locked(settings_path(home)):
+        settings = load_settings(home)
+        settings.update({"provider": config.provider, "model": config.model})
+        if config.base_url:
+            settings["baseUrl"] = config.base_url
+        else:
+            settings.pop("baseUrl", None)
+        write_settings(settings_path(home), settings, home=home, workspace=False)
     if config.api_key and config.provider:
         SecretStore(home).set(config.provider, config.api_key)

@@ -10,6 +10,7 @@ that cannot be carried out is refused with its reason (`CommandRejected`), the t
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -42,6 +43,7 @@ from pycline.events import (
     QuestionAnswered,
     QuestionAsked,
     ToolPartial,
+    merge_partial,
 )
 from pycline.messages import UiMessage
 
@@ -128,11 +130,23 @@ class TaskHandle:
     def _remember(self, envelope: Envelope) -> None:
         event = envelope.event
         if isinstance(event, ToolPartial):
-            # Only the newest partial state of a call is worth replaying.
-            at = self._partial_at.get(event.tool_call_id)
-            if at is not None and at == len(self._log) - 1:
-                self._log[at] = envelope
-                return
+            # A streaming call is kept once, as far as it has come: each partial replaces the
+            # call's entry with one holding every parameter whole (`replaced`, so a page that
+            # already holds the call's start and replays this does not append it twice), moved
+            # to the end so the log's order and sequence numbers stay those of the stream. The
+            # replay stays the size of the task however finely the call streamed.
+            at = self._partial_at.pop(event.tool_call_id, None)
+            whole: dict[str, str] = {}
+            if at is not None:
+                earlier = self._log.pop(at).event
+                assert isinstance(earlier, ToolPartial)
+                whole = dict(earlier.params)
+                for call, index in self._partial_at.items():
+                    if index > at:
+                        self._partial_at[call] = index - 1
+            whole = merge_partial(whole, event)
+            merged = ToolPartial(event.tool_call_id, event.tool, whole, tuple(whole))
+            envelope = dataclasses.replace(envelope, event=merged)
             self._partial_at[event.tool_call_id] = len(self._log)
         self._log.append(envelope)
 

@@ -16,11 +16,36 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, assert_never
 
 from pycline.errors import ConfigError
+from pycline.mcp.model import ServerState
+from pycline.mcp.settings import RemoteServer, ServerConfig, StdioServer
 from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_file
 
 if TYPE_CHECKING:
     from pycline.mcp.hub import McpHub
-    from pycline.mcp.model import ServerState
+
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "Change",
+    "DefinedElsewhere",
+    "NewServer",
+    "RemoteServer",
+    "ServerConfig",
+    "ServerState",
+    "ServersReport",
+    "StdioServer",
+    "TrustRequest",
+    "add_server",
+    "change_server",
+    "check_server",
+    "check_servers",
+    "grant",
+    "is_project_server",
+    "pending_trust",
+    "set_tool_auto_approve",
+    "settings_file",
+    "trust_project",
+    "untrusted_file",
+]
 
 CONNECT_TIMEOUT = 30.0
 
@@ -35,6 +60,13 @@ class TrustRequest:
     file: Path
     content: bytes  # the bytes that were described: a later edit needs asking again
     description: list[str]  # one line per server: what it would run
+
+
+def untrusted_file(home: Path, workspace: Path) -> Path | None:
+    """The workspace's MCP file when the user has not trusted it as it is now."""
+    from pycline.mcp.trust import McpTrust
+
+    return McpTrust(home).untrusted_file(workspace)
 
 
 def pending_trust(home: Path, workspace: Path) -> TrustRequest | None:
@@ -187,26 +219,35 @@ def is_project_server(hub: McpHub | None, name: str) -> bool:
 
 def set_tool_auto_approve(home: Path, server: str, tool: str, approve: bool) -> None:
     """Add `tool` to (or take it off) the settings' `mcpAutoApprove` list for `server`."""
-    from pycline.app.config import load_settings, settings_path, write_settings
+    from pycline.app.config import load_settings, locked, settings_path, write_settings
 
-    data = load_settings(home)
-    table = data.setdefault("mcpAutoApprove", {})
-    tools = set(table.get(server, []))
-    (tools.add if approve else tools.discard)(tool)
-    table[server] = sorted(tools)
-    write_settings(settings_path(home), data, home=home, workspace=False)
+    with locked(settings_path(home)):
+        data = load_settings(home)
+        table = data.setdefault("mcpAutoApprove", {})
+        tools = set(table.get(server, []))
+        (tools.add if approve else tools.discard)(tool)
+        table[server] = sorted(tools)
+        write_settings(settings_path(home), data, home=home, workspace=False)
+
+
+def always_allow_mcp_tool(home: Path, server: str, tool: str) -> None:
+    """The user's "Always allow" for one MCP tool, kept in the global settings."""
+    set_tool_auto_approve(home, server, tool, True)
 
 
 def _edit(home: Path, workspace: Path, project: bool, apply: Callable[[Path], None]) -> Path:
     from pycline.mcp.trust import McpTrust
+    from pycline.storage.atomic import locked
 
     file = settings_file(workspace, project=project)
     trust = McpTrust(home)
-    # What the user writes through us stays trusted; a file they had not trusted stays untrusted.
-    keep_trust = project and trust.untrusted_file(workspace) is None
-    apply(file)
-    if keep_trust:
-        trust.trust(file)
+    with locked(file):
+        # What the user writes through us stays trusted; a file they had not trusted stays
+        # untrusted.
+        keep_trust = project and trust.untrusted_file(workspace) is None
+        apply(file)
+        if keep_trust:
+            trust.trust(file)
     return file
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from pycline.errors import ConfigError
-from pycline.storage.atomic import atomic_write_json
+from pycline.storage.atomic import atomic_write_json, locked
 from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_json
 
 if TYPE_CHECKING:
@@ -125,9 +125,10 @@ class SecretStore:
             else:
                 self._drop_from_file(provider)  # no stale copy outside the keyring
                 return "keyring"
-        data = self._read_file()
-        data[_entry(provider)] = key
-        self._write_file(data)
+        with locked(self.path):
+            data = self._read_file()
+            data[_entry(provider)] = key
+            self._write_file(data)
         return "file"
 
     def delete(self, provider: str) -> bool:
@@ -144,9 +145,10 @@ class SecretStore:
         return self._drop_from_file(provider) or removed
 
     def _drop_from_file(self, provider: str) -> bool:
-        data = self._read_file()
-        if _entry(provider) not in data:
-            return False
-        del data[_entry(provider)]
-        self._write_file(data)
+        with locked(self.path):
+            data = self._read_file()
+            if _entry(provider) not in data:
+                return False
+            del data[_entry(provider)]
+            self._write_file(data)
         return True

@@ -1,5 +1,6 @@
-"""What `pycline setup` asks a provider before saving anything: which models a server offers, how
-long their context is, and whether a key is accepted.
+"""What pycline asks a provider's server before using it (`pycline setup`, `pycline doctor`, the
+web UI's Settings and model picker): which models it offers, whether a key is accepted, how long
+a model's context is.
 
 Each question is one cheap GET (no tokens are spent) with a short timeout. Failures come back as
 typed results the wizard turns into a clear question to the user, never as exceptions.
@@ -7,14 +8,13 @@ typed results the wizard turns into a clear question to the user, never as excep
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from pycline.providers import model_probe, presets
 
-CHECK_TIMEOUT: Final = 5.0
-ANTHROPIC_URL: Final = "https://api.anthropic.com"
-GEMINI_URL: Final = "https://generativelanguage.googleapis.com/v1beta"
+CHECK_TIMEOUT: Final = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,12 +26,12 @@ class Reply:
     models: tuple[str, ...] = ()
 
 
-def _get(url: str, headers: dict[str, str]) -> Reply:
+async def _get(url: str, headers: dict[str, str]) -> Reply:
     import httpx2
 
     try:
-        with httpx2.Client(timeout=CHECK_TIMEOUT, headers=headers) as client:
-            response = client.get(url)
+        async with httpx2.AsyncClient(timeout=CHECK_TIMEOUT, headers=headers) as client:
+            response = await client.get(url)
     except httpx2.HTTPError as exc:
         return Reply("unreachable", f"{type(exc).__name__}: {exc}" if str(exc) else repr(exc))
     if response.status_code in (401, 403):
@@ -73,23 +73,45 @@ def _model_ids(data: Any) -> tuple[str, ...]:
     return tuple(ids)
 
 
-def list_models(base_url: str, api_key: str | None = None) -> Reply:
-    """`GET {base}/models` of an OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp)."""
-    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-    return _get(f"{base_url.rstrip('/')}/models", headers)
-
-
-def check_key(provider: str, api_key: str, base_url: str | None = None) -> Reply:
-    """Whether the provider accepts the key, by listing its models (free on every provider)."""
+def _models_request(
+    provider: str, base_url: str | None, api_key: str | None
+) -> tuple[str, dict[str, str]] | None:
+    """Where `provider` lists its models, and the headers that carry the key (None: no
+    address is known)."""
     if provider == "anthropic":
-        url = (base_url or ANTHROPIC_URL).rstrip("/")
-        headers = {"x-api-key": api_key, "anthropic-version": "2023-06-01"}
-        return _get(f"{url}/v1/models", headers)
+        from pycline.providers.anthropic_provider import DEFAULT_BASE_URL
+
+        url = (base_url or DEFAULT_BASE_URL).rstrip("/").removesuffix("/v1")
+        headers = {"anthropic-version": "2023-06-01", **({"x-api-key": api_key} if api_key else {})}
+        return f"{url}/v1/models", headers
     if provider == "gemini":
-        return _get(f"{GEMINI_URL}/models", {"x-goog-api-key": api_key})
+        from pycline.providers.gemini_provider import GEMINI_BASE_URL
+
+        url = (base_url or GEMINI_BASE_URL).rstrip("/")
+        return f"{url}/v1beta/models", ({"x-goog-api-key": api_key} if api_key else {})
     found = presets.preset(provider)
-    url = base_url or (found.base_url if found is not None else presets.OPENAI.base_url)
-    return list_models(url, api_key)
+    base = base_url or (found.base_url if found is not None else None)
+    if not base or not base.startswith(("http://", "https://")):
+        return None
+    return f"{base.rstrip('/')}/models", ({"Authorization": f"Bearer {api_key}"} if api_key else {})
+
+
+async def list_models(
+    provider: str, base_url: str | None = None, api_key: str | None = None
+) -> Reply:
+    """The models `provider`'s server offers (its own address, or `base_url`); a key that is
+    refused comes back as "rejected", so this also checks a key (listing is free everywhere)."""
+    request = _models_request(provider, base_url, api_key)
+    if request is None:
+        return Reply("error", f"no server address to check for {provider or 'this provider'}")
+    return await _get(*request)
+
+
+def list_models_now(
+    provider: str, base_url: str | None = None, api_key: str | None = None
+) -> Reply:
+    """`list_models` for code that is not async (the setup wizard, the doctor's thread)."""
+    return asyncio.run(list_models(provider, base_url, api_key))
 
 
 def context_window(

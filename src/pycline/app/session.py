@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pycline.app import wiring
-from pycline.app.builder import TaskBuilder
+from pycline.app.builder import TaskBuilder, ToolWrapper
 from pycline.app.config import ModelConfig, resolve, resolve_plan
 from pycline.app.handle import AnswerRejected, CommandRejected, Status, TaskHandle, controls_of
+from pycline.app.snapshot import SettingsSnapshot
 from pycline.commands import Cancel
-from pycline.core.modes import Mode
+from pycline.core.modes import Mode, as_mode
 from pycline.core.task import Task, TaskOutcome, TaskSettings
 from pycline.errors import PyclineError
 from pycline.messages import ImageContent
@@ -38,11 +39,14 @@ __all__ = [
     "AnswerRejected",
     "CommandRejected",
     "ConfigOverrides",
+    "Mode",
     "Session",
     "Status",
     "TaskHandle",
     "TaskOptions",
     "TaskOutcome",
+    "TaskSettings",
+    "as_mode",
 ]
 
 
@@ -88,6 +92,8 @@ class TaskOptions:
     provider: Provider | None = None
     plan_provider: Provider | None = None  # Plan mode's, when `provider` is given
     tools: Sequence[Tool] | None = None
+    # How this front end runs each tool (an editor's own reads, writes and terminals).
+    wrap_tool: ToolWrapper | None = None
 
 
 class Session:
@@ -112,11 +118,13 @@ class Session:
         home = home or pycline_home()
         workspace = workspace.expanduser().resolve()
         overrides = overrides or ConfigOverrides()
-        flags = overrides.flags()
-        config = resolve(flags, home, workspace=workspace, profile=overrides.profile)
+        flags, profile = overrides.flags(), overrides.profile
+        snapshot = SettingsSnapshot(home, workspace)
+        now = snapshot.get()
+        config = resolve(flags, home, workspace=workspace, profile=profile, settings=now)
         wiring.warm_up_sdk(config.provider)
-        plan = resolve_plan(flags, home, config, workspace=workspace, profile=overrides.profile)
-        builder = TaskBuilder(home, config, plan, flags=flags)
+        plan = resolve_plan(flags, home, config, workspace=workspace, profile=profile, settings=now)
+        builder = TaskBuilder(home, config, plan, flags=flags, snapshot=snapshot)
         await builder.start_mcp(workspace, extra=mcp_servers)
         return cls(workspace, home, builder)
 
@@ -154,11 +162,12 @@ class Session:
 
     def reconfigure(self, overrides: ConfigOverrides) -> None:
         """Resolve the model choice again after the settings changed; new tasks use it."""
-        flags = overrides.flags()
-        config = resolve(flags, self.home, workspace=self.workspace, profile=overrides.profile)
+        flags, profile = overrides.flags(), overrides.profile
+        now = self._builder.settings_for(self.workspace)
+        config = resolve(flags, self.home, workspace=self.workspace, profile=profile, settings=now)
         self._builder.config, self._builder.flags = config, flags
         self._builder.plan_config = resolve_plan(
-            flags, self.home, config, workspace=self.workspace, profile=overrides.profile
+            flags, self.home, config, workspace=self.workspace, profile=profile, settings=now
         )
 
     @property
@@ -194,6 +203,7 @@ class Session:
             self._settings(options, mode),
             *self._providers(options),
             tools=list(options.tools) if options.tools is not None else None,
+            wrap=options.wrap_tool,
         )
         self._attach(handle, task, options)
         self._prepared[handle.id] = task
@@ -203,9 +213,9 @@ class Session:
         """The providers `options` choose (None: the session's)."""
         act, plan = options.provider, options.plan_provider
         if act is None and options.model is not None:
-            act = wiring.build_provider(options.model)
+            act = self._builder.providers.get(options.model)
         if plan is None and options.plan_model is not None:
-            plan = wiring.build_provider(options.plan_model)
+            plan = self._builder.providers.get(options.plan_model)
         return act, plan
 
     def _attach(self, handle: TaskHandle, task: Task, options: TaskOptions) -> None:
@@ -216,7 +226,7 @@ class Session:
 
     def _switch(self, base: ModelConfig, spec: str) -> tuple[ModelConfig, Provider]:
         config = self.model_for(spec, base)
-        return config, wiring.build_provider(config)
+        return config, self._builder.providers.get(config)
 
     def model_for(self, spec: str, base: ModelConfig) -> ModelConfig:
         """`[PROVIDER/]MODEL` in place of `base` (the same provider keeps its server, key and
@@ -266,6 +276,7 @@ class Session:
             self._settings(options, mode),
             *self._providers(options),
             tools=list(options.tools) if options.tools is not None else None,
+            wrap=options.wrap_tool,
             message=message,
             images=images,
         )
@@ -281,6 +292,7 @@ class Session:
             headless=options.headless,
             approve_all_inside=options.approve_all_inside,
             workspace=self.workspace,
+            settings=self._builder.settings_for(self.workspace),
         )
         return dataclasses.replace(settings, mode=mode) if mode is not None else settings
 

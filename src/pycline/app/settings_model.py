@@ -146,6 +146,9 @@ class Settings(Profile):
     # Commands run in an OS sandbox (terminal.sandbox); None: on wherever it is available.
     sandbox: SandboxMode | None = None
     sandbox_network: bool = True  # whether sandboxed commands may reach the network
+    # Paths in the user's home a sandboxed command may read besides toolchains (relative to the
+    # home, or absolute inside it); credential files stay hidden.
+    sandbox_readable: list[str] = Field(default_factory=list)
     # Language servers checking each edit: language -> command ([] turns a language off).
     language_servers: dict[str, list[str]] = Field(default_factory=dict)
     diagnostics_timeout: float = Field(4.0, gt=0, le=120)  # seconds a check may add to an edit

@@ -3,7 +3,7 @@
 
 Three sources: pycline's own commands (each front end runs them), Cline's commands that the agent
 core expands into instructions for the model (`/newtask`, `/smol`, …), and the enabled workflows
-(listed by `workspace/workflows.py`; the core expands them too).
+(`app/menus.py` lists them, as for the editor; the core expands them too).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pycline.app.menus import Workflow, workflow_menu
 from pycline.app.toggles import enabled_workflows
-from pycline.workspace import workflows as wf
 
 Source = Literal["pycline", "cline", "workflow"]
 FrontEnd = Literal["terminal", "web"]
@@ -60,16 +60,16 @@ CLINE: tuple[SlashCommand, ...] = (
 )
 
 
-def workflows(found: list[wf.Workflow]) -> list[SlashCommand]:
+def workflows(found: list[Workflow]) -> list[SlashCommand]:
     """The menu's workflows; one named like a command does not hide it."""
     taken = [c.name for c in (*BUILTIN, *CLINE)]
     return [
         SlashCommand(w.stem, f"/{w.stem}", _workflow_help(w), "workflow", w.path)
-        for w in wf.menu(found, taken=taken)
+        for w in workflow_menu(found, taken=taken)
     ]
 
 
-def _workflow_help(w: wf.Workflow) -> str:
+def _workflow_help(w: Workflow) -> str:
     return f"workflow: {w.description}" if w.description else f"workflow ({w.path.parent})"
 
 

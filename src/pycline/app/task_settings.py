@@ -28,9 +28,11 @@ def task_settings(
     approve_all_inside: bool = False,
     mode: str = "act",
     workspace: Path | None = None,
+    settings: Settings | None = None,
 ) -> TaskSettings:
-    """`workspace` adds that folder's `.pycline/settings.json` over the global settings."""
-    settings = load(home, workspace)
+    """`workspace` adds that folder's `.pycline/settings.json` over the global settings
+    (`settings`: those already read)."""
+    settings = settings or load(home, workspace)
     return TaskSettings(
         auto_approve=settings.auto_approve.policy(),
         approve_all_inside=approve_all_inside,
@@ -72,9 +74,11 @@ def tool_settings(settings: Settings) -> ToolSettings:
     )
 
 
-def workspace_tool_settings(home: Path, workspace: Path) -> ToolSettings:
+def workspace_tool_settings(
+    home: Path, workspace: Path, *, settings: Settings | None = None
+) -> ToolSettings:
     """`tool_settings` for `workspace`, with the sandbox its commands run in."""
-    settings = load(home, workspace)
+    settings = settings or load(home, workspace)
     lists = tool_settings(settings)
     return ToolSettings(
         lists.mcp_auto_approve, lists.linters, sandbox_policy(settings, home, workspace)
@@ -94,6 +98,8 @@ def sandbox_policy(settings: Settings, home: Path, workspace: Path) -> SandboxPo
         mode = settings.sandbox
     else:
         mode = "off" if unavailable_reason() else "workspace-write"
+    from pycline.storage.runtime import hidden_from_commands
+
     rules = IgnoreRules.load(workspace)
     return SandboxPolicy(
         mode=mode,
@@ -102,6 +108,8 @@ def sandbox_policy(settings: Settings, home: Path, workspace: Path) -> SandboxPo
         network=settings.sandbox_network,
         hidden=rules.hidden_paths,
         explicit=flag in SANDBOX_MODES or settings.sandbox is not None,
+        runtime=hidden_from_commands(),
+        home_visible=tuple(settings.sandbox_readable),
     )
 
 
@@ -110,9 +118,11 @@ def chromium_setting(home: Path, workspace: Path | None = None) -> str | None:
     return load(home, workspace).browser_executable_path
 
 
-def checkpoint_settings(home: Path, workspace: Path | None = None) -> tuple[bool, int]:
+def checkpoint_settings(
+    home: Path, workspace: Path | None = None, *, settings: Settings | None = None
+) -> tuple[bool, int]:
     """`enableCheckpoints` and `checkpointRetention` (0: keep every checkpoint)."""
-    settings = load(home, workspace)
+    settings = settings or load(home, workspace)
     return settings.enable_checkpoints, settings.checkpoint_retention or 0
 
 
@@ -123,12 +133,14 @@ class DiagnosticsSettings:
     install_home: Path | None  # where missing servers are installed; None: never
 
 
-def diagnostics_settings(home: Path, workspace: Path | None = None) -> DiagnosticsSettings:
+def diagnostics_settings(
+    home: Path, workspace: Path | None = None, *, settings: Settings | None = None
+) -> DiagnosticsSettings:
     """`languageServers`, `diagnosticsTimeout` and `installLanguageServers`.
 
     PYCLINE_LANGUAGE_SERVERS=off turns every language server off (scripts, CI, test suites).
     """
-    settings = load(home, workspace)
+    settings = settings or load(home, workspace)
     commands = {language: tuple(cmd) for language, cmd in settings.language_servers.items()}
     if os.environ.get("PYCLINE_LANGUAGE_SERVERS", "").lower() in ("0", "off", "false", "no"):
         commands = dict.fromkeys(LANGUAGE_SERVER_KEYS, ())
@@ -144,9 +156,11 @@ class FeatureSettings:
     subagents_enabled: bool
 
 
-def feature_settings(home: Path, workspace: Path | None = None) -> FeatureSettings:
+def feature_settings(
+    home: Path, workspace: Path | None = None, *, settings: Settings | None = None
+) -> FeatureSettings:
     """The focus chain's settings, the spending caps, hooks and sub-agents on or off."""
-    settings = load(home, workspace)
+    settings = settings or load(home, workspace)
     focus = settings.focus_chain_settings
     limits = BudgetLimits(
         max_task_cost=settings.max_task_cost,

@@ -10,10 +10,24 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from pycline.core.resumption import ago
 from pycline.errors import StorageError
 from pycline.messages import UiMessage
+from pycline.storage.export import transcript_summary
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import Problem, TaskFolder, TaskStore
+
+__all__ = [
+    "Deleted",
+    "Exported",
+    "Problem",
+    "TaskDetails",
+    "TaskList",
+    "TaskRecord",
+    "Tasks",
+    "ago",
+    "transcript_summary",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +62,48 @@ class Tasks:
 
     def __init__(self, home: Path) -> None:
         self.store = TaskStore(home)
+
+    def records(
+        self,
+        *,
+        search: str = "",
+        workspace: Path | None = None,
+        favorites_only: bool = False,
+        limit: int = 500,
+    ) -> list[TaskRecord]:
+        """The saved tasks, newest first (those of `workspace` only, when given)."""
+        where = str(workspace.resolve()) if workspace is not None else None
+        return self.store.index.list(
+            search=search, workspace=where, favorites_only=favorites_only, limit=limit
+        )
+
+    def exists(self, task_id: str) -> bool:
+        return (self.store.tasks_dir / task_id).is_dir() and task_id not in ("", ".", "..")
+
+    def record(self, task_id: str) -> TaskRecord:
+        """`StorageError` when there is no such task or it cannot be read."""
+        return self.store.open(task_id).load_record()
+
+    def ui_messages(self, task_id: str) -> list[UiMessage]:
+        """What the task showed (Cline's `ui_messages.json`)."""
+        return self.store.open(task_id).load_ui_messages()
+
+    def rewind_before_message(self, task_id: str, ts: float, text: str) -> int:
+        """Cut the task back to before the user's message shown at `ts` with `text` (a page
+        knows its messages by time; the saved log may differ by the moment it was written);
+        how many of the model's messages were removed."""
+        from pycline.checkpoints.types import CheckpointError
+        from pycline.storage.rewind import rewind_before
+
+        folder = self.store.open(task_id)
+        ui = folder.load_ui_messages()
+        said = [i for i, m in enumerate(ui) if i > 0 and m.kind == "user_feedback"]
+        same = [i for i in said if ui[i].text.strip() == text.strip()]
+        candidates = same or said
+        if not candidates:
+            raise CheckpointError("That message is not in the saved task.")
+        at = min(candidates, key=lambda i: abs(ui[i].ts - ts))
+        return rewind_before(folder, at).api_messages_removed
 
     def list(self, *, search: str = "", limit: int = 50, favorites: bool = False) -> TaskList:
         problems = self.store.sync()

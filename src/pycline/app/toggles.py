@@ -11,6 +11,17 @@ from pycline.storage.toggles import Kind, set_switch, switches
 from pycline.workspace import rules as rules_mod
 from pycline.workspace import workflows as wf
 
+__all__ = [
+    "Kind",
+    "Toggle",
+    "enabled_workflows",
+    "gather_rules",
+    "rule_toggles",
+    "switch",
+    "toggles",
+    "workflow_toggles",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class Toggle:

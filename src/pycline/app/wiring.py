@@ -55,6 +55,7 @@ def build_provider(config: ModelConfig) -> Provider:
             reasoning_effort=config.reasoning_effort,
             thinking_budget=config.thinking_budget,
             model_info=config.model_info or {},
+            price_floor=config.price_floor or {},
         )
     )
 
@@ -225,22 +226,25 @@ def task_services(
     `settings` adds the auto-approval lists, linters and sandbox."""
     from pycline.browser.session import BrowserSession
     from pycline.terminal.background import BackgroundProcesses
+    from pycline.terminal.user_shell import prefetch as prefetch_shell
     from pycline.workspace.diagnostics.registry import LanguageServers
     from pycline.workspace.ignore import IgnoreRules
 
     background = BackgroundProcesses()
     browser = BrowserSession(executable_path=chromium)
+    prefetch_shell(root)
+    settings = settings or ToolSettings()
     servers = (
         LanguageServers(
             root,
             commands=diagnostics.commands,
             budget=diagnostics.timeout,
             install_home=diagnostics.install_home,
+            sandbox=settings.sandbox,
         )
         if diagnostics is not None
         else None
     )
-    settings = settings or ToolSettings()
     return TaskServices(
         access=IgnoreRules.load(root),
         tools=ToolServices(

@@ -3,9 +3,11 @@
 A workspace file comes with code someone else wrote. It is read key by key against the fields a
 workspace may set, under every name the settings model accepts (the camelCase alias and the
 snake_case field name), so no spelling reaches a field the list does not name. A workspace may pick
-a model and make things stricter (fewer auto-approvals, a tighter sandbox); it may not widen what
+a model and make things stricter (fewer auto-approvals, a tighter sandbox, more checkpoints kept,
+higher prices: its `modelInfo` prices are lower bounds, see `app.config`); it may not widen what
 runs without asking, redirect the saved API key to another server, choose programs to run
-(linters, a browser) or hold credentials. Everything else is refused with one line naming the key.
+(linters, a browser), turn checkpoints off or hold credentials. Everything else is refused with one
+line naming the key.
 """
 
 from __future__ import annotations
@@ -160,6 +162,7 @@ def check_workspace(
     _check_object(settings_model, data, source=source, path="")
     clean = canonical(settings_model, data, where=f"{source}: ")
     _check_sandbox(clean, lower or {}, source=source)
+    _check_checkpoints(clean, lower or {}, source=source)
     return clean
 
 
@@ -192,6 +195,23 @@ def _check_object(
         nested = _nested_model(model, field)
         if nested is not None and isinstance(value, Mapping):
             _check_object(nested, value, source=source, path=f"{dotted}.")
+
+
+def _check_checkpoints(data: Mapping[str, Any], lower: Mapping[str, Any], *, source: str) -> None:
+    """Checkpoints are how the user takes back what a task did: a project may keep more of
+    them, never fewer, and never turn them off."""
+    if data.get("enableCheckpoints") is False:
+        raise ConfigError(
+            f"{source}: 'enableCheckpoints' can only be turned off in the global settings."
+        )
+    wanted, current = data.get("checkpointRetention"), lower.get("checkpointRetention")
+    if isinstance(wanted, int) and (
+        current is None or (isinstance(current, int) and wanted < current)
+    ):
+        raise ConfigError(
+            f"{source}: 'checkpointRetention' may only keep more checkpoints than the global "
+            "settings do."
+        )
 
 
 def _check_sandbox(data: Mapping[str, Any], lower: Mapping[str, Any], *, source: str) -> None:

@@ -22,9 +22,15 @@ from typing import Any
 from pycline.app.background import client
 from pycline.app.background import state as bg_state
 from pycline.app.background.board import board
-from pycline.app.background.paths import BackgroundError, runtime_dir, socket_path, state_dir
+from pycline.app.background.paths import (
+    BackgroundError,
+    make_secret,
+    runtime_dir,
+    socket_path,
+    state_dir,
+)
+from pycline.app.home import pycline_home
 from pycline.errors import PyclineError
-from pycline.storage.paths import pycline_home
 
 _START_TIMEOUT = 30.0
 
@@ -57,6 +63,7 @@ def start_background(argv: list[str], ns: argparse.Namespace) -> int:
         log=str(log),
     )
     bg_state.save(home, state)
+    make_secret(home, bg_id)
     spec = run_dir / f"{bg_id}.spec.json"
     fd = os.open(spec, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -180,7 +187,7 @@ def run_attach(argv: list[str]) -> int:
 
 
 async def _attach(bg_id: str) -> int:
-    from pycline.cli.bg_render import prompt_answer, render_event
+    from pycline.cli.bg_render import attached_screen, prompt_answer, render_event
 
     state = bg_state.load(pycline_home(), bg_id)
     if state is None:
@@ -188,11 +195,12 @@ async def _attach(bg_id: str) -> int:
     if state.status in bg_state.FINISHED:
         _state_line(state.to_json())
         return _ended({"status": state.status, "reason": state.reason})
-    async with client.attach(bg_id, state.task_id or "") as conn:
+    screen = attached_screen()
+    async with client.attach(pycline_home(), bg_id, state.task_id or "") as conn:
         async for message in conn.messages():
             kind = message.get("type")
             if kind == "event":
-                render_event(message.get("event") or {})
+                render_event(screen, message.get("event"))
             elif kind == "question":
                 answer = await asyncio.to_thread(prompt_answer, message.get("question") or {})
                 if answer is None:

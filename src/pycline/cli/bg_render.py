@@ -1,66 +1,76 @@
-"""Showing a background task's events (events v2 JSON) and asking its questions in a terminal."""
+"""Showing a background task's events (their JSON envelopes) and asking its questions in a terminal."""
 
 from __future__ import annotations
 
-import sys
-from typing import Any
+from typing import Any, assert_never
 
-from pycline.events import Answer
-
-
-def render_event(event: dict[str, Any]) -> None:
-    kind = event.get("kind")
-    out = sys.stdout
-    if kind in ("text_delta", "tool_output"):
-        out.write(str(event.get("text", "")))
-    elif kind == "text_done":
-        out.write("\n")
-    elif kind == "tool_started":
-        out.write(f"\n> {event.get('summary', '')}\n")
-    elif kind == "tool_finished" and not event.get("ok", True):
-        lines = str(event.get("result", "")).strip().splitlines()
-        out.write(f"  {lines[0][:200] if lines else 'failed'}\n")
-    elif kind == "completion_result":
-        out.write(f"\nTask completed:\n{event.get('result', '')}\n")
-    elif kind == "usage":
-        out.write(f"  · ${float(event.get('task_cost', 0.0)):.4f} so far\n")
-    elif kind in ("notice", "error"):
-        out.write(f"{'note' if kind == 'notice' else 'error'}: {event.get('text', '')}\n")
-    out.flush()
+from pycline.app.text import for_terminal
+from pycline.cli.screen import SESSION, Screen
+from pycline.event_wire import WireError, envelope_from_json, question_from_json
+from pycline.events import (
+    Answer,
+    ApprovalQuestion,
+    BudgetQuestion,
+    CompletionQuestion,
+    ErrorRetryQuestion,
+    FollowupQuestion,
+    MistakeLimitQuestion,
+    PlanQuestion,
+    Question,
+)
 
 
-def _describe(question: dict[str, Any]) -> str:
-    match question.get("kind"):
-        case "approval":
-            preview = str(question.get("preview") or "")[:4000]
-            return f"? Approve: {question.get('summary', '')}" + (f"\n{preview}" if preview else "")
-        case "followup":
-            return f"? {question.get('question', '')}"
-        case "plan":
-            return f"Plan:\n{question.get('response', '')}"
-        case "error_retry":
-            return f"? The request failed: {question.get('error', '')}"
-        case "mistake_limit":
-            return f"? The model made {question.get('count', '')} mistakes in a row"
-        case other:
-            return f"? {other}"
+def render_event(screen: Screen, event: Any) -> None:
+    """Show one event as the interactive session would (one this version cannot read is
+    skipped: the task may run a newer pycline)."""
+    try:
+        envelope = envelope_from_json(event)
+    except WireError:
+        return
+    screen.show(for_terminal(envelope.event))
 
 
-def prompt_answer(question: dict[str, Any]) -> Answer | None:
-    """The user's answer; None when stdin is closed (detach).
+def attached_screen() -> Screen:
+    return Screen(SESSION)
+
+
+def _describe(question: Question) -> str:
+    match question:
+        case ApprovalQuestion(summary=summary, preview=preview):
+            return f"? Approve: {summary}" + (f"\n{preview[:4000]}" if preview else "")
+        case FollowupQuestion(question=text):
+            return f"? {text}"
+        case PlanQuestion(response=response):
+            return f"Plan:\n{response}"
+        case ErrorRetryQuestion(error=error):
+            return f"? The request failed: {error}"
+        case MistakeLimitQuestion(count=count):
+            return f"? The model made {count} mistakes in a row"
+        case BudgetQuestion() | CompletionQuestion():
+            return f"? {question.kind}"
+        case _:
+            assert_never(question)
+
+
+def prompt_answer(data: Any) -> Answer | None:
+    """The user's answer; None when stdin is closed (detach) or the question cannot be read.
 
     A number or an option's id picks that option; other text is a reply (with Deny, for an
     approval: feedback to the model).
     """
-    options = [o for o in question.get("options") or [] if isinstance(o, dict)]
+    try:
+        question = for_terminal(question_from_json(data))
+    except WireError:
+        return None
+    options = question.options
     print("\n" + _describe(question))
     for n, option in enumerate(options, 1):
-        print(f"  {n}. {option.get('label', option.get('id'))}")
+        print(f"  {n}. {option.label}")
     try:
         reply = input("> " if not options else "choose (number) or type a reply: ").strip()
     except EOFError:
         return None
-    ids = [str(o.get("id")) for o in options]
+    ids = [o.id for o in options]
     if reply.isdigit() and 1 <= int(reply) <= len(options):
         return Answer(ids[int(reply) - 1])
     if reply in ids:

@@ -51,7 +51,7 @@ async def _run(ns: argparse.Namespace, home: Path, state: BgState) -> BgState:
             mode="plan" if ns.plan else "act",
             options=TaskOptions(approve_all_inside=ns.yes),
         )
-        return await BackgroundServer(home, state, handle).run()
+        return await BackgroundServer(home, state, session, handle).run()
     finally:
         await session.close()
 

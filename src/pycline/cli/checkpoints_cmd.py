@@ -9,20 +9,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-from pycline.app.checkpoints import Checkpoints, RestoreMode
-from pycline.checkpoints import CheckpointError, FileChange, ShadowGit
+from pycline.app.checkpoints import (
+    CheckpointError,
+    Checkpoints,
+    FileChange,
+    Restored,
+    RestoreMode,
+    label_of,
+)
+from pycline.app.home import pycline_home
+from pycline.app.tasks import Tasks
 from pycline.cli.style import colour_diff, style
 from pycline.cli.tasks_cmd import human_size
-from pycline.core.checkpointing import label_of, task_of
 from pycline.errors import PyclineError
-from pycline.storage.paths import pycline_home
-from pycline.storage.task_store import TaskStore
 
 CHECKPOINT_COMMANDS = ("checkpoints", "restore", "diff")
 
@@ -79,9 +81,9 @@ def build_parser(name: str) -> argparse.ArgumentParser:
     return p
 
 
-def _split_refs(store: TaskStore, refs: list[str], most: int) -> tuple[str | None, list[str]]:
+def _split_refs(home: Path, refs: list[str], most: int) -> tuple[str | None, list[str]]:
     """`[ID] CP…`: the first word is a task id when such a task exists, else a checkpoint."""
-    task_id = refs[0] if refs and (store.tasks_dir / refs[0]).is_dir() else None
+    task_id = refs[0] if refs and Tasks(home).exists(refs[0]) else None
     checkpoints = refs[1:] if task_id is not None else refs
     if len(checkpoints) > most:
         raise CheckpointError(f"Too many checkpoints given: {' '.join(checkpoints)}.")
@@ -90,21 +92,21 @@ def _split_refs(store: TaskStore, refs: list[str], most: int) -> tuple[str | Non
 
 def run_checkpoints_command(name: str, argv: list[str]) -> int:
     ns = build_parser(name).parse_args(argv)
-    store = TaskStore(pycline_home())
+    home = pycline_home()
     try:
         if name in ("restore", "diff"):
-            ns.id, refs = _split_refs(store, ns.refs, 1 if name == "restore" else 2)
+            ns.id, refs = _split_refs(home, ns.refs, 1 if name == "restore" else 2)
             if name == "restore" and not refs:
                 raise CheckpointError("Name the checkpoint to restore (`pycline checkpoints`).")
             ns.checkpoint, ns.checkpoint2 = [*refs, None, None][:2]
         if name == "checkpoints":
             if ns.disk:
-                return asyncio.run(_disk(store, remove_orphans=ns.remove_orphans))
-            return asyncio.run(_list(store, ns))
+                return asyncio.run(_disk(home, remove_orphans=ns.remove_orphans))
+            return asyncio.run(_list(home, ns))
         if name == "restore":
             mode: RestoreMode = "workspace" if ns.workspace else "task" if ns.task else "both"
-            return asyncio.run(_restore(store, ns.id, ns.checkpoint, mode))
-        return asyncio.run(_diff(store, ns))
+            return asyncio.run(_restore(home, ns.id, ns.checkpoint, mode))
+        return asyncio.run(_diff(home, ns))
     except PyclineError as exc:
         print(f"pycline: {exc}", file=sys.stderr)
         return 2
@@ -113,8 +115,8 @@ def run_checkpoints_command(name: str, argv: list[str]) -> int:
 # --- finding a task's checkpoints ------------------------------------------------------------
 
 
-async def _list(store: TaskStore, ns: argparse.Namespace) -> int:
-    found = await Checkpoints(store.home).list(ns.id, workspace=Path.cwd())
+async def _list(home: Path, ns: argparse.Namespace) -> int:
+    found = await Checkpoints(home).list(ns.id, workspace=Path.cwd())
     record, checkpoints = found.record, found.checkpoints
     if ns.json:
         rows = [
@@ -140,10 +142,14 @@ async def _list(store: TaskStore, ns: argparse.Namespace) -> int:
 # --- restore and diff ------------------------------------------------------------------------
 
 
-async def _restore(store: TaskStore, task_id: str | None, ref: str, mode: RestoreMode) -> int:
+async def _restore(home: Path, task_id: str | None, ref: str, mode: RestoreMode) -> int:
     if task_id is None:  # the latest task in this folder
-        task_id = (await Checkpoints(store.home).list(None, workspace=Path.cwd())).record.id
-    done = await Checkpoints(store.home).restore(task_id, ref, mode, workspace=Path.cwd())
+        task_id = (await Checkpoints(home).list(None, workspace=Path.cwd())).record.id
+    done = await Checkpoints(home).restore(task_id, ref, mode, workspace=Path.cwd())
+    return _print_restored(done)
+
+
+def _print_restored(done: Restored) -> int:
     commit, record = done.checkpoint.commit[:10], done.record
     if done.files is not None and done.undo is not None:
         print(
@@ -171,12 +177,12 @@ def _print_change(change: FileChange) -> None:
     sys.stdout.write((colour_diff(diff) + "\n") if sys.stdout.isatty() else diff)
 
 
-async def _diff(store: TaskStore, ns: argparse.Namespace) -> int:
-    return await show_diff(store, ns.id, ns.checkpoint, ns.checkpoint2, stat=ns.stat)
+async def _diff(home: Path, ns: argparse.Namespace) -> int:
+    return await show_diff(home, ns.id, ns.checkpoint, ns.checkpoint2, stat=ns.stat)
 
 
 async def show_diff(
-    store: TaskStore,
+    home: Path,
     task_id: str | None,
     ref: str | None = None,
     ref2: str | None = None,
@@ -184,7 +190,7 @@ async def show_diff(
     stat: bool = False,
 ) -> int:
     """Print the changes from a checkpoint (default: the task's first) to another, or to now."""
-    checkpoints = Checkpoints(store.home)
+    checkpoints = Checkpoints(home)
     listed = await checkpoints.list(task_id, workspace=Path.cwd())
     if not listed.checkpoints:
         print(f"Task {listed.record.id} has no checkpoints.")
@@ -202,98 +208,37 @@ async def show_diff(
     return 0
 
 
-async def files_changed(store: TaskStore, task_id: str) -> int | None:
-    """How many files differ from the task's first checkpoint; None without checkpoints."""
-    checkpoints = Checkpoints(store.home)
-    listed = await checkpoints.list(task_id, workspace=Path.cwd())
-    if not listed.checkpoints:
-        return None
-    tracker = checkpoints.tracker(listed.record)
-    return len(await tracker.diff(listed.checkpoints[0].commit, None))
-
-
-async def restore_both(store: TaskStore, task_id: str, commit: str) -> int:
+async def restore_both(home: Path, task_id: str, commit: str) -> int:
     """Files and conversation back to `commit` (the Esc-twice rewind)."""
-    return await _restore(store, task_id, commit, "both")
+    return await _restore(home, task_id, commit, "both")
 
 
-async def undo_last_step(store: TaskStore, task_id: str) -> int:
-    """Files and conversation back to the newest checkpoint whose files differ from now: the
-    last change is undone (and the restore itself can be undone, see `_restore`)."""
-    checkpoints = Checkpoints(store.home)
-    listed = await checkpoints.list(task_id, workspace=Path.cwd())
-    tracker = checkpoints.tracker(listed.record)
-    for checkpoint in reversed(listed.checkpoints):
-        if await tracker.diff(checkpoint.commit, None):
-            return await restore_both(store, listed.record.id, checkpoint.commit)
-    raise CheckpointError("Nothing to undo: the files are as at the task's first checkpoint.")
+async def undo_last_step(home: Path, task_id: str) -> int:
+    """The last change undone: files and conversation (see `Checkpoints.undo_last_step`)."""
+    done = await Checkpoints(home).undo_last_step(task_id, workspace=Path.cwd())
+    return _print_restored(done)
 
 
-# --- disk use, and cleaning up after a deleted task ------------------------------------------
-
-
-def _shadow_workspace(git_dir: Path) -> Path | None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env["GIT_CONFIG_NOSYSTEM"] = "1"
-    try:
-        done = subprocess.run(
-            ["git", "config", "--file", str(git_dir / "config"), "--get", "pycline.workspace"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    value = done.stdout.strip()
-    return Path(value) if done.returncode == 0 and value else None
-
-
-def _tree_size(root: Path) -> int:
-    total = 0
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            try:
-                total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
-            except FileNotFoundError:
-                continue
-    return total
-
-
-async def _disk(store: TaskStore, *, remove_orphans: bool) -> int:
-    base = store.home / "checkpoints"
-    dirs = sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
-    if not dirs:
+async def _disk(home: Path, *, remove_orphans: bool) -> int:
+    found = await Checkpoints(home).disk_use(remove_orphans=remove_orphans)
+    if not found:
         print("No checkpoints yet.")
         return 0
-    total_before = total_after = 0
-    for git_dir in dirs:
-        workspace = _shadow_workspace(git_dir)
-        before = await asyncio.to_thread(_tree_size, git_dir)
-        total_before += before
-        if workspace is None or not workspace.is_dir():
-            where = str(workspace) if workspace else "unknown workspace"
-            if remove_orphans:
-                await asyncio.to_thread(shutil.rmtree, git_dir, True)
-                print(f"{human_size(before):>10}  {where} (folder gone): removed")
-                continue
-            total_after += before
-            print(f"{human_size(before):>10}  {where} (folder gone; --remove-orphans deletes)")
-            continue
-        tracker = ShadowGit(workspace, store.home)
-        try:
-            count = len(await tracker.list())
-            await tracker.gc()
-        except CheckpointError as exc:
-            total_after += before
-            print(f"{human_size(before):>10}  {workspace}: {exc}")
-            continue
-        after = await tracker.disk_usage()
-        total_after += after
-        tasks = len({task_of(c.message) for c in await tracker.list()} - {""})
-        print(
-            f"{human_size(after):>10}  {workspace}  ({count} checkpoints of {tasks} tasks;"
-            f" {human_size(before)} before gc)"
-        )
+    for use in found:
+        where = str(use.workspace) if use.workspace else "unknown workspace"
+        size = f"{human_size(use.after):>10}"
+        if use.removed:
+            print(f"{human_size(use.before):>10}  {where} (folder gone): removed")
+        elif use.gone:
+            print(f"{size}  {where} (folder gone; --remove-orphans deletes)")
+        elif use.problem:
+            print(f"{size}  {where}: {use.problem}")
+        else:
+            print(
+                f"{size}  {where}  ({use.checkpoints} checkpoints of {use.tasks} tasks;"
+                f" {human_size(use.before)} before gc)"
+            )
+    total_before = sum(u.before for u in found)
+    total_after = sum(u.after for u in found)
     print(f"{human_size(total_after):>10}  total ({human_size(total_before)} before)")
     return 0

@@ -11,15 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from pycline.app.config import ModelConfig, resolve, resolve_plan
+from pycline.app.home import pycline_home
 from pycline.errors import PyclineError
-from pycline.storage.paths import pycline_home
 
 if TYPE_CHECKING:
-    from pycline.app.session import ConfigOverrides, Session, TaskHandle
+    from pycline.app.session import ConfigOverrides, Session, TaskHandle, TaskOutcome
     from pycline.cli.follow import View
     from pycline.cli.notices import Shown
     from pycline.cli.render import Tally
-    from pycline.core.task import TaskOutcome
 
 
 def flags_config(ns: argparse.Namespace) -> ModelConfig:
@@ -138,14 +137,9 @@ def run_to_exit_code(
 
 
 async def _summary_line(home: Path, task_id: str, tally: Tally) -> str:
-    from pycline.cli.checkpoints_cmd import files_changed
-    from pycline.storage.task_store import TaskStore
+    from pycline.app.checkpoints import files_changed
 
-    try:
-        files = await files_changed(TaskStore(home), task_id)
-    except PyclineError:
-        files = None
-    return tally.line(files)
+    return tally.line(await files_changed(home, task_id))
 
 
 def _same_screen() -> bool:

@@ -9,6 +9,7 @@ Every change is validated before the file is replaced, so a typo never breaks py
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import json
 import os
@@ -198,8 +199,8 @@ def show(value: Any) -> str:
 class _Files:
     def __init__(self, ns: argparse.Namespace) -> None:
         from pycline.app.config import settings_path
+        from pycline.app.home import pycline_home
         from pycline.app.settings_model import workspace_settings_path
-        from pycline.storage.paths import pycline_home
 
         self.home = pycline_home()
         self.cwd = Path(ns.cwd).expanduser().resolve()
@@ -219,6 +220,12 @@ class _Files:
         from pycline.app.config import load
 
         return load(self.home, self.cwd).model_dump(by_alias=True, mode="json")
+
+    def locked(self) -> contextlib.AbstractContextManager[None]:
+        """The target file's lock, held from reading it to writing it back."""
+        from pycline.app.config import locked
+
+        return locked(self.target)
 
     def write(self, data: dict[str, Any]) -> None:
         from pycline.app.config import write_settings
@@ -240,7 +247,8 @@ def _config_get(files: _Files, key: str) -> int:
 
 def _config_set(files: _Files, key: str, text: str) -> int:
     try:
-        return _set(files, key, text)
+        with files.locked():
+            return _set(files, key, text)
     except ConfigError as exc:
         if _known(split_key(key)):
             raise
@@ -271,11 +279,12 @@ def _set(files: _Files, key: str, text: str) -> int:
 def _config_unset(files: _Files, key: str) -> int:
     check_known(key)
     parts = split_key(key)
-    data = files.raw(local=files.workspace)
-    if not _remove(data, parts):
-        print(f"{key} was not set in {files.target}")
-        return 0
-    files.write(data)
+    with files.locked():
+        data = files.raw(local=files.workspace)
+        if not _remove(data, parts):
+            print(f"{key} was not set in {files.target}")
+            return 0
+        files.write(data)
     print(f"{key} removed from {files.target}")
     return 0
 
@@ -332,8 +341,8 @@ def run_config(argv: Sequence[str]) -> int:
 
 def run_auth(argv: Sequence[str]) -> int:
     from pycline.app.config import KEY_ENV
+    from pycline.app.home import pycline_home
     from pycline.app.secrets import SecretStore
-    from pycline.storage.paths import pycline_home
 
     ns = build_auth_parser().parse_args(list(argv))
     store = SecretStore(pycline_home())

@@ -8,12 +8,15 @@ import asyncio
 import json
 import shutil
 import textwrap
+from dataclasses import replace
+from pathlib import Path
 
 from pycline.app.doctor import Check, Report, run_checks
+from pycline.app.home import pycline_home
 from pycline.app.session import ConfigOverrides
 from pycline.cli.common import workspace_dir
+from pycline.cli.notices import fit_path
 from pycline.cli.style import style
-from pycline.storage.paths import pycline_home
 
 _MARKS = {"ok": ("✓", "green"), "warn": ("!", "yellow"), "fail": ("✗", "red"), "off": ("-", "dim")}
 
@@ -21,8 +24,9 @@ _MARKS = {"ok": ("✓", "green"), "warn": ("!", "yellow"), "fail": ("✗", "red"
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pycline doctor",
-        description="Check what pycline can use here: the model (reachable, key valid, context "
-        "window), the sandbox, the browser, the language servers for this folder's languages, "
+        description="Check what pycline can use here: the install, the model (reachable, key "
+        "valid, context window), the sandbox, the browser, the language servers for this "
+        "folder's languages, "
         "ripgrep, git, MCP servers and the data folder; each problem with a one-line fix. "
         "Exits 1 when something this folder needs is broken.",
     )
@@ -49,9 +53,11 @@ def run_doctor(argv: list[str]) -> int:
 
 def render(report: Report, *, width: int = 100) -> str:
     names = max(len(c.name) for c in report.checks)
-    lines = [style(f"{report.version} · {report.python} · {report.workspace}", "bold")]
+    head = f"{report.version} · {report.python} · "
+    where = fit_path(Path(report.workspace), width - len(head) - 1)
+    lines = [style(head + where, "bold")]
     for check in report.checks:
-        lines.extend(_lines(check, names, width))
+        lines.extend(_lines(_at_home(check), names, width))
     broken = [c for c in report.checks if c.status == "fail"]
     warned = [c for c in report.checks if c.status == "warn"]
     summary = (
@@ -65,10 +71,18 @@ def render(report: Report, *, width: int = 100) -> str:
     return "\n".join(lines)
 
 
+def _at_home(check: Check) -> Check:
+    """Paths in the home folder written with ~, as people read them (JSON keeps them whole)."""
+    home = str(Path.home()) + "/"
+    return replace(
+        check, detail=check.detail.replace(home, "~/"), fix=check.fix.replace(home, "~/")
+    )
+
+
 def _lines(check: Check, names: int, width: int) -> list[str]:
     mark, colour = _MARKS[check.status]
     indent = " " * (names + 4)
-    room = max(width - len(indent), 30)
+    room = max(width - 1 - len(indent), 30)
     detail = textwrap.wrap(check.detail, room) or [""]
     out = [style(mark, colour) + f" {check.name:<{names}}  " + detail[0]]
     out += [indent + line for line in detail[1:]]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pycline.app.home import pycline_home
 from pycline.app.hook_trust import HookTrust, hook_states, workspace_hook_files
-from pycline.storage.paths import pycline_home
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,6 +38,7 @@ def run_hooks(argv: list[str]) -> int:
         "off": "off (not executable)",
         "untrusted": "NOT TRUSTED (pycline hooks trust)",
         "unreadable": "unreadable",
+        "outside": "NOT RUN (links out of the project)",
     }
     for hook in hook_states(home, root):
         print(f"{hook.scope:8} {hook.path.name:18} {words[hook.state]}  {hook.path}")

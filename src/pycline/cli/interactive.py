@@ -6,19 +6,21 @@ import argparse
 import asyncio
 import shutil
 import sys
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
 
+from pycline.app.notices import first_time
+from pycline.app.task_size import check_task_size
+from pycline.app.text import for_terminal
 from pycline.cli import notices, render, slash, slash_run
 from pycline.cli.common import overrides_of, workspace_dir
 from pycline.cli.editor import edit_text
-from pycline.cli.headless import budget_line, subagent_line
 from pycline.cli.interrupts import Interrupts
 from pycline.cli.lines import ESC_ESC, LineReader
-from pycline.cli.notices import Shown
 from pycline.cli.rewind import offer_rewind
+from pycline.cli.screen import SESSION, Screen, budget_line
 from pycline.cli.style import colour_diff, style
-from pycline.cli.task_size import check_task_size
 from pycline.cli.waiting import Waiting
 from pycline.errors import PyclineError
 from pycline.events import (
@@ -34,42 +36,20 @@ from pycline.events import (
     Answer,
     ApprovalQuestion,
     BudgetQuestion,
-    BudgetStatus,
-    CheckpointCreated,
     CompletionQuestion,
-    CompletionResult,
     Envelope,
-    ErrorEvent,
     ErrorRetryQuestion,
     Event,
     FollowupQuestion,
     MistakeLimitQuestion,
-    ModeChanged,
-    Notice,
     PlanQuestion,
-    PlanResponse,
     Question,
-    QuestionAnswered,
-    QuestionAsked,
-    ReasoningDelta,
     RequestStarted,
-    SubagentProgress,
-    TaskEnded,
-    TaskProgress,
-    TaskStarted,
-    TextDelta,
-    TextDone,
-    ToolFinished,
-    ToolOutput,
-    ToolPartial,
-    ToolStarted,
     Usage,
 )
-from pycline.parsing.terminal_text import for_terminal
 
 if TYPE_CHECKING:
-    from pycline.app.session import Session, TaskHandle
-    from pycline.core.modes import Mode
+    from pycline.app.session import Mode, Session, TaskHandle
 
 
 class InteractiveHost:
@@ -82,13 +62,11 @@ class InteractiveHost:
     ) -> None:
         self.reader = reader
         self.notify = notify  # settings.notifications: a desktop popup when a question waits
-        self._mid_line = False
-        self._in_reasoning = False
         # Slash commands at every prompt act on this (the running task, its last usage, …).
         self.state = state
-        self.shown = Shown()
+        self.screen = Screen(SESSION)
+        self.shown = self.screen.shown
         self.waiting = Waiting()
-        self.output = render.BoundedOutput()
         self.tally = render.Tally()
 
     def attach(self, handle: TaskHandle) -> None:
@@ -99,16 +77,8 @@ class InteractiveHost:
     def show(self, envelope: Envelope) -> None:
         self.say(envelope.event)
 
-    def _write(self, text: str) -> None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        if text:
-            self._mid_line = not text.endswith("\n")
-
     def _line(self, text: str) -> None:
-        if self._mid_line:
-            self._write("\n")
-        self._write(text + "\n")
+        self.screen.line(text)
 
     def say(self, event: Event) -> None:
         event = for_terminal(event)  # model text never reaches the terminal raw
@@ -117,86 +87,16 @@ class InteractiveHost:
             self.waiting.start()
             return
         self.waiting.stop()
-        if self._in_reasoning and not isinstance(event, ReasoningDelta):
-            self._in_reasoning = False
-            self._line("")
-        match event:
-            case ReasoningDelta(text=text):
-                if not self._in_reasoning:
-                    self._in_reasoning = True
-                    self._line(style("thinking…", "dim"))
-                self._write(style(text, "dim"))
-            case TextDelta(text=text):
-                self._write(text)
-            case TextDone():
-                if self._mid_line:
-                    self._line("")
-            case ToolStarted(summary=summary):
-                self._line(style(f"⚙ {summary}", "cyan"))
-            case ToolOutput(text=text):
-                self._write(self.output.feed(text))
-            case ToolFinished(tool=tool, ok=ok, result=result):
-                for line in self.output.finish():
-                    self._line(style(line, "dim"))
-                if not ok:
-                    self._line(style(f"  ✗ {render.failure_reason(result)}", "red"))
-                elif render.shows_result(tool):
-                    for line in render.shown_result(result):
-                        self._line(style(f"  {line}", "dim"))
-            case PlanResponse(response=response):
-                self._line(style("Plan:", "cyan", "bold"))
-                self._line(response)
-            case ModeChanged(mode=mode, model=model):
-                self._line(style(f"Switched to {mode.upper()} MODE ({model})", "cyan"))
-            case CompletionResult(result=result, command=command):
-                self._line(style("✔ Task completed", "green", "bold"))
-                self._line(result)
-                if command:
-                    self._line(style(f"  try: {command}", "dim"))
-            case Notice(text=text):
-                if (fresh := self.shown.notice(text)) is not None:
-                    self._line(style(fresh, "yellow"))
-            case TaskProgress(completed=done, total=total, current=current):
-                now = f" · {current}" if current else ""
-                self._line(style(f"TODOs {done}/{total}{now}", "cyan"))
-            case BudgetStatus() as b:
-                self._line(style(budget_line(b), "dim"))
-            case SubagentProgress() as sub:
-                self._line(style(subagent_line(sub), "dim"))
-            case ErrorEvent(text=text):
-                self.shown.error(text)
-                self._line(style(f"error: {text}", "red"))
-            case Usage() as u:
-                if self.state is not None:
-                    self.state.usage = u
-                cache = render.cache_note(u)
-                self._line(
-                    style(
-                        f"  ↑{u.input_tokens} ↓{u.output_tokens}{cache} · ${u.cost:.4f}"
-                        f" · task ${u.task_cost:.4f} · context {u.context_tokens:,}/{u.context_window:,}",
-                        "dim",
-                    )
-                )
-            case (
-                TaskStarted()
-                | RequestStarted()
-                | ToolPartial()
-                | ToolFinished()
-                | CheckpointCreated()
-                | TaskEnded()
-                | QuestionAsked()
-                | QuestionAnswered()
-            ):
-                pass  # shown another way (the question's prompt) or not at all in a terminal
-            case _:
-                assert_never(event)
+        if isinstance(event, Usage) and self.state is not None:
+            self.state.usage = event
+        self.screen.show(event)
 
     async def _read(self, prompt: str, *, accepts: tuple[str, ...] = ()) -> str:
         """A reply to a question; slash commands typed meanwhile run and the question is asked
         again. Commands in `accepts` are this question's own answers and come back as typed."""
         while True:
             line = await self.reader.readline(prompt)
-            self._mid_line = False
+            self.screen.mid_line = False
             if line is None:
                 raise EOFError
             if line.strip() == ESC_ESC:  # rewinding is for the task prompt, not an answer
@@ -320,8 +220,8 @@ async def _ask_mcp_trust(reader: LineReader, home: Path, cwd: Path) -> None:
 
 
 async def session(ns: argparse.Namespace) -> int:
+    from pycline.app.home import pycline_home
     from pycline.app.session import Session
-    from pycline.storage.paths import pycline_home
 
     cwd = workspace_dir(ns)
     home = pycline_home()
@@ -351,18 +251,20 @@ async def session(ns: argparse.Namespace) -> int:
 def _banner(opened: Session, home: Path, cwd: Path) -> None:
     from pycline.app.doctor import missing_at_start
 
-    print(style(f"pycline · {opened.config.provider}/{opened.config.model} · {cwd}", "dim"))
+    width = shutil.get_terminal_size().columns
+    head = f"pycline · {opened.config.provider}/{opened.config.model} · "
+    print(style(head + notices.fit_path(cwd, width - len(head) - 1), "dim"))
     missing = missing_at_start(home, cwd)
-    line = notices.missing_line(missing, shutil.get_terminal_size().columns)
-    if line and notices.first_time(home, "missing", line):
+    line = notices.missing_line(missing, width)
+    if line and first_time(home, "missing", line):
         print(style(line, "yellow"))
-    print(
-        style(
-            "Type a task, or /help for commands (Tab completes). Ctrl-C stops a step; "
-            "Ctrl-C twice or Ctrl-D quits; Esc twice rewinds to a checkpoint.",
-            "dim",
-        )
-    )
+    # Said in lines that fit: nothing on the first screen wraps mid-word (two lines at 80).
+    for hint in (
+        "Type a task, or /help for commands (Tab completes).",
+        "Ctrl-C stops a step; twice or Ctrl-D quits; Esc twice rewinds to a checkpoint.",
+    ):
+        for line in textwrap.wrap(hint, max(width - 1, 20)):
+            print(style(line, "dim"))
 
 
 async def _tasks(
@@ -517,14 +419,9 @@ async def _run_one(
 
 
 async def _summary(host: InteractiveHost, state: slash_run.SlashState, task_id: str) -> None:
-    from pycline.cli.checkpoints_cmd import files_changed
-    from pycline.storage.task_store import TaskStore
+    from pycline.app.checkpoints import files_changed
 
-    try:
-        files = await files_changed(TaskStore(state.home), task_id)
-    except PyclineError:
-        files = None  # no checkpoints to count from
-    _say(style(host.tally.line(files), "dim"))
+    _say(style(host.tally.line(await files_changed(state.home, task_id)), "dim"))
 
 
 def _say(text: str) -> None:

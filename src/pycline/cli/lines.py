@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from pycline.app.text import clean
 from pycline.cli import completion
-from pycline.parsing.surrogates import clean
 
 # What `readline` returns when Esc is pressed twice at a prompt (in plain line mode: typed as the
 # line's only content), which the task prompt takes as "rewind to a checkpoint".

@@ -1,4 +1,6 @@
-"""`pycline` entry point. Kept light: heavy modules are imported only by the command that runs."""
+"""The terminal's commands (`pycline`, `pycline run`, `pycline history`, …; `pycline.main` routes
+`pycline ui` and `pycline acp` to the other front ends). Kept light: heavy modules are imported
+only by the command that runs."""
 
 from __future__ import annotations
 
@@ -41,47 +43,15 @@ COMMANDS = (
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--cwd", default=".", help="the project folder (default: current folder)")
-    parser.add_argument(
-        "--provider",
-        help="openai (any OpenAI-compatible server), anthropic, openrouter, deepseek, groq, "
-        "together, xai, mistral, ollama, lmstudio, vllm, llamacpp, gemini, bedrock, vertex, "
-        "scripted",
-    )
-    parser.add_argument("--model", help="model id, e.g. gpt-4o, claude-sonnet-4-6, llama3.1")
-    parser.add_argument(
-        "--base-url", help="API base URL, e.g. http://localhost:11434/v1 for Ollama"
-    )
-    parser.add_argument("--api-key", help="API key (else from environment or saved settings)")
-    parser.add_argument("--script", help="scripted provider: JSON file of replies")
-    parser.add_argument("--profile", help="use a model profile from the settings (`profiles`)")
-    parser.add_argument(
-        "--plan", action="store_true", help="start in Plan mode (explore and plan; no edits)"
-    )
-    parser.add_argument(
-        "--sandbox",
-        choices=("off", "workspace-write", "read-only"),
-        help="where commands run: an OS sandbox with a writable (default where bubblewrap works) "
-        "or read-only workspace, or off",
-    )
+    from pycline.app.flags import add_common_flags
+
+    add_common_flags(parser)
 
 
 def _sandbox_flag(namespace: argparse.Namespace) -> argparse.Namespace:
-    # Words that are not UTF-8 arrive as lone surrogates (Python decodes the command line with
-    # surrogateescape); as a task's text they could be neither saved nor sent.
-    if isinstance(getattr(namespace, "task", None), list):
-        from pycline.parsing.surrogates import clean
+    from pycline.app.flags import apply_flags
 
-        namespace.task = [clean(word) for word in namespace.task]
-    # The flag travels like the setting's override in the environment, so every task started
-    # from this process (and nothing else) sees it.
-    if namespace.sandbox:
-        import os
-
-        from pycline.terminal.sandbox import SANDBOX_ENV
-
-        os.environ[SANDBOX_ENV] = namespace.sandbox
-    return namespace
+    return apply_flags(namespace)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -102,12 +72,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-y", "--yes", action="store_true", help="approve every action inside the workspace"
     )
-    parser.add_argument("--version", action="version", version=f"{DISTRIBUTION} {_version()}")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     from pycline.cli.worktree_flags import add_run_flags
 
     add_run_flags(parser, interactive=True)
     parser.add_argument("task", nargs="*", help="what to do (asked for when omitted)")
     return parser
+
+
+class _Version(argparse.Action):
+    """`--version`, looked up only when asked for: importlib.metadata costs `--help` ~80 ms."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(f"{DISTRIBUTION} {_version()}")
+        parser.exit()
 
 
 def _version() -> str:
@@ -196,7 +177,6 @@ def command_parsers() -> dict[str, Callable[[], argparse.ArgumentParser]]:
     """Each subcommand's parser (for shell completion and the command reference)."""
     from functools import partial
 
-    from pycline.acp.main import build_parser as acp
     from pycline.cli import (
         batch_cmd,
         bg_cmd,
@@ -211,7 +191,6 @@ def command_parsers() -> dict[str, Callable[[], argparse.ArgumentParser]]:
         toggles_cmd,
         worktree_cmd,
     )
-    from pycline.web.command import build_parser as ui
 
     parsers: dict[str, Callable[[], argparse.ArgumentParser]] = {
         "run": build_run_parser,
@@ -223,8 +202,6 @@ def command_parsers() -> dict[str, Callable[[], argparse.ArgumentParser]]:
         "config": config_cmd.build_config_parser,
         "auth": config_cmd.build_auth_parser,
         "setup": setup_wizard.build_parser,
-        "acp": acp,
-        "ui": ui,
         "worktree": worktree_cmd.build_parser,
         "batch": batch_cmd.build_parser,
         "tasks": bg_cmd.tasks_parser,
@@ -237,7 +214,7 @@ def command_parsers() -> dict[str, Callable[[], argparse.ArgumentParser]]:
         parsers[name] = partial(tasks_cmd.build_parser, name)
     for name in ("checkpoints", "restore", "diff"):
         parsers[name] = partial(checkpoints_cmd.build_parser, name)
-    return {name: parsers[name] for name in COMMANDS}
+    return {name: parsers[name] for name in COMMANDS if name in parsers}
 
 
 def _dispatch(args: list[str]) -> int:
@@ -267,10 +244,6 @@ def _dispatch(args: list[str]) -> int:
 
             return run_in_worktree(ns, run_headless)
         return run_headless(ns)
-    if command == "acp":
-        from pycline.acp.main import run_acp
-
-        return run_acp(args[1:])
     if command == "worktree":
         from pycline.cli.worktree_cmd import run_worktree_command
 
@@ -284,10 +257,6 @@ def _dispatch(args: list[str]) -> int:
         from pycline.cli.doctor_cmd import run_doctor
 
         return run_doctor(args[1:])
-    if command == "completion":
-        from pycline.cli.shell_completion import run_completion
-
-        return run_completion(args[1:])
     if command == "batch":
         from pycline.cli.batch_cmd import run_batch_command
 
@@ -316,10 +285,6 @@ def _dispatch(args: list[str]) -> int:
         from pycline.cli.checkpoints_cmd import run_checkpoints_command
 
         return run_checkpoints_command(command, args[1:])
-    if command == "ui":
-        from pycline.web.command import run_ui
-
-        return run_ui(args[1:])
     if command == "resume":
         from pycline.cli.resume import resume
 
@@ -334,5 +299,5 @@ def _dispatch(args: list[str]) -> int:
     return run_interactive(namespace)
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # the terminal's commands only; `python -m pycline` routes them all
     sys.exit(main())

@@ -24,11 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from pycline.app import mcp
-from pycline.app.mcp import NewServer
+from pycline.app.home import pycline_home
+from pycline.app.mcp import NewServer, ServerState
 from pycline.cli.style import style
 from pycline.errors import ConfigError, ToolError
-from pycline.mcp.model import ServerState
-from pycline.storage.paths import pycline_home
 
 CONNECT_TIMEOUT = 30.0
 TAIL_LINES = 5

@@ -1,14 +1,10 @@
-"""Saying each thing once: repeated notices, an error already shown, a start-up notice already
-seen in an earlier session."""
+"""Saying each thing once on a terminal: repeated notices, an error already shown (a start-up
+notice seen in an earlier session: `app.notices.first_time`)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from pathlib import Path
-
-from pycline.storage.atomic import atomic_write_json
 
 # A notice that repeats this much of the previous one (a retry countdown) shows only what changed.
 _SHARED_PREFIX = 40
@@ -60,22 +56,12 @@ def missing_line(missing: list[str], width: int) -> str:
     return line
 
 
-def first_time(home: Path, name: str, text: str) -> bool:
-    """True once per home for each distinct `text` of notice `name` (e.g. the browser notice)."""
-    path = home / "state" / "notices_seen.json"
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    try:
-        seen = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        seen = {}
-    if not isinstance(seen, dict):
-        seen = {}
-    if seen.get(name) == digest:
-        return False
-    seen[name] = digest
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_json(path, seen)
-    except OSError:
-        pass  # a read-only home: the notice comes back next time, nothing worse
-    return True
+def fit_path(path: Path, room: int) -> str:
+    """`path` in at most `room` characters: ~ for the home folder, then … for its start."""
+    text = str(path)
+    home = str(Path.home())
+    if text == home or text.startswith(home + "/"):
+        text = "~" + text[len(home) :]
+    if len(text) > room > 1:
+        text = "…" + text[len(text) - room + 1 :]
+    return text

@@ -7,12 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pycline.app.tasks import TaskRecord, Tasks, ago
 from pycline.cli.render import cached_share
 from pycline.cli.style import style
-from pycline.core.resumption import ago
-from pycline.errors import PyclineError, StorageError
-from pycline.storage.records import TaskRecord
-from pycline.storage.task_store import TaskStore
 
 LAST_MESSAGES = 3
 # The UI log's kinds worth recalling: what the model said and what the user answered.
@@ -31,23 +28,17 @@ class Recap:
 
 async def recap(home: Path, cwd: Path, task_id: str | None) -> Recap:
     """The task to resume (the latest in `cwd` without an id) and its summary lines."""
-    from pycline.cli.checkpoints_cmd import files_changed
+    from pycline.app.checkpoints import files_changed
 
-    store = TaskStore(home)
-    task_id = task_id or store.latest(str(cwd))
-    if task_id is None:
-        raise StorageError(f"No task to resume in {cwd}.")
-    folder = store.open(task_id)
-    r = folder.load_record()
+    details = Tasks(home).show(task_id, workspace=cwd)
+    r = details.record
     text = " ".join(r.task.split())
     lines = [
         style(f"Task {r.id} · {r.status} · {ago(r.ts)}", "bold"),
         f"  {text[:300]}{'…' if len(text) > 300 else ''}",
     ]
-    try:
-        said = [m for m in folder.load_ui_messages() if m.kind in _SAID and m.text.strip()]
-    except StorageError:
-        said = []  # the user-facing log is a convenience: the recap goes on without it
+    # The user-facing log is a convenience: without it (unreadable) the recap goes on.
+    said = [m for m in details.messages if m.kind in _SAID and m.text.strip()]
     # A result is logged as said and as asked about: recall it once.
     said = [m for i, m in enumerate(said) if i == 0 or m.text != said[i - 1].text]
     for m in said[-LAST_MESSAGES:]:
@@ -55,10 +46,7 @@ async def recap(home: Path, cwd: Path, task_id: str | None) -> Recap:
         lines.append(
             style(f"  {_SAID[m.kind]}: {first[:160]}{'…' if len(first) > 160 else ''}", "dim")
         )
-    try:
-        files = await files_changed(store, r.id)
-    except PyclineError:
-        files = None
+    files = await files_changed(home, r.id)
     changed = "" if files is None else f"{files} file{'s' if files != 1 else ''} changed · "
     tokens_in = r.tokens_in + r.cache_reads + r.cache_writes  # the record keeps them apart
     lines.append(

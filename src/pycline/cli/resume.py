@@ -15,11 +15,11 @@ if TYPE_CHECKING:
 
 def resume(ns: argparse.Namespace) -> int:
     from pycline.app.config import load
+    from pycline.app.home import pycline_home
     from pycline.app.session import TaskOptions
     from pycline.cli.headless import HeadlessHost
     from pycline.cli.interactive import InteractiveHost
     from pycline.cli.lines import LineReader
-    from pycline.storage.paths import pycline_home
 
     headless = ns.headless or ns.yes or ns.json
     cwd = workspace_dir(ns)

@@ -17,10 +17,8 @@ async def offer_rewind(
 ) -> str | None:
     """List the task's recent checkpoints (the latest task here without an id), restore the one
     the user picks; the task's id when it was rewound, None when nothing was done."""
-    from pycline.app.checkpoints import Checkpoints
+    from pycline.app.checkpoints import Checkpoints, label_of
     from pycline.cli.checkpoints_cmd import restore_both
-    from pycline.core.checkpointing import label_of
-    from pycline.storage.task_store import TaskStore
 
     try:
         listed = await Checkpoints(home).list(task_id, workspace=workspace)
@@ -43,7 +41,7 @@ async def offer_rewind(
         print(style("Nothing was changed.", "dim"))
         return None
     try:
-        await restore_both(TaskStore(home), listed.record.id, recent[int(choice) - 1].commit)
+        await restore_both(home, listed.record.id, recent[int(choice) - 1].commit)
     except PyclineError as exc:
         print(style(f"Could not rewind: {exc}", "red"))
         return None

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pycline.app import server_check
+from pycline.app.config import DEFAULT_MODELS, preset_base_url
 from pycline.cli.style import style
 from pycline.errors import ConfigError
-from pycline.providers import presets
 
 Kind = Literal["local", "server", "key", "cloud"]
 
@@ -100,7 +100,7 @@ def run_wizard(home: Path, p: Prompter) -> SetupResult:
             result = _keyed(choice, p, home)
         case "cloud":
             p.say(CLOUD_HINTS[choice.provider])
-            default = presets.default_models().get(choice.provider, "")
+            default = DEFAULT_MODELS.get(choice.provider, "")
             result = SetupResult(choice.provider, _required(p, "Model", default))
     return result
 
@@ -139,8 +139,8 @@ def _required(p: Prompter, prompt: str, default: str = "") -> str:
 
 
 def _server(choice: Choice, p: Prompter) -> SetupResult:
-    found = presets.preset(choice.provider)
-    default_url = found.base_url if choice.kind == "local" and found is not None else ""
+    preset_url = preset_base_url(choice.provider)
+    default_url = preset_url if choice.kind == "local" and preset_url is not None else ""
     key: str | None = None
     while True:
         url = _required(
@@ -149,10 +149,11 @@ def _server(choice: Choice, p: Prompter) -> SetupResult:
         if not url.startswith(("http://", "https://")):
             p.say(style("The URL must start with http:// or https://.", "yellow"))
             continue
-        reply = server_check.list_models(url, key)
+        reply = server_check.list_models_now(choice.provider, url, key)
         if reply.status == "rejected":
             p.say(style(f"The server wants an API key ({reply.reason}).", "yellow"))
-            key, reply = _key_until_accepted(p, functools.partial(server_check.list_models, url))
+            check = functools.partial(server_check.list_models_now, choice.provider, url)
+            key, reply = _key_until_accepted(p, check)
         if reply.status == "ok":
             break
         p.say(style(f"Cannot use {url}: {reply.reason}. Is the server running?", "yellow"))
@@ -163,7 +164,7 @@ def _server(choice: Choice, p: Prompter) -> SetupResult:
         p.say(f"Context window: {window:,} tokens (as the server runs {model}).")
     else:
         p.say(style("The server did not say its context window; a safe default is used.", "dim"))
-    base = None if found is not None and url.rstrip("/") == found.base_url else url.rstrip("/")
+    base = None if url.rstrip("/") == preset_url else url.rstrip("/")
     return SetupResult(choice.provider, model, base, key, window)
 
 
@@ -208,7 +209,7 @@ def _keyed(choice: Choice, p: Prompter, home: Path) -> SetupResult:
         if not key:
             p.say(style("No key typed; try again (Ctrl-C stops).", "yellow"))
             continue
-        reply = server_check.check_key(choice.provider, key)
+        reply = server_check.list_models_now(choice.provider, None, key)
         if reply.status == "ok":
             p.say(style("The key works.", "green"))
             break
@@ -218,27 +219,28 @@ def _keyed(choice: Choice, p: Prompter, home: Path) -> SetupResult:
             continue
         if p.yes(f"Could not check the key ({reply.reason}). Save it anyway?"):
             break
-    default = presets.default_models().get(choice.provider) or "gpt-4o"
+    default = DEFAULT_MODELS.get(choice.provider) or "gpt-4o"
     model = _required(p, "Model", default)
     return SetupResult(choice.provider, model, None, key if key != stored else None)
 
 
 def save_result(home: Path, result: SetupResult) -> None:
     """Write the choice; a model fact learnt from the server replaces any stale one."""
-    from pycline.app.config import load_settings, settings_path, write_settings
+    from pycline.app.config import load_settings, locked, settings_path, write_settings
     from pycline.app.secrets import SecretStore
 
-    settings: dict[str, Any] = load_settings(home)
-    settings.update({"provider": result.provider, "model": result.model})
-    if result.base_url:
-        settings["baseUrl"] = result.base_url
-    else:
-        settings.pop("baseUrl", None)
-    if result.context_window:
-        settings["modelInfo"] = {"contextWindow": result.context_window}
-    else:
-        settings.pop("modelInfo", None)
-    write_settings(settings_path(home), settings, home=home, workspace=False)
+    with locked(settings_path(home)):
+        settings: dict[str, Any] = load_settings(home)
+        settings.update({"provider": result.provider, "model": result.model})
+        if result.base_url:
+            settings["baseUrl"] = result.base_url
+        else:
+            settings.pop("baseUrl", None)
+        if result.context_window:
+            settings["modelInfo"] = {"contextWindow": result.context_window}
+        else:
+            settings.pop("modelInfo", None)
+        write_settings(settings_path(home), settings, home=home, workspace=False)
     if result.api_key:
         SecretStore(home).set(result.provider, result.api_key)
 
@@ -270,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_setup(argv: list[str]) -> int:
     build_parser().parse_args(argv)
-    from pycline.storage.paths import pycline_home
+    from pycline.app.home import pycline_home
 
     try:
         setup(pycline_home(), Prompter())

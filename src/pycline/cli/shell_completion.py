@@ -52,17 +52,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def run_completion(argv: list[str]) -> int:
+def run_completion(
+    argv: list[str], commands: Mapping[str, Callable[[], argparse.ArgumentParser]]
+) -> int:
+    """`commands`: every subcommand's parser (`pycline.main.command_parsers`)."""
     ns = build_parser().parse_args(argv)
-    sys.stdout.write(script(ns.shell))
+    sys.stdout.write(script(ns.shell, commands))
     return 0
 
 
-def script(shell: str) -> str:
+def script(shell: str, commands: Mapping[str, Callable[[], argparse.ArgumentParser]]) -> str:
     from pycline.cli.main import build_parser as top
-    from pycline.cli.main import command_parsers
 
-    nodes = command_tree(top(), command_parsers())
+    nodes = command_tree(top(), commands)
     engine = candidates_function(nodes)
     if shell == "bash":
         return engine + _BASH

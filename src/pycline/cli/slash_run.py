@@ -179,23 +179,21 @@ def _need_task(state: SlashState) -> str:
 
 async def _diff(state: SlashState, _: str) -> None:
     from pycline.cli.checkpoints_cmd import show_diff
-    from pycline.storage.task_store import TaskStore
 
-    await show_diff(TaskStore(state.home), _need_task(state))
+    await show_diff(state.home, _need_task(state))
 
 
 async def _undo(state: SlashState, _: str) -> None:
     from pycline.cli.checkpoints_cmd import undo_last_step
-    from pycline.storage.task_store import TaskStore
 
-    await undo_last_step(TaskStore(state.home), _need_task(state))
+    await undo_last_step(state.home, _need_task(state))
 
 
 async def _history(state: SlashState, _: str) -> None:
+    from pycline.app.tasks import Tasks
     from pycline.cli.tasks_cmd import record_line
-    from pycline.storage.task_store import TaskStore
 
-    records = TaskStore(state.home).index.list(workspace=str(state.cwd), limit=10)
+    records = Tasks(state.home).records(workspace=state.cwd, limit=10)
     if not records:
         state.say("No tasks in this folder yet.")
     for record in records:

@@ -9,10 +9,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pycline.app.home import pycline_home
+from pycline.app.tasks import Problem, TaskRecord
 from pycline.errors import PyclineError
-from pycline.storage.paths import pycline_home
-from pycline.storage.records import TaskRecord
-from pycline.storage.task_store import Problem
 
 if TYPE_CHECKING:
     from pycline.app.tasks import Tasks
@@ -117,13 +116,14 @@ def record_line(r: TaskRecord) -> str:
         text = text[:59] + "…"
     star = "*" if r.favorite else " "
     return (
-        f"{star}{r.id}  {_when(r.ts)}  {r.status:<9}  {r.tokens_in:>7} in {r.tokens_out:>6} out"
+        f"{star}{r.id}  {_when(r.ts)}  {r.status:<9}  {r.tokens_in:>7} in "
+        f"{r.cache_reads:>8} cached {r.tokens_out:>6} out"
         f"  ${r.total_cost:.4f}  {human_size(r.size):>8}  {text}"
     )
 
 
 def _show(tasks: Tasks, ns: argparse.Namespace) -> int:
-    from pycline.storage.export import transcript_summary
+    from pycline.app.tasks import transcript_summary
 
     details = tasks.show(ns.id, workspace=Path.cwd())
     record, size, ui, ui_problem = details.record, details.size, details.messages, details.problem

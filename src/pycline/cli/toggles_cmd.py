@@ -7,9 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from pycline.app.toggles import Toggle, switch, toggles
-from pycline.storage.paths import pycline_home
-from pycline.storage.toggles import Kind
+from pycline.app.home import pycline_home
+from pycline.app.toggles import Kind, Toggle, switch, toggles
 
 
 def build_parser(kind: Kind) -> argparse.ArgumentParser:

@@ -14,6 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from pycline.app import worktrees
+from pycline.app.home import pycline_home
 from pycline.app.worktrees import (
     ChangeSummary,
     FinishChoice,
@@ -25,7 +26,6 @@ from pycline.app.worktrees import (
     WorktreeInfo,
 )
 from pycline.errors import PyclineError
-from pycline.storage.paths import pycline_home
 
 
 def run_in_worktree(ns: argparse.Namespace, run: Callable[[argparse.Namespace], int]) -> int:

@@ -78,15 +78,20 @@ class ContextManager:
 
         `last_total_tokens` is the previous request's reported total (input + output + cache);
         None when the provider gave no usage. `auto_condense` enables condensing at that fraction
-        of the window (0 = at the budget); None disables it. `context_limit` (tokens) is where a
-        step trims history; None: the default (`steps.step_limit`).
+        of the window (0 = at the budget) or at the limit, whichever comes first; None disables
+        it. `context_limit` (tokens) is where a step trims history; None: the default
+        (`steps.step_limit`).
         """
         changed = self._validate(history)
         budget = max_allowed(window)
         limit = step_limit(window, context_limit)
         used = self._tokens_used(history, last_total_tokens, system)
         action: Action = "none"
-        condense = auto_condense is not None and should_compact(used, window, auto_condense)
+        # With condensing on, the summary replaces history at the limit at the latest (the cost
+        # point), not only near the window's end, which the limit never lets history reach.
+        condense = auto_condense is not None and (
+            should_compact(used, window, auto_condense) or used >= limit
+        )
         frozen = self._frozen
         stepped = (
             frozen is None
@@ -112,8 +117,9 @@ class ContextManager:
         action: Action = "none"
         if self._truncate_once(history, "quarter"):
             action, changed = "truncate", True
-            used -= estimate_messages(before) - estimate_messages(self._full(history))
-            self._frozen = Frozen(list(history), self._full(history), used)
+            view = self._full(history)
+            used -= estimate_messages(before) - estimate_messages(view)
+            self._frozen = Frozen(list(history), view, used)
         self._sent(history)
         return self._prepared(history, action, changed, used, stepped=action != "none")
 
@@ -178,12 +184,14 @@ class ContextManager:
         so one request never carries a known overflow.
         """
         fixed = estimate_text(system)
+        # Whether to trim is decided on the size that triggered the step: the savings alone
+        # would otherwise put off trimming to a step soon after.
+        target = step_target(limit, fixed) if used >= limit else budget
         estimate = max(fixed + estimate_messages(self.render(history)), 1)
         view = self._full(history)
         now = fixed + estimate_messages(view)
         used, estimate = used * now // estimate, max(now, 1)
         action: Action = "none"
-        target = step_target(limit) if used >= limit else used
         halvings = 0
         while used >= budget or (used > target and halvings < MAX_HALVINGS):
             keep: Keep = "quarter" if used / 2 > budget else "half"

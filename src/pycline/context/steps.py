@@ -26,8 +26,8 @@ from pycline.messages import Message
 
 # Tokens a request may reach before a step trims history (capped by the window's budget).
 DEFAULT_LIMIT = 20_000
-# A step that trims goes down to this share of the limit.
-KEEP = 0.5
+# A step that trims goes down to this share of what the limit leaves after the system prompt.
+KEEP = 0.25
 # Trimming keeps at least a quarter of what follows the task (two halvings) unless the request
 # would not fit the window.
 MAX_HALVINGS = 2
@@ -56,8 +56,9 @@ def step_limit(window: int, setting: int | None) -> int:
     return min(setting or DEFAULT_LIMIT, max_allowed(window))
 
 
-def step_target(limit: int) -> int:
-    return int(limit * KEEP)
+def step_target(limit: int, fixed: int) -> int:
+    """What a trimming step goes down to: the system prompt and KEEP of the rest of the limit."""
+    return fixed + int(max(limit - fixed, 0) * KEEP)
 
 
 def next_step_at(frozen: Frozen, limit: int, budget: int) -> int:

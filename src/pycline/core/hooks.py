@@ -83,8 +83,14 @@ class Hooks:
             try:
                 if not path.is_file() or not os.access(path, os.X_OK):
                     continue
-                if scope == "workspace" and not self.trusted(
-                    path, read_file(path, MAX_HOOK_BYTES, whole=True)
+                # A workspace hook runs in the workspace: one that is a link out of it (or whose
+                # folder is) would run another project's file here.
+                outside = scope == "workspace" and not path.resolve().is_relative_to(
+                    self.root.resolve()
+                )
+                if outside or (
+                    scope == "workspace"
+                    and not self.trusted(path, read_file(path, MAX_HOOK_BYTES, whole=True))
                 ):
                     if path not in self.untrusted:
                         self.untrusted.append(path)

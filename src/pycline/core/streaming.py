@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pycline.errors import ProviderError
@@ -77,13 +77,44 @@ def new_tool_call_id() -> str:
     return f"call_{secrets.token_hex(6)}"
 
 
-class _ToolWatcher:
-    """Reports the first tool call while it streams in, under one id from its first token on."""
+class _Deltas:
+    """Each streaming call's parameters as last shown, to say only what they gained since."""
 
     def __init__(self, say: Callable[[Event], None]) -> None:
         self._say = say
+        self._shown: dict[str, dict[str, str]] = {}
+
+    @property
+    def ids(self) -> set[str]:
+        return set(self._shown)
+
+    def show(self, call_id: str, tool: str, params: Mapping[str, str]) -> None:
+        shown = self._shown.get(call_id)
+        first = shown is None
+        shown = self._shown.setdefault(call_id, {})
+        added: dict[str, str] = {}
+        replaced: list[str] = []
+        for name, value in params.items():
+            old = shown.get(name)
+            if old == value:
+                continue
+            if old is not None and value.startswith(old):
+                added[name] = value[len(old) :]
+            else:
+                added[name] = value
+                if old is not None:
+                    replaced.append(name)
+            shown[name] = value
+        if added or first:
+            self._say(ToolPartial(call_id, tool, added, tuple(replaced)))
+
+
+class _ToolWatcher:
+    """Reports the first tool call while it streams in, under one id from its first token on."""
+
+    def __init__(self, deltas: _Deltas) -> None:
+        self._deltas = deltas
         self.tool_call_id = ""
-        self._shown: dict[str, str] = {}
 
     def update(self, blocks: Sequence[AssistantBlock]) -> None:
         first = _first_tool_index(blocks)
@@ -93,10 +124,30 @@ class _ToolWatcher:
         assert isinstance(block, ToolUseBlock)
         if not self.tool_call_id:
             self.tool_call_id = new_tool_call_id()
-        elif block.params == self._shown:
-            return
-        self._shown = dict(block.params)
-        self._say(ToolPartial(self.tool_call_id, block.name, self._shown))
+        self._deltas.show(self.tool_call_id, block.name, block.params)
+
+
+class _Pacer:
+    """Whether a streaming value grew enough to be read again.
+
+    Reading a streaming call's parameters costs their whole length; read on every chunk, a long
+    file written in four-character deltas costs the square of its length. While only one open
+    value grows, it is read again once it has grown by an eighth (at least `MIN_GROWTH`
+    characters): the reads then add up to a few times the value's length, and a UI still sees
+    it grow. Whatever else changes (a value or tool opens or closes) is read at once.
+    """
+
+    MIN_GROWTH = 2048
+
+    def __init__(self) -> None:
+        self._shape: object = None
+        self._read_at = 0
+
+    def due(self, shape: object, size: int) -> bool:
+        if shape != self._shape or size - self._read_at >= max(self.MIN_GROWTH, self._read_at // 8):
+            self._shape, self._read_at = shape, size
+            return True
+        return False
 
 
 def _strip_thinking_tags(text: str) -> str:
@@ -123,7 +174,10 @@ async def stream_reply(
     tools sometimes write one anyway); the first complete one ends the reply, as without tools."""
     parser = StreamingParser()
     emitter = _ProseEmitter(say)
-    watcher = _ToolWatcher(say)
+    deltas = _Deltas(say)
+    watcher = _ToolWatcher(deltas)
+    xml_pacer = _Pacer()
+    native_pacers: dict[int, _Pacer] = {}
     received: list[str] = []
     usage: UsageChunk | None = None
     cut = False
@@ -142,6 +196,8 @@ async def stream_reply(
                     text = joiner.feed(piece)
                     received.append(text)
                     parser.feed(text)
+                    if not xml_pacer.due(parser.shape, parser.size):
+                        continue  # only an open tool parameter grew, by little
                     blocks = parser.blocks
                     emitter.update(blocks)
                     watcher.update(blocks)
@@ -151,7 +207,9 @@ async def stream_reply(
                         break
                 case ToolCallChunk(index=index, id=call_id, name=name, arguments=arguments):
                     native.feed(index, id=call_id, name=name, arguments=arguments)
-                    _show_native(say, native, index)
+                    pacer = native_pacers.setdefault(index, _Pacer())
+                    if pacer.due(native.shape(index), native.size(index)):
+                        _show_native(deltas, native, index)
                 case ReasoningChunk(text=piece):
                     say(ReasoningDelta(reasoning.feed(piece)))
                 case UsageChunk() as u:
@@ -169,6 +227,9 @@ async def stream_reply(
     if native:
         # Native calls win; prose is what the text said, any XML in it included.
         calls = native.finish()
+        for call in calls:  # the parameters as finally parsed
+            if call.id in deltas.ids:
+                deltas.show(call.id, call.name, call.params)
         prose = "".join(received).strip()
         text_blocks: list[AssistantBlock] = [TextBlock(prose, partial=False)] if prose else []
         emitter.finish([b for b in blocks if isinstance(b, TextBlock)])
@@ -185,11 +246,11 @@ async def stream_reply(
     return Reply("".join(received), blocks, usage, cut, watcher.tool_call_id)
 
 
-def _show_native(say: Callable[[Event], None], native: NativeCallAssembler, index: int) -> None:
+def _show_native(deltas: _Deltas, native: NativeCallAssembler, index: int) -> None:
     """A native call as it streams in, under the provider's id for it."""
     call_id, block = native.partial(index)
     if call_id and block.name:
-        say(ToolPartial(call_id, block.name, dict(block.params)))
+        deltas.show(call_id, block.name, block.params)
 
 
 def _has_more(blocks: Sequence[AssistantBlock], tool_index: int) -> bool:

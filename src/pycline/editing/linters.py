@@ -10,12 +10,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 _LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)(?::(?P<col>\d+))?:?\s+(?P<message>\S.*)$")
 DEFAULT_TIMEOUT = 60.0
+# How a linter is started: its argv and environment, as the caller contains it (a sandbox).
+Confine = Callable[[Sequence[str]], tuple[list[str], dict[str, str]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +38,10 @@ async def lint(
     commands: Sequence[Sequence[str]],
     *,
     timeout: float = DEFAULT_TIMEOUT,
+    confine: Confine | None = None,
 ) -> list[LintProblem]:
+    """`confine`: how to run each linter (it reads files commands wrote: eslint runs the
+    project's config, which is code); without one it runs as it is."""
     try:
         shown = str(path.relative_to(cwd))
     except ValueError:
@@ -44,17 +49,26 @@ async def lint(
     found: list[LintProblem] = []
     for command in commands:
         argv = [part.replace("{file}", shown) for part in command]
-        output = await _run(argv, cwd, timeout)
+        env = None
+        if confine is not None:
+            try:
+                argv, env = confine(argv)
+            except RuntimeError:  # the sandbox it must run in cannot be set up: skipped
+                continue
+        output = await _run(argv, cwd, timeout, env)
         if output is not None:
             found.extend(_parse(output, path, Path(command[0]).name))
     return found
 
 
-async def _run(argv: list[str], cwd: Path, timeout: float) -> str | None:
+async def _run(
+    argv: list[str], cwd: Path, timeout: float, env: dict[str, str] | None
+) -> str | None:
     try:
         process = await asyncio.create_subprocess_exec(
             *argv,
             cwd=cwd,
+            env=env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,

@@ -23,7 +23,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from pycline.editing.indentation import IndentMap, estimate, indent_of, render, uses_tabs, width
+from pycline.editing.indentation import (
+    TAB_WIDTH,
+    IndentMap,
+    estimate,
+    indent_of,
+    render,
+    uses_tabs,
+    width,
+)
 from pycline.editing.normalize import normalized
 
 
@@ -119,12 +127,13 @@ class _Placer:
         if not line.strip():
             return line + self.suffix
         indent = indent_of(line)
-        model_width = width(indent)
+        tab = self.mapping.tab
+        model_width = width(indent, tab)
         scored: list[tuple[int, int]] = []
         for s in candidates:
             r = self.pairs.get(s)
             if r is not None and self.search[s].strip() and self.region[r].strip():
-                scored.append((abs(width(indent_of(self.search[s])) - model_width), s))
+                scored.append((abs(width(indent_of(self.search[s]), tab) - model_width), s))
         if not scored:
             return self.mapping.apply(line) + self.suffix
         closest = min(d for d, _ in scored)
@@ -152,7 +161,9 @@ class _Placer:
 
     def _follows_map(self, s: int) -> bool:
         file_line = _strip_cr(self.region[self.pairs[s]])
-        return width(indent_of(self.mapping.apply(self.search[s]))) == width(indent_of(file_line))
+        tab = self.mapping.tab
+        mapped = width(indent_of(self.mapping.apply(self.search[s])), tab)
+        return mapped == width(indent_of(file_line), tab)
 
     def _relative(self, line: str, anchor: int) -> str:
         anchor_model = indent_of(self.search[anchor])
@@ -165,11 +176,12 @@ class _Placer:
         indent = indent_of(line)
         if indent == anchor_model:
             return anchor_file + line[len(indent) :] + self.suffix
-        columns = width(anchor_file) + round(
-            self.mapping.scale * (width(indent) - width(anchor_model))
+        tab = self.mapping.tab
+        columns = width(anchor_file, tab) + round(
+            self.mapping.scale * (width(indent, tab) - width(anchor_model, tab))
         )
         tabs = self.mapping.tabs if self.mapping.tabs is not None else "\t" in indent
-        return render(max(0, columns), tabs=tabs) + line[len(indent) :] + self.suffix
+        return render(max(0, columns), tabs=tabs, tab=tab) + line[len(indent) :] + self.suffix
 
 
 def _nearest(pairs: Mapping[int, int], start: int, stop: int) -> list[int]:
@@ -190,16 +202,20 @@ def indent_map(
     pairs: Mapping[int, int],
     *,
     file_style: bool | None,
+    tab: int = TAB_WIDTH,
+    replace: Sequence[str] = (),
 ) -> IndentMap:
     """How the model's indentation relates to the file's, from the SEARCH lines it matched.
 
-    REPLACE lines are no evidence: a kept line whose indentation changed was moved on purpose
-    (wrapped in a new block, say), and must move by the same amount in the file's frame.
+    REPLACE lines are no evidence of the relation: a kept line whose indentation changed was
+    moved on purpose (wrapped in a new block, say), and must move by the same amount in the
+    file's frame. They do show the model's indentation step (`replace`).
     """
     style = uses_tabs(region)
     if style is None:
         style = file_style
-    return estimate([(search[s], _strip_cr(region[r])) for s, r in pairs.items()], style)
+    matched = [(search[s], _strip_cr(region[r])) for s, r in pairs.items()]
+    return estimate(matched, style, tab=tab, model_lines=replace)
 
 
 def merge(
@@ -210,6 +226,7 @@ def merge(
     *,
     modified: Mapping[int, int] | None = None,
     file_style: bool | None = None,
+    tab: int = TAB_WIDTH,
 ) -> list[str]:
     """The region's new lines. Raises MergeConflict when the change cannot be placed safely.
 
@@ -217,7 +234,7 @@ def merge(
     changed form (both map SEARCH index -> region index).
     """
     changed = dict(modified or {})
-    mapping = indent_map(search, region, pairs, file_style=file_style)
+    mapping = indent_map(search, region, pairs, file_style=file_style, tab=tab, replace=replace)
     cr_lines = sum(1 for line in region if line.endswith("\r"))
     suffix = "\r" if region and cr_lines * 2 > len(region) else ""
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from pycline.editing.linters import LintProblem, commands_for, lint
+from pycline.editing.linters import Confine, LintProblem, commands_for, lint
 from pycline.editing.syntax import syntax_problems
 
 
@@ -73,6 +73,7 @@ class ProblemCheck:
     cwd: Path
     linters: Mapping[str, Sequence[str]]
     server: DiagnosticSource | None = None
+    confine: Confine | None = None  # how linters run (the commands' sandbox)
     _before: list[Problem] | None = None
     _old_text: str | None = None
     _server_before: list[Problem] | None = None
@@ -89,7 +90,9 @@ class ProblemCheck:
                 found.extend(await syntax_check(self.display, old_text))
                 commands = self._commands()
                 if commands and self.path.is_file():
-                    found.extend(_from_lint(await lint(self.path, self.cwd, commands)))
+                    found.extend(
+                        _from_lint(await lint(self.path, self.cwd, commands, confine=self.confine))
+                    )
             self._server_before = await server
         except BaseException:
             server.cancel()
@@ -107,7 +110,9 @@ class ProblemCheck:
         found = await syntax_check(self.display, new_text)
         commands = self._commands()
         if commands:
-            found.extend(_from_lint(await lint(self.path, self.cwd, commands)))
+            found.extend(
+                _from_lint(await lint(self.path, self.cwd, commands, confine=self.confine))
+            )
         fresh = new_problems(self._before or [], found)
         if self.server is not None:
             baseline = self._server_before

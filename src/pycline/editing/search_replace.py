@@ -10,10 +10,12 @@ written, plus that block's replacement lines so far.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pycline.editing import fuzzy, report
-from pycline.editing.indentation import uses_tabs
+from pycline.editing.indentation import tab_width_of, uses_tabs
 from pycline.editing.markers import Block, ParsedDiff, parse_diff
 from pycline.editing.matching import LINE_STAGES, Ambiguous, Variant, choose, stage_matches
 from pycline.editing.merge import MergeConflict, indent_map, merge
@@ -87,6 +89,7 @@ class _Run:
         self.current: _Edit | None = None  # the block still streaming (partial mode only)
         self.current_in_order = True
         self.file_tabs = uses_tabs(file.lines)
+        self.file_tab = tab_width_of(file.lines)
 
     # --- the blocks ------------------------------------------------------------------------
 
@@ -164,6 +167,7 @@ class _Run:
                     pairs,
                     modified=modified,
                     file_style=self.file_tabs,
+                    tab=self.file_tab,
                 )
             )
         except MergeConflict as exc:
@@ -188,7 +192,14 @@ class _Run:
             return variant.replace
         region = self.file.lines[candidate.start : candidate.stop]
         pairs = {s: r - candidate.start for s, r in candidate.pairs}
-        mapping = indent_map(variant.search, region, pairs, file_style=self.file_tabs)
+        mapping = indent_map(
+            variant.search,
+            region,
+            pairs,
+            file_style=self.file_tabs,
+            tab=self.file_tab,
+            replace=variant.replace,
+        )
         return tuple(mapping.apply(line) for line in variant.replace)
 
     # --- where a block goes ----------------------------------------------------------------
@@ -274,13 +285,65 @@ class _Run:
 
 
 def _variants(block: Block) -> list[Variant]:
-    variants = [Variant(tuple(block.search), tuple(block.replace))]
+    """The SEARCH as written, then forms other agents' formats and habits give it: line numbers
+    copied from read_file output, a Roo-style `:start_line:N` / `-------` header, blank lines
+    around the block that the file does not have there."""
+    raw = Variant(tuple(block.search), tuple(block.replace))
+    variants = [raw]
     numbered = strip_line_numbers(block.search)
     if numbered is not None:
         variants.append(
             Variant(numbered.lines, tuple(strip_numbers_like(block.replace)), numbered.first_line)
         )
+    for make in (_without_line_header, _without_blank_edges):
+        made = make(raw)
+        if made is not None:
+            variants.append(made)
     return variants
+
+
+_LINE_HEADER = re.compile(r"^:(start|end)_line:\s*\[?\s*(\d+)\s*\]?\s*$")
+
+
+def _without_line_header(variant: Variant) -> Variant | None:
+    """`:start_line:12` (and `:end_line:`) then `-------` opening a SEARCH, as Roo Code's format
+    writes it: the number places the block like a copied line number."""
+    search = variant.search
+    first_line: int | None = None
+    k = 0
+    while k < len(search) and (found := _LINE_HEADER.match(search[k].strip())):
+        if found.group(1) == "start":
+            first_line = int(found.group(2))
+        k += 1
+    if k == 0 or k >= len(search) or search[k].strip() != "-------" or k + 1 >= len(search):
+        return None
+    return Variant(search[k + 1 :], variant.replace, first_line)
+
+
+def _without_blank_edges(variant: Variant) -> Variant | None:
+    """The SEARCH without its leading and trailing blank lines (and the REPLACE without as many
+    of its own), tried only after the SEARCH failed with them."""
+    search, replace = variant.search, variant.replace
+    lead = _blank_run(search)
+    trail = _blank_run(search[::-1])
+    if (not lead and not trail) or lead + trail >= len(search):
+        return None
+    replace_lead = min(lead, _blank_run(replace))
+    replace_trail = min(trail, _blank_run(replace[::-1]), len(replace) - replace_lead)
+    return Variant(
+        search[lead : len(search) - trail],
+        replace[replace_lead : len(replace) - replace_trail],
+        variant.first_line,
+    )
+
+
+def _blank_run(lines: Sequence[str]) -> int:
+    count = 0
+    for line in lines:
+        if line.strip():
+            break
+        count += 1
+    return count
 
 
 def _conflict_detail(

@@ -14,7 +14,7 @@ import shlex
 from pathlib import Path
 
 from pycline.mcp.settings import StdioServer, load_file, workspace_settings_path
-from pycline.storage.atomic import atomic_write_json
+from pycline.storage.atomic import atomic_write_json, locked
 from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_file, read_json
 
 TRUST_FILE_NAME = "trusted_mcp.json"
@@ -45,16 +45,21 @@ class McpTrust:
             return {}
         return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
 
+    def key(self, file: Path) -> str:
+        """What a trust record is for: the file as seen from its workspace."""
+        return _key(file)
+
     def is_trusted(self, file: Path, content: bytes) -> bool:
-        return self._load().get(_key(file)) == _digest(content)
+        return self._load().get(self.key(file)) == _digest(content)
 
     def trust(self, file: Path, content: bytes | None = None) -> None:
         """Trust the file as it is now (or `content`, the bytes the user was shown)."""
-        data = self._load()
         if content is None:
             content = read_file(file, MAX_SETTINGS_BYTES, whole=True)
-        data[_key(file)] = _digest(content)
-        atomic_write_json(self.path, data)
+        with locked(self.path):
+            data = self._load()
+            data[self.key(file)] = _digest(content)
+            atomic_write_json(self.path, data)
 
     def untrusted_file(self, workspace: Path) -> Path | None:
         """The workspace's MCP file when it exists and its current content is not trusted."""

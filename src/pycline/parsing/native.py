@@ -13,6 +13,7 @@ long file's content costs time in proportion to its length however finely it is 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
@@ -109,8 +110,37 @@ class ArgumentScanner:
         self.values: dict[str, str] = {}
 
     def feed(self, text: str) -> None:
-        for ch in text:
-            self._step(ch)
+        i, end = 0, len(text)
+        while i < end:
+            # Inside a string, everything up to the next quote or backslash is plain text:
+            # taken in one slice, so a long value costs one search, not a step per character.
+            if self._where == "string" and not self._escape:
+                j = _next_special(text, i)
+                if j > i:
+                    target = self._key if self._in_key else self._value
+                    if self._high:
+                        target.append(self._high)
+                        self._high = ""
+                    target.append(text[i:j])
+                    i = j
+                    continue
+            elif self._where == "raw" and self._raw_in_string and not self._raw_escape:
+                j = _next_special(text, i)
+                if j > i:
+                    self._value.append(text[i:j])
+                    i = j
+                    continue
+            self._step(text[i])
+            i += 1
+
+    @property
+    def reading_value(self) -> bool:
+        """Whether a value (not a key) is being read."""
+        return self._where in ("string", "raw") and not self._in_key
+
+    @property
+    def key(self) -> str:
+        return self._current_key
 
     def partial(self) -> dict[str, str]:
         """The values seen so far, the one being read included as far as it has arrived (lone
@@ -222,6 +252,14 @@ class ArgumentScanner:
         self._value.append(ch)
 
 
+_SPECIAL = re.compile(r'["\\]')
+
+
+def _next_special(text: str, start: int) -> int:
+    found = _SPECIAL.search(text, start)
+    return found.start() if found is not None else len(text)
+
+
 def _is_hex(text: str) -> bool:
     return all(c in "0123456789abcdefABCDEF" for c in text)
 
@@ -271,6 +309,18 @@ class NativeCallAssembler:
             ToolUseBlock(c.name, c.scanner.partial(), partial=True)
             for _, c in sorted(self._calls.items())
         ]
+
+    def size(self, index: int) -> int:
+        """How many characters of call `index`'s arguments have arrived."""
+        return self._calls[index].size
+
+    def shape(self, index: int) -> tuple[object, ...]:
+        """The same while only one argument value of call `index` grows (reading `partial`
+        costs the arguments' length); different after any other progress."""
+        call = self._calls[index]
+        scanner = call.scanner
+        growing = scanner.reading_value
+        return (call.id, call.name, len(scanner.values), scanner.key, growing or call.size)
 
     def partial(self, index: int) -> tuple[str, ToolUseBlock]:
         """One call so far: its id ("" until known) and its block."""

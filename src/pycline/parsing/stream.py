@@ -88,6 +88,20 @@ class StreamingParser:
         self._tail_fresh = False
 
     @property
+    def size(self) -> int:
+        """How much of the reply has been fed."""
+        return len(self._buf)
+
+    @property
+    def shape(self) -> tuple[int, int, str | None, int]:
+        """The same while only an open tool parameter's value grows (a reader may then wait for
+        more before reading `blocks`, which costs the value's length); different after any
+        other progress."""
+        if self._tool is None or self._param is None:
+            return (len(self._done), -1, None, len(self._buf))
+        return (len(self._done), self._tool_start, self._param, self._param_start)
+
+    @property
     def blocks(self) -> list[AssistantBlock]:
         """The parse of everything fed so far; only the last block may be partial."""
         tail = self._tail()

@@ -113,18 +113,21 @@ def to_anthropic_system(system: str, *, cache: bool) -> list[dict[str, Any]]:
 def to_anthropic(
     messages: Sequence[Message], *, cache: bool, native: bool = False
 ) -> list[dict[str, Any]]:
-    """Content blocks per message; with `cache`, the last two user turns get a cache breakpoint.
+    """Content blocks per message; with `cache`, user turns get cache breakpoints.
 
-    Marking the newest user turn caches the whole conversation for the next request, and the one
-    before it lets this request read what the previous request cached. With the system prompt
-    that makes three of the four breakpoints Anthropic allows.
+    Marking the newest user turn caches the whole conversation for the next request, which
+    repeats this one and adds to it (`context.steps`); the one before it lets this request read
+    what the previous request cached. The first user turn (the task, which is never changed)
+    keeps the system prompt and the task cached across the context's deliberate steps, which
+    rewrite what follows it. With the system prompt that makes the four breakpoints Anthropic
+    allows.
     """
     wire: list[dict[str, Any]] = [
         {"role": m.role, "content": _anthropic_blocks(m, native=native)} for m in messages
     ]
     if cache:
         user_turns = [w for w in wire if w["role"] == "user"]
-        for turn in user_turns[-2:]:
+        for turn in {id(t): t for t in (*user_turns[:1], *user_turns[-2:])}.values():
             turn["content"][-1]["cache_control"] = dict(EPHEMERAL)
     return wire
 

@@ -24,6 +24,8 @@ class ProviderSettings:
     reasoning_effort: str | None = None  # OpenAI-style hosts
     thinking_budget: int | None = None  # Anthropic (also on Bedrock/Vertex) and Gemini
     model_info: Mapping[str, Any] = field(default_factory=dict)  # the `modelInfo` setting
+    # Prices a project's settings asked for: lower bounds, never lower than the real ones.
+    price_floor: Mapping[str, float] = field(default_factory=dict)
 
 
 def make_provider(settings: ProviderSettings) -> Provider:
@@ -74,6 +76,7 @@ def _openai_compatible(s: ProviderSettings, preset: presets.Preset) -> Provider:
         api_key=s.api_key,
         local=preset.local,
         overrides=s.model_info,
+        floors=s.price_floor,
     )
     return OpenAIProvider(
         # Local servers accept any key, but the SDK needs one.
@@ -90,7 +93,7 @@ def _anthropic(s: ProviderSettings) -> Provider:
 
     if not s.api_key:
         raise ConfigError("No Anthropic API key: pass --api-key or set ANTHROPIC_API_KEY.")
-    info = resolve_model("anthropic", s.model, overrides=s.model_info)
+    info = resolve_model("anthropic", s.model, overrides=s.model_info, floors=s.price_floor)
     return AnthropicProvider(
         api_key=s.api_key, model=info, base_url=s.base_url, thinking_budget=s.thinking_budget
     )
@@ -105,7 +108,7 @@ def _gemini(s: ProviderSettings) -> Provider:
             "No Gemini API key: pass --api-key, set GEMINI_API_KEY, or store one with "
             "`pycline auth gemini`."
         )
-    info = resolve_model("gemini", s.model, overrides=s.model_info)
+    info = resolve_model("gemini", s.model, overrides=s.model_info, floors=s.price_floor)
     return GeminiProvider(
         model=info, api_key=s.api_key, base_url=s.base_url, thinking_budget=s.thinking_budget
     )
@@ -114,7 +117,7 @@ def _gemini(s: ProviderSettings) -> Provider:
 def _bedrock(s: ProviderSettings) -> Provider:
     from pycline.providers.cloud import bedrock_provider
 
-    info = resolve_model("bedrock", s.model, overrides=s.model_info)
+    info = resolve_model("bedrock", s.model, overrides=s.model_info, floors=s.price_floor)
     return bedrock_provider(
         model=info,
         api_key=s.api_key,
@@ -126,7 +129,7 @@ def _bedrock(s: ProviderSettings) -> Provider:
 def _vertex(s: ProviderSettings) -> Provider:
     from pycline.providers.cloud import vertex_provider
 
-    info = resolve_model("vertex", s.model, overrides=s.model_info)
+    info = resolve_model("vertex", s.model, overrides=s.model_info, floors=s.price_floor)
     # An API key given for Vertex is taken as an OAuth access token (`gcloud auth
     # print-access-token`); without one, Application Default Credentials are used.
     return vertex_provider(

@@ -26,6 +26,7 @@ SETTING_KEYS: Final[Mapping[str, str]] = {
     "supportsReasoning": "supports_reasoning",
     "supportsTemperature": "supports_temperature",
 }
+PRICE_FIELDS: Final = ("input_price", "output_price", "cache_write_price", "cache_read_price")
 # A local server often loads a model with far less context than the model allows; when it cannot
 # tell us, assume a modest window so history is trimmed before the server silently cuts it.
 LOCAL_DEFAULT_WINDOW: Final = 32_768
@@ -57,11 +58,13 @@ def resolve_model(
     api_key: str | None = None,
     local: bool = False,
     overrides: Mapping[str, Any] | None = None,
+    floors: Mapping[str, float] | None = None,
 ) -> ModelInfo:
     """The facts for `model_id` at `provider`.
 
     The server is asked only for a model the catalogue does not know and whose context window
-    the user did not set; its answer fills the fields it knows.
+    the user did not set; its answer fills the fields it knows. `floors` (ModelInfo price
+    fields) are lower bounds on the prices.
     """
     info = catalog.lookup(provider, model_id)
     user = overrides_from_settings(overrides)
@@ -80,6 +83,12 @@ def resolve_model(
             info = replace(info, **user)
         except TypeError as exc:
             raise ConfigError(f"modelInfo: {exc}.") from exc
+    # Prices a project's settings ask for: they may raise what is counted, never lower it.
+    raised: dict[str, Any] = {
+        k: v for k, v in (floors or {}).items() if k in PRICE_FIELDS and v > getattr(info, k)
+    }
+    if raised:
+        info = replace(info, **raised)
     if info.max_output_tokens >= info.context_window:
         # A server-reported or user-set window below the default output limit: leave room for input.
         info = replace(info, max_output_tokens=max(1, info.context_window // 4))

@@ -7,7 +7,9 @@ apply the journal over them, so the two are always read together.
 
 Every line is idempotent (`api` puts a message *at* an index, `record` replaces the record), so a
 process killed after folding the journal into the files but before removing it leaves a state that
-reads the same. A line cut short by a kill is ignored, and so is anything after it.
+reads the same. A line cut short by a kill is ignored: the next writer (a resumed task) starts on a
+fresh line (`open_for_append`), and every line after the torn one is read, since that writer began
+from the state the torn line left out.
 
 With `background=True` the writes happen on a thread of their own, in order; the task awaits
 `flush()` only where a kill must not lose what it just did (a reply before its tool runs, a
@@ -65,7 +67,7 @@ class Replayed:
 
 
 def entries(path: Path) -> Iterator[dict[str, Any]]:
-    """The journal's lines, up to the first that is not a complete JSON object (a torn write)."""
+    """The journal's lines that are complete JSON objects; a line torn by a kill is skipped."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -75,11 +77,25 @@ def entries(path: Path) -> Iterator[dict[str, Any]]:
             continue
         try:
             entry = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return
-        if not isinstance(entry, dict):
-            return
-        yield entry
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+            continue
+        if isinstance(entry, dict):
+            yield entry
+
+
+def open_for_append(path: Path) -> int:
+    """A descriptor appending to the journal at `path`, on a line of its own: when a kill tore
+    the last line (no newline at the end), a newline is written first, so the torn bytes stay a
+    line that readers skip instead of swallowing the first new record."""
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            os.write(fd, b"\n")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def replay(
@@ -270,7 +286,7 @@ class TaskRecorder:
         if entries:
             data = b"".join(_line(e) for e in entries)
             if self._fd is None:
-                self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+                self._fd = open_for_append(self._path)
             os.write(self._fd, data)  # one write: a kill leaves whole lines or a torn last one
             self.bytes_written += len(data)
         if after is not None:

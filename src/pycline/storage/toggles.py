@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pycline.storage.atomic import atomic_write_json
+from pycline.storage.atomic import atomic_write_json, locked
 from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_json
 
 FILE_NAME = "toggles.json"
@@ -72,6 +72,13 @@ def set_switch(
     home: Path, workspace: Path, kind: Kind, name: str, on: bool, *, is_global: bool
 ) -> None:
     """Switch the file `name` of `kind` on or off. Only "off" is kept: "on" is the default."""
+    with locked(toggles_file(home)):
+        _set_switch(home, workspace, kind, name, on, is_global=is_global)
+
+
+def _set_switch(
+    home: Path, workspace: Path, kind: Kind, name: str, on: bool, *, is_global: bool
+) -> None:
     data = _read(home)
     sections: dict[str, object] = {}
     for k in ("rules", "workflows"):

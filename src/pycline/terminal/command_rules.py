@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pycline.storage.atomic import atomic_write_json
+from pycline.storage.atomic import atomic_write_json, locked
 from pycline.terminal.allow_rules import rule_refusal
 from pycline.workspace.confined import MAX_SETTINGS_BYTES, read_json
 
@@ -59,21 +59,23 @@ def add_rule(home: Path, workspace: Path, rule: str) -> str:
     refusal = rule_refusal(text)
     if refusal:
         raise ValueError(refusal)
-    data = _read(home)
     key = workspace_key(workspace)
-    if text not in data.get(key, []):
-        data.setdefault(key, []).append(text)
-        _write(home, data)
+    with locked(rules_file(home)):
+        data = _read(home)
+        if text not in data.get(key, []):
+            data.setdefault(key, []).append(text)
+            _write(home, data)
     return text
 
 
 def remove_rule(home: Path, workspace: Path, rule: str) -> bool:
     """Forget `rule` for `workspace`; False when it was not there."""
     text = " ".join(rule.split())
-    data = _read(home)
     key = workspace_key(workspace)
-    if text not in data.get(key, []):
-        return False
-    data[key] = [r for r in data[key] if r != text]
-    _write(home, data)
+    with locked(rules_file(home)):
+        data = _read(home)
+        if text not in data.get(key, []):
+            return False
+        data[key] = [r for r in data[key] if r != text]
+        _write(home, data)
     return True

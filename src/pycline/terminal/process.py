@@ -16,11 +16,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from pycline.terminal.cleaning import Cleaned, StreamCleaner
 from pycline.terminal.collector import OutputCollector
+from pycline.terminal.confine import can_scope_abstract_sockets, scoping
 from pycline.terminal.groups import group_alive, signal_group, wait_group_gone
 from pycline.terminal.sandbox import SandboxPolicy, clean_env, wrap
 from pycline.terminal.user_shell import session_shell
@@ -51,24 +53,40 @@ def command_env(
     return env
 
 
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    argv: list[str]
+    env: dict[str, str]
+    preexec: Callable[[], None] | None = None  # run in the child before it becomes argv[0]
+
+
 async def prepared(
     command: str,
     cwd: Path,
     *,
     env: Mapping[str, str] | None = None,
     sandbox: SandboxPolicy | None = None,
-    env_in_argv: bool = False,
-) -> tuple[list[str], dict[str, str]]:
-    """The argv and environment that run `command` in the user's shell environment (POSIX),
-    inside `sandbox` when it is on (then without secrets). With `env_in_argv` the sandbox sets
-    the environment itself (for a spawner that cannot be handed one)."""
+    for_another_spawner: bool = False,
+) -> Prepared:
+    """How to run `command` in the user's shell environment (POSIX), inside `sandbox` when it
+    is on (then without secrets). `for_another_spawner` (an editor's terminal): everything is
+    in the argv, the cleaned environment included, since we cannot hand the spawner one."""
     shell = await session_shell(cwd)
     argv, full_env = shell.argv(command), command_env(env, base=shell.env)
     if sandbox is None or not sandbox.enabled:
-        return argv, full_env
+        return Prepared(argv, full_env)
     files = [(f, f) for f in shell.files()]
-    argv = wrap(argv, sandbox, cwd, env=full_env, files=files, env_in_argv=env_in_argv)
-    return argv, clean_env(full_env)
+    argv = wrap(
+        argv,
+        sandbox,
+        cwd,
+        env=full_env,
+        files=files,
+        env_in_argv=for_another_spawner,
+        scope_in_argv=for_another_spawner,
+    )
+    scope = None if for_another_spawner or not can_scope_abstract_sockets() else scoping()
+    return Prepared(argv, clean_env(full_env), scope)
 
 
 class _Reader(Protocol):
@@ -195,9 +213,9 @@ class ShellProcess:
             assert self._proc.stdout is not None
             self._reader = _PipeReader(self._proc.stdout, decoder)
         else:
-            argv, full_env = await prepared(command, cwd, env=env, sandbox=sandbox)
+            ready = await prepared(command, cwd, env=env, sandbox=sandbox)
             self._contained = sandbox is not None and sandbox.enabled
-            self._proc, self._reader = await _spawn_on_pty(argv, cwd, full_env, decoder)
+            self._proc, self._reader = await _spawn_on_pty(ready, cwd, decoder)
         return self
 
     @property
@@ -308,7 +326,7 @@ class ShellProcess:
 
 
 async def _spawn_on_pty(
-    argv: list[str], cwd: Path, env: dict[str, str], decoder: _Decoder
+    ready: Prepared, cwd: Path, decoder: _Decoder
 ) -> tuple[asyncio.subprocess.Process, _Reader]:
     import pty
 
@@ -316,13 +334,14 @@ async def _spawn_on_pty(
     try:
         _configure_terminal(slave)
         proc = await asyncio.create_subprocess_exec(
-            *argv,
+            *ready.argv,
             stdin=subprocess.DEVNULL,
             stdout=slave,
             stderr=slave,
             cwd=cwd,
-            env=env,
+            env=ready.env,
             start_new_session=True,
+            preexec_fn=ready.preexec,
         )
     except BaseException:
         os.close(master)

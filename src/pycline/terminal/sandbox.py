@@ -25,13 +25,14 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
 from pycline.terminal import sandbox_home
 from pycline.terminal.confine import can_scope_abstract_sockets, confined
 from pycline.terminal.sandbox_env import clean_env
+from pycline.terminal.sandbox_home import is_under as under
 
 SandboxMode = Literal["off", "workspace-write", "read-only"]
 SANDBOX_MODES: tuple[SandboxMode, ...] = ("off", "workspace-write", "read-only")
@@ -48,6 +49,7 @@ __all__ = [
     "bwrap_path",
     "clean_env",
     "limits",
+    "program_argv",
     "unavailable_reason",
     "wrap",
 ]
@@ -91,11 +93,9 @@ class SandboxPolicy:
     def enabled(self) -> bool:
         return self.mode != "off"
 
-    def stricter(self) -> SandboxPolicy:
-        """The same sandbox, without the network and read-only (for what must only read)."""
-        from dataclasses import replace
-
-        return replace(self, mode="read-only", network=False)
+    def offline(self) -> SandboxPolicy:
+        """The same sandbox without the network."""
+        return replace(self, network=False)
 
 
 @functools.cache
@@ -152,13 +152,16 @@ def wrap(
     env: Mapping[str, str] | None = None,
     files: Sequence[tuple[Path, Path]] = (),
     env_in_argv: bool = False,
+    scope_in_argv: bool = True,
 ) -> list[str]:
     """`argv` run in `cwd` inside the sandbox the policy describes.
 
     `env` is the environment the command gets (its PATH decides which toolchain folders of the
     home it sees); with `env_in_argv` it is set by bubblewrap itself, cleaned, for a spawner
     that cannot be given an environment (an editor's terminal). `files` are (source, place)
-    pairs shown read-only inside.
+    pairs shown read-only inside, even inside a covered folder (a language server pycline
+    installed in its home). Without `scope_in_argv` the caller puts the process under the
+    abstract-socket scoping itself (`confine.scoping` as its preexec_fn).
     """
     bwrap = bwrap_path()
     if bwrap is None:
@@ -204,15 +207,36 @@ def wrap(
     args += [arg for path in masks if path not in before for arg in _cover(path)]
     for source, place in files:
         args += ["--ro-bind", str(source), str(place)]
+    # Covered folders become read-only last, once whatever is mounted inside them is.
+    args += [arg for path in masks if path.is_dir() for arg in ("--remount-ro", str(path))]
     args += ["--chdir", str(cwd)]
     if env_in_argv:
         args.append("--clearenv")
         for name, value in clean_env(env).items():
             args += ["--setenv", name, value]
     args.append("--")
-    if can_scope_abstract_sockets():
+    if scope_in_argv and can_scope_abstract_sockets():
         argv = confined(argv, sys.executable)
     return args + argv
+
+
+def program_argv(
+    argv: Sequence[str],
+    policy: SandboxPolicy | None,
+    cwd: Path,
+    env: Mapping[str, str],
+    *,
+    reveal: Sequence[Path] = (),
+) -> tuple[list[str], dict[str, str]]:
+    """A program pycline starts by itself on the workspace (a language server, a linter): it
+    reads files any command could have written, so it runs in the commands' sandbox when that
+    is on, without the network, and never with the user's secrets. `reveal`: folders it needs
+    that the sandbox covers (where pycline installed it), shown read-only."""
+    clean = clean_env(env)
+    if policy is None or not policy.enabled:
+        return list(argv), clean
+    files = [(p, p) for p in reveal if p.exists()]
+    return wrap(list(argv), policy.offline(), cwd, env=clean, files=files), clean
 
 
 def _real_dir(path: Path) -> Path | None:
@@ -245,37 +269,48 @@ def _show(path: Path) -> list[str]:
 
 def _masks(policy: SandboxPolicy, user_home: Path | None, shown: Sequence[Path]) -> list[Path]:
     """The paths to cover, resolved, each one that a command could otherwise reach."""
-    wanted: list[Path] = [policy.home, *policy.runtime]
+    wanted: list[str | Path] = [policy.home, *policy.runtime]
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isabs(runtime):
-        wanted.append(Path(runtime))
-    wanted.append(Path(f"/run/user/{os.getuid()}"))
-    wanted.extend(Path(p) for p in _ENGINE_SOCKETS)
+        wanted.append(runtime)
+    wanted.append(f"/run/user/{os.getuid()}")
+    wanted.extend(_ENGINE_SOCKETS)
     if user_home is not None:
         wanted.extend(sandbox_home.secret_paths(user_home))
-    for i, path in enumerate(policy.hidden()):
+    for i, ignored in enumerate(policy.hidden()):
         if i >= MAX_MASKS:
             raise SandboxUnavailable(
                 f"More than {MAX_MASKS} paths are hidden by .clineignore; the sandbox cannot "
                 "cover them all. Ignore whole folders instead of many single files."
             )
-        wanted.append(path)
-    found: list[Path] = []
+        wanted.append(ignored)
+    # Strings, not pathlib: this runs before every command, over a few hundred paths.
+    out_of_sight = [str(t) for t in _PRIVATE_DIRS] + ([str(user_home)] if user_home else [])
+    visible = [str(s) for s in shown]
+    found: dict[str, None] = {}
     for path in wanted:
         if not os.path.lexists(path):
             continue
         # A link is covered where it leads: that is what a command opening it would read.
-        real = Path(os.path.realpath(path))
-        if _hidden_by(real, user_home) and not any(real.is_relative_to(s) for s in shown):
+        real = os.path.realpath(path)
+        hidden = any(under(real, t) for t in out_of_sight)
+        if hidden and not any(under(real, s) for s in visible):
             continue  # already out of sight (the emptied home, a private /tmp)
-        if real not in found:
-            found.append(real)
-    return found
+        found[real] = None
+    # A path inside a covered folder is covered with it (unless the workspace, mounted over
+    # that folder, shows it again).
+    folders = [m for m in found if os.path.isdir(m)]
+    workspace = str(policy.workspace.resolve())
+    return [
+        Path(m)
+        for m in found
+        if under(m, workspace) or not any(m != f and under(m, f) for f in folders)
+    ]
 
 
 def _cover(real: Path) -> list[str]:
     if real.is_dir():
-        return ["--tmpfs", str(real), "--remount-ro", str(real)]
+        return ["--tmpfs", str(real)]
     if real.exists() or real.is_socket():
         return ["--ro-bind", "/dev/null", str(real)]
     return []

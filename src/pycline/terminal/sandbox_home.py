@@ -222,38 +222,38 @@ def visible_paths(home: Path, env: Mapping[str, str], extra: Iterable[str] = ())
     variables name, are shown when they lie in the home; `extra` are the user's own additions
     (relative to the home, or absolute inside it).
     """
-    found: set[Path] = set()
-    for rel in (*VISIBLE, *extra):
-        found.add(home / rel)
+    # Plain strings: this runs before every command, and pathlib is slow at it.
+    base = os.path.normpath(home)
+    found: set[str] = {os.path.normpath(os.path.join(base, rel)) for rel in (*VISIBLE, *extra)}
+    broad = {base, *(os.path.join(base, b) for b in _TOO_BROAD)}
     for entry in env.get("PATH", "").split(os.pathsep):
-        if entry:
-            found.add(_path_root(home, Path(entry)))
+        if entry and os.path.isabs(entry):
+            entry = os.path.normpath(entry)
+            parent, name = os.path.split(entry)
+            candidate = parent if name == "bin" else entry
+            # A tool's folder (`~/opt/node` for `~/opt/node/bin`), unless that is the home or
+            # one of its catch-all folders.
+            found.add(entry if candidate in broad else candidate)
     for name in TOOLCHAIN_VARIABLES:
         value = env.get(name)
         if value and os.path.isabs(value):
-            found.add(Path(value))
-    inside = [p for p in found if _strictly_inside(p, home) and os.path.lexists(p)]
+            found.add(os.path.normpath(value))
+    inside = sorted(
+        (p for p in found if is_under(p, base) and p != base and os.path.lexists(p)),
+        key=lambda p: p.count("/"),
+    )
     # A folder already shown covers what is inside it.
-    inside.sort(key=lambda p: len(p.parts))
-    kept: list[Path] = []
+    kept: list[str] = []
     for path in inside:
-        if not any(path.is_relative_to(k) for k in kept):
+        if not any(is_under(path, k) for k in kept):
             kept.append(path)
-    return kept
+    return [Path(p) for p in kept]
 
 
 def secret_paths(home: Path) -> list[Path]:
     return [home / rel for rel in SECRETS]
 
 
-def _path_root(home: Path, entry: Path) -> Path:
-    """What to show for a PATH entry: its tool's folder (`~/opt/node` for `~/opt/node/bin`),
-    unless that is the home or one of its catch-all folders."""
-    candidate = entry.parent if entry.name == "bin" else entry
-    if candidate == home or any(candidate == home / broad for broad in _TOO_BROAD):
-        return entry
-    return candidate
-
-
-def _strictly_inside(path: Path, home: Path) -> bool:
-    return path != home and path.is_relative_to(home)
+def is_under(path: str, folder: str) -> bool:
+    """Whether `path` is `folder` or inside it (normalised absolute strings)."""
+    return path == folder or path.startswith(folder if folder.endswith("/") else folder + "/")

@@ -21,6 +21,7 @@ import logging
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -81,12 +82,33 @@ _lock = threading.Lock()
 _captured: dict[str, UserShell] = {}
 
 
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """End a start-up that hangs: politely first, since a start-up script may hold a lock it
+    removes on exit (pyenv's rehash does)."""
+    for sig, grace in ((signal.SIGTERM, 2.0), (signal.SIGKILL, 5.0)):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, sig)
+        try:
+            proc.wait(grace)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
 async def session_shell(cwd: Path) -> UserShell:
     """The user's shell for this session (captured on first use; later calls reuse it)."""
     shell = os.environ.get("SHELL", "")
     if shell in _captured:
         return _captured[shell]
     return await asyncio.to_thread(_capture_once, shell, cwd)
+
+
+def prefetch(cwd: Path) -> None:
+    """Start capturing in the background (a session's start), so the first command does not
+    wait for the user's shell to start."""
+    shell = os.environ.get("SHELL", "")
+    if shell not in _captured:
+        threading.Thread(target=_capture_once, args=(shell, cwd), daemon=True).start()
 
 
 def _capture_once(shell: str, cwd: Path) -> UserShell:
@@ -114,22 +136,31 @@ def capture(shell: str, cwd: Path, *, timeout: float = CAPTURE_TIMEOUT) -> UserS
         f"printf '%s' {shlex.quote(_END)}"
     )
     try:
-        done = subprocess.run(
+        proc = subprocess.Popen(
             [shell, "-i", "-c", dump],
             cwd=cwd,
             env={**base, RESOLVING_ENV: "1"},
             stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=timeout,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
             start_new_session=True,
-            check=False,
         )
-    except (OSError, subprocess.SubprocessError) as exc:
+    except OSError as exc:
         log.info("could not read the environment of %s: %s", shell, exc)
         return UserShell(runner, _without_own_venv(base))
-    parsed = _parse(done.stdout.decode("utf-8", errors="replace"))
+    # Not stopped when pycline exits first: a start-up script cut short can leave a lock
+    # behind (pyenv's rehash does), and this one ends on its own within moments.
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        log.info(
+            "%s took more than %ss to start; commands get pycline's environment", shell, timeout
+        )
+        _stop(proc)
+        return UserShell(runner, _without_own_venv(base))
+    parsed = _parse(out.decode("utf-8", errors="replace"))
     if parsed is None:
-        log.info("%s printed no environment (exit %s)", shell, done.returncode)
+        log.info("%s printed no environment (exit %s)", shell, proc.returncode)
         return UserShell(runner, _without_own_venv(base))
     env, snapshot_text = parsed
     env = {k: v for k, v in env.items() if k not in _SHELL_OWN}

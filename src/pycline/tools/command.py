@@ -19,7 +19,7 @@ from pycline.terminal.allow_rules import covered, rememberable
 from pycline.terminal.command_rules import add_rule, workspace_rules
 from pycline.terminal.danger import is_dangerous
 from pycline.terminal.process import ShellProcess
-from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable, unavailable_reason
+from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable, limits, unavailable_reason
 from pycline.tools.base import (
     ApprovalCategory,
     Interrupted,
@@ -205,6 +205,10 @@ def sandbox_in(ctx: ToolContext) -> SandboxPolicy | None:
     if policy is None:
         return None
     if policy.enabled:
+        limit = limits(policy)
+        if limit and not ctx.services.sandbox_notice_shown:
+            ctx.services.sandbox_notice_shown = True
+            ctx.say(ToolOutput(f"[pycline] {limit}\n"))
         return policy
     if not policy.explicit and not ctx.services.sandbox_notice_shown:
         reason = unavailable_reason()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 
 from pycline.errors import ToolError
-from pycline.prompts.responses import with_feedback
 from pycline.tools.base import (
     ParamSpec,
     ToolCall,
@@ -15,7 +14,7 @@ from pycline.tools.base import (
     ToolSpec,
     describe,
 )
-from pycline.tools.listing import approve_read
+from pycline.tools.listing import approved_read
 from pycline.workspace.definitions import list_definitions
 from pycline.workspace.ignore import blocked_message
 
@@ -48,10 +47,12 @@ class ListCodeDefinitionNamesTool:
         target = ctx.resolve(call.require("path"))
         if ctx.access.blocked(target.path):
             raise ToolError(blocked_message(target.display))
+        missing = None
         if not target.path.exists():
-            raise ToolError(f"The directory {target.display} does not exist.")
-        text = await asyncio.to_thread(list_definitions, target.path, access=ctx.access)
-        verdict = await approve_read(ctx, self.spec.name, self.summary(call), target, text)
-        if isinstance(verdict, ToolResult):
-            return verdict
-        return ToolResult(with_feedback(text, verdict))
+            missing = f"The directory {target.display} does not exist."
+
+        async def definitions() -> str:
+            return await asyncio.to_thread(list_definitions, target.path, access=ctx.access)
+
+        summary = self.summary(call)
+        return await approved_read(ctx, self.spec.name, summary, target, missing, definitions)

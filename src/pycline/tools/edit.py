@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from pycline.editing.cleanup import (
     truncation_warning,
 )
 from pycline.editing.diffs import unified_diff
+from pycline.editing.linters import Confine
 from pycline.editing.problems import ProblemCheck, render_problems
 from pycline.editing.search_replace import SearchReplaceError, apply_search_replace
 from pycline.editing.textfile import TextFile
@@ -218,7 +220,14 @@ async def _propose_and_save(
     servers = ctx.services.language_servers
     if servers is not None and (installing := servers.prepare(resolved.path)):
         ctx.say(Notice(installing))  # a one-time wait the user should know the reason for
-    check = ProblemCheck(resolved.path, resolved.display, ctx.cwd, ctx.services.linters, servers)
+    check = ProblemCheck(
+        resolved.path,
+        resolved.display,
+        ctx.cwd,
+        ctx.services.linters,
+        servers,
+        confine=_linter_confinement(ctx),
+    )
     # The old file's lint runs while the user looks at the proposal.
     before = asyncio.create_task(check.before(target.existing.text if target.existing else None))
     approval: Approval | None = None
@@ -325,3 +334,11 @@ def _edit_failed(message: str, display: str, file: TextFile) -> str:
         "the current lines exactly. After three failures in a row, write the whole file with "
         "write_to_file instead."
     )
+
+
+def _linter_confinement(ctx: ToolContext) -> Confine:
+    """Linters run as language servers do: in the commands' sandbox, without secrets."""
+    from pycline.terminal.sandbox import program_argv
+
+    policy, cwd = ctx.services.sandbox, ctx.cwd
+    return lambda argv: program_argv(argv, policy, cwd, os.environ)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion
@@ -49,16 +50,35 @@ LIST_FILES_SPEC = ToolSpec(
 _PREVIEW_CHARS = 4000
 
 
-def directory_target(ctx: ToolContext, raw: str) -> ResolvedPath:
-    """Resolve a directory parameter, refusing hidden, missing or non-directory paths."""
-    target = ctx.resolve(raw)
-    if ctx.access.blocked(target.path):
-        raise ToolError(blocked_message(target.display))
+def directory_problem(target: ResolvedPath) -> str | None:
+    """Why `target` cannot be listed (missing, or a file), else None."""
     if not target.path.exists():
-        raise ToolError(f"The directory {target.display} does not exist.")
+        return f"The directory {target.display} does not exist."
     if not target.path.is_dir():
-        raise ToolError(f"{target.display} is a file, not a directory.")
-    return target
+        return f"{target.display} is a file, not a directory."
+    return None
+
+
+async def approved_read(
+    ctx: ToolContext,
+    tool: str,
+    summary: str,
+    target: ResolvedPath,
+    problem: str | None,
+    produce: Callable[[], Awaitable[str]],
+) -> ToolResult:
+    """A read tool's result. `problem` (a missing path…) is told at once inside the workspace;
+    outside it, only once the read is approved: until then the model learns nothing about
+    what exists there, a missing path being refused exactly as an existing one."""
+    if problem is not None and not target.outside:
+        raise ToolError(problem)
+    text = problem if problem is not None else await produce()
+    verdict = await approve_read(ctx, tool, summary, target, text)
+    if isinstance(verdict, ToolResult):
+        return verdict
+    if problem is not None:
+        raise ToolError(problem)
+    return ToolResult(with_feedback(text, verdict))
 
 
 async def approve_read(
@@ -81,13 +101,18 @@ class ListFilesTool:
         return describe(self.spec.name, call.get("path"))
 
     async def run(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
-        target = directory_target(ctx, call.require("path"))
+        target = ctx.resolve(call.require("path"))
+        if ctx.access.blocked(target.path):
+            raise ToolError(blocked_message(target.display))
         recursive = (call.get("recursive") or "").strip().lower() == "true"
-        entries, truncated = await asyncio.to_thread(
-            list_workspace, target.path, recursive=recursive, ignore=ctx.access
+
+        async def listing() -> str:
+            entries, truncated = await asyncio.to_thread(
+                list_workspace, target.path, recursive=recursive, ignore=ctx.access
+            )
+            return format_listing(entries, truncated) if entries else "No files found."
+
+        summary = self.summary(call)
+        return await approved_read(
+            ctx, self.spec.name, summary, target, directory_problem(target), listing
         )
-        text = format_listing(entries, truncated) if entries else "No files found."
-        verdict = await approve_read(ctx, self.spec.name, self.summary(call), target, text)
-        if isinstance(verdict, ToolResult):
-            return verdict
-        return ToolResult(with_feedback(text, verdict))

@@ -8,9 +8,10 @@ task's wiring puts it there. Approval category "mcp"; a tool listed in its serve
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
-from pycline.errors import ToolError
-from pycline.events import ApprovalQuestion
+from pycline.errors import PyclineError, ToolError
+from pycline.events import ALWAYS_ALLOW, APPROVE, DENY, ApprovalQuestion, Option, ToolOutput
 from pycline.mcp.hub import McpHub
 from pycline.mcp.model import BinaryPart, ImagePart, McpOutput, TextPart
 from pycline.mcp.schema import parse_arguments
@@ -79,6 +80,19 @@ ACCESS_MCP_RESOURCE_SPEC = ToolSpec(
 NO_CONTENT = "(The MCP server returned no content.)"
 
 
+def _always_allow(
+    ctx: ToolContext, remember: Callable[[str, str], None], server: str, tool: str
+) -> None:
+    """From now on `tool` runs unasked: in this task at once, and in later ones (saved)."""
+    table = dict(ctx.services.mcp_auto_approve)
+    table[server] = frozenset({*table.get(server, ()), tool})
+    ctx.services.mcp_auto_approve = table
+    try:
+        remember(server, tool)
+    except (OSError, PyclineError) as exc:
+        ctx.say(ToolOutput(f'[pycline] could not save "always allow {tool}": {exc}\n'))
+
+
 def auto_approved(ctx: ToolContext, hub: McpHub, server: str, tool: str) -> bool:
     in_settings = tool in ctx.services.mcp_auto_approve.get(server, ())
     return in_settings or hub.is_auto_approved(server, tool)
@@ -132,11 +146,17 @@ class UseMcpToolTool:
         hub.check_tool_call(server, tool, arguments)
         feedback = ""
         if not auto_approved(ctx, hub, server, tool):
+            remember = ctx.services.remember_mcp_tool
+            options: tuple[Option, ...] = (APPROVE, DENY)
+            if remember is not None:
+                always = Option(ALWAYS_ALLOW.id, f"Always allow {tool} ({server})")
+                options = (APPROVE, always, DENY)
             approval = await ctx.approve(
                 ApprovalQuestion(
                     self.spec.name,
                     f"Use tool '{tool}' of MCP server '{server}'",
                     preview=json.dumps(arguments, ensure_ascii=False, indent=2),
+                    options=options,
                 ),
                 "mcp",
                 outside_workspace=False,
@@ -144,6 +164,8 @@ class UseMcpToolTool:
             if not approval.approved:
                 return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
             feedback = approval.feedback
+            if approval.always and remember is not None:
+                _always_allow(ctx, remember, server, tool)
         output = await hub.call_tool(server, tool, arguments)
         text, images = render(output, supports_images=ctx.supports_images)
         if output.is_error:

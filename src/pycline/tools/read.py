@@ -92,10 +92,14 @@ class ReadFileTool:
         start, end = parse_range(call.get("start_line"), call.get("end_line"))
         if ctx.access.blocked(target.path):
             raise ToolError(blocked_message(target.display))
-        _check_readable(target)
+        # Outside the workspace, whether the path exists is itself for the user to release.
+        if not target.outside:
+            _check_readable(target)
         refused = await self.ask(call, ctx, target)
         if refused is not None:
             return refused
+        if target.outside:
+            _check_readable(target)
         if target.path.suffix.lower() in IMAGE_SUFFIXES:
             return await asyncio.to_thread(_read_image, target, ctx.supports_images)
         convert = converter_for(target.path)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pycline.errors import ToolError
-from pycline.prompts.responses import with_feedback
 from pycline.tools.base import (
     ParamSpec,
     ToolCall,
@@ -13,7 +12,7 @@ from pycline.tools.base import (
     ToolSpec,
     describe,
 )
-from pycline.tools.listing import approve_read
+from pycline.tools.listing import approved_read
 from pycline.workspace.ignore import blocked_message
 from pycline.workspace.search import MAX_RESULTS, format_results, run_search
 
@@ -71,17 +70,17 @@ class SearchFilesTool:
         target = ctx.resolve(raw_path)
         if ctx.access.blocked(target.path):
             raise ToolError(blocked_message(target.display))
-        if not target.path.exists():
-            raise ToolError(f"The path {target.display} does not exist.")
-        outcome = await run_search(
-            ctx.cwd,
-            target.path,
-            regex,
-            file_pattern=file_pattern.strip() if file_pattern else None,
-            access=ctx.access,
-        )
-        text = format_results(outcome)
-        verdict = await approve_read(ctx, self.spec.name, self.summary(call), target, text)
-        if isinstance(verdict, ToolResult):
-            return verdict
-        return ToolResult(with_feedback(text, verdict))
+        missing = None if target.path.exists() else f"The path {target.display} does not exist."
+
+        async def search() -> str:
+            outcome = await run_search(
+                ctx.cwd,
+                target.path,
+                regex,
+                file_pattern=file_pattern.strip() if file_pattern else None,
+                access=ctx.access,
+            )
+            return format_results(outcome)
+
+        summary = self.summary(call)
+        return await approved_read(ctx, self.spec.name, summary, target, missing, search)

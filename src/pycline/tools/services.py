@@ -8,7 +8,7 @@ a front end without "Proceed While Running"), and says so to the model or goes w
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -28,6 +28,8 @@ class ToolServices:
     # The settings' `mcpAutoApprove`: {server: tool names} run without asking, added to each
     # server's own `autoApprove` list.
     mcp_auto_approve: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # Saves the user's "Always allow" of one MCP tool (server, tool) in their global settings.
+    remember_mcp_tool: Callable[[str, str], None] | None = None
     browser: BrowserSession | None = None
     # The task's background processes; the task stops them all when it ends.
     background: BackgroundProcesses | None = None

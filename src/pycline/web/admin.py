@@ -5,10 +5,8 @@ and trusting the project's MCP file."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import TYPE_CHECKING, Any
 
-import aiohttp
 from aiohttp import web
 
 from pycline.errors import ConfigError, PyclineError
@@ -61,27 +59,30 @@ def _mode_entry(data: Any) -> dict[str, Any]:
 
 def write_settings(session: WebSession, body: dict[str, Any]) -> None:
     """Merge the screen's values into the global settings file; keys go to the secret store."""
-    from pycline.app.config import load_settings, settings_path
+    from pycline.app.config import load_settings, locked, settings_path
     from pycline.app.config import write_settings as write
     from pycline.app.secrets import SecretStore
 
-    data = load_settings(session.home)
-    act = _mode_entry(body.get("act") or {})
-    for key in ("provider", "model", "baseUrl"):
-        data.pop(key, None)
-    data.update(act)
     plan = body.get("plan")
-    if plan:
-        data["planMode"] = _mode_entry(plan)
-    else:
-        data.pop("planMode", None)
-    auto = body.get("autoApprove")
-    if isinstance(auto, dict):
-        data["autoApprove"] = {k: v for k, v in auto.items() if isinstance(v, bool)}
-    features = body.get("features")
-    if isinstance(features, dict):
-        data.update({k: v for k, v in features.items() if k in FEATURES and isinstance(v, bool)})
-    write(settings_path(session.home), data, home=session.home, workspace=False)
+    with locked(settings_path(session.home)):
+        data = load_settings(session.home)
+        act = _mode_entry(body.get("act") or {})
+        for key in ("provider", "model", "baseUrl"):
+            data.pop(key, None)
+        data.update(act)
+        if plan:
+            data["planMode"] = _mode_entry(plan)
+        else:
+            data.pop("planMode", None)
+        auto = body.get("autoApprove")
+        if isinstance(auto, dict):
+            data["autoApprove"] = {k: v for k, v in auto.items() if isinstance(v, bool)}
+        features = body.get("features")
+        if isinstance(features, dict):
+            data.update(
+                {k: v for k, v in features.items() if k in FEATURES and isinstance(v, bool)}
+            )
+        write(settings_path(session.home), data, home=session.home, workspace=False)
     secrets = SecretStore(session.home)
     for mode in (body.get("act"), plan):
         if isinstance(mode, dict) and mode.get("apiKey") and mode.get("provider"):
@@ -111,40 +112,13 @@ async def task_models(session: WebSession, run: Run, mode: str, provider: str) -
 
 
 async def server_models(provider: str, base: Any, key: Any) -> list[str]:
-    """Ask an OpenAI-compatible server for its models (`GET {base}/models`): proves it answers."""
-    from pycline.providers.presets import preset
+    """The models `provider`'s server lists (proves it answers, and takes the key)."""
+    from pycline.app.server_check import list_models
 
-    if not base:
-        found = preset(provider)
-        base = found.base_url if found is not None else None
-    if provider == "openai" and not base:
-        base = "https://api.openai.com/v1"
-    if provider == "anthropic" and not base:
-        base = "https://api.anthropic.com/v1"
-    if not base or not str(base).startswith(("http://", "https://")):
-        raise ConfigError(f"No server address to check for {provider or 'this provider'}.")
-    headers: dict[str, str] = {}
-    if provider == "anthropic":
-        headers["anthropic-version"] = "2023-06-01"
-        if key:
-            headers["x-api-key"] = str(key)
-    elif key:
-        headers["Authorization"] = f"Bearer {key}"
-    timeout = aiohttp.ClientTimeout(total=CHECK_TIMEOUT)
-    try:
-        async with (
-            aiohttp.ClientSession(timeout=timeout) as client,
-            client.get(str(base).rstrip("/") + "/models", headers=headers) as response,
-        ):
-            if response.status != 200:
-                raise ConfigError(f"The server answered HTTP {response.status}.")
-            data = await response.json(content_type=None)
-    except (aiohttp.ClientError, TimeoutError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"The server did not answer: {type(exc).__name__}") from None
-    items: Any = data.get("data") or data.get("models") or [] if isinstance(data, dict) else []
-    if not isinstance(items, list):
-        items = []
-    return sorted(str(m.get("id") or m.get("name")) for m in items if isinstance(m, dict))
+    reply = await list_models(provider, str(base) if base else None, str(key) if key else None)
+    if reply.status != "ok":
+        raise ConfigError(f"The server did not answer as expected: {reply.reason}")
+    return sorted(reply.models)
 
 
 # --- MCP -----------------------------------------------------------------------------------------
@@ -152,10 +126,11 @@ async def server_models(provider: str, base: Any, key: Any) -> list[str]:
 
 def mcp_state(session: WebSession) -> dict[str, Any]:
     from pycline.app.config import load
-    from pycline.mcp.trust import McpTrust
+    from pycline.app.mcp import untrusted_file
 
     hub = session.session.mcp
-    extra = load(session.home).mcp_auto_approve
+    settings = load(session.home, session.cwd)
+    extra = settings.mcp_auto_approve
     servers = []
     for s in hub.servers() if hub is not None else []:
         servers.append(
@@ -169,8 +144,14 @@ def mcp_state(session: WebSession) -> dict[str, Any]:
                 "autoApprove": sorted({*s.auto_approve, *extra.get(s.name, [])}),
             }
         )
-    untrusted = McpTrust(session.home).untrusted_file(session.cwd)
-    return {"servers": servers, "untrusted": str(untrusted) if untrusted else None}
+    untrusted = untrusted_file(session.home, session.cwd)
+    # What really happens: with useMcp (or YOLO) on, every tool runs without asking.
+    everything = settings.auto_approve.use_mcp or settings.auto_approve.yolo
+    return {
+        "servers": servers,
+        "untrusted": str(untrusted) if untrusted else None,
+        "allAutoApproved": everything,
+    }
 
 
 async def _refresh(session: WebSession) -> None:
@@ -215,7 +196,8 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def post_settings(request: web.Request) -> web.Response:
         session = session_of(request)
         try:
-            write_settings(session, await json_body(request))
+            # Off the loop: the settings file's lock may be held by another pycline.
+            await asyncio.to_thread(write_settings, session, await json_body(request))
             session.reload_models()
         except PyclineError as exc:
             return fail(exc)

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
 
+from pycline.app.checkpoints import CheckpointError
 from pycline.app.slash_commands import registry
-from pycline.checkpoints.types import CheckpointError
+from pycline.app.tasks import Tasks
+from pycline.command_wire import WireError, read_json
 from pycline.commands import StopProcess
 from pycline.errors import PyclineError
-from pycline.parsing import json_limits
-from pycline.parsing.surrogates import clean_json
 from pycline.web import usecases
 from pycline.web.tasks import WebSession
 from pycline.web.transcript import saved_events
@@ -59,8 +60,8 @@ def fail(exc: Exception, status: int = 400) -> web.Response:
 
 async def json_body(request: web.Request) -> dict[str, Any]:
     try:
-        data = clean_json(json_limits.loads(await request.read()))
-    except ValueError:  # not JSON, not UTF-8, or nested without end
+        data = read_json(await request.read())
+    except WireError:  # not JSON, not UTF-8, or nested without end
         data = None
     if not isinstance(data, dict):
         raise web.HTTPBadRequest(text="expected a JSON object")
@@ -85,7 +86,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         session = session_of(request)
         q = request.query
         rows = usecases.history(
-            session.store,
+            session.home,
             search=q.get("search", ""),
             sort=q.get("sort", "newest"),
             workspace=str(session.cwd) if q.get("workspace") == "1" else None,
@@ -123,7 +124,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         task_id = request.match_info["id"]
         try:
             session = session_of(request)
-            text = usecases.export(session.home, task_id, session.cwd)
+            text = await asyncio.to_thread(usecases.export, session.home, task_id, session.cwd)
         except PyclineError as exc:
             return fail(exc, 404)
         return web.Response(
@@ -136,7 +137,8 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
     async def transcript(request: web.Request) -> web.Response:
         task_id = request.match_info["id"]
         try:
-            messages = session_of(request).store.open(task_id).load_ui_messages()
+            tasks = Tasks(session_of(request).home)
+            messages = await asyncio.to_thread(tasks.ui_messages, task_id)
         except PyclineError as exc:
             return fail(exc, 404)
         events = [{**e, "seq": i} for i, e in enumerate(saved_events(task_id, messages))]
@@ -210,11 +212,14 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         """The / menu: pycline's and Cline's commands, then the enabled workflows (the
         project's `.clinerules/workflows`, then the user's), as the terminal's /help lists them."""
         session = session_of(request)
-        return _ok(usecases.command_menu(registry(session.cwd, session.home, "web")))
+        # Workflows are read off the event loop (a slow disk never stalls the other requests).
+        found = await asyncio.to_thread(registry, session.cwd, session.home, "web")
+        return _ok(usecases.command_menu(found))
 
     @routes.get("/api/files")
     async def files(request: web.Request) -> web.Response:
         session = session_of(request)
-        return _ok(usecases.find_files(session.cwd, request.query.get("q", "")))
+        query = request.query.get("q", "")
+        return _ok(await asyncio.to_thread(usecases.find_files, session.cwd, query))
 
     app.router.add_routes(routes)

@@ -5,23 +5,27 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import html
 import os
 import signal
 import sys
+import tempfile
+import threading
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
 
 PASSWORD_ENV = "PYCLINE_UI_PASSWORD"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from pycline.cli.main import _common
+    from pycline.app.flags import add_common_flags
 
     parser = argparse.ArgumentParser(
         prog="pycline ui",
         description="Cline's chat, history, checkpoints and settings in a browser.",
     )
-    _common(parser)  # --cwd and the model flags, as every command has them
+    add_common_flags(parser)  # --cwd and the model flags, as every command has them
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )
@@ -31,21 +35,40 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_ui(argv: list[str]) -> int:
-    from pycline.cli.common import fail, workspace_dir
+    from pycline.app.flags import apply_flags, workspace_of
+    from pycline.errors import ConfigError
     from pycline.web.security import is_loopback
 
-    ns = build_parser().parse_args(argv)
-    cwd = workspace_dir(ns)
+    ns = apply_flags(build_parser().parse_args(argv))
+    try:
+        cwd = workspace_of(ns)
+    except ConfigError as exc:
+        print(f"pycline: {exc}", file=sys.stderr)
+        return 2
     password = os.environ.get(PASSWORD_ENV) or None
     if not is_loopback(ns.host) and password is None:
-        fail(
-            f"--host {ns.host} would let other machines reach the agent; set {PASSWORD_ENV} "
-            "to require a password, or keep the default 127.0.0.1."
+        print(
+            f"pycline: --host {ns.host} would let other machines reach the agent; set "
+            f"{PASSWORD_ENV} to require a password, or keep the default 127.0.0.1.",
+            file=sys.stderr,
         )
+        return 2
     try:
         return asyncio.run(_serve(ns, cwd, password))
     except KeyboardInterrupt:
         return 130
+
+
+def open_browser(url: str) -> None:
+    """Open `url` without holding up the server: the `$BROWSER` command (a text browser, when
+    there is no display) may run for as long as the user reads, and `webbrowser` waits for it.
+    A daemon thread, so that stopping the server never waits for the browser either."""
+
+    def run() -> None:
+        with contextlib.suppress(webbrowser.Error, OSError):
+            webbrowser.open(url)
+
+    threading.Thread(target=run, name="open-browser", daemon=True).start()
 
 
 async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int:
@@ -53,7 +76,7 @@ async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int
 
     from pycline.app.session import ConfigOverrides, Session
     from pycline.errors import PyclineError
-    from pycline.web.security import Guard
+    from pycline.web.security import Guard, url_host
     from pycline.web.server import build_app
     from pycline.web.tasks import WebSession
 
@@ -82,14 +105,23 @@ async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int
         return 2
     port = runner.addresses[0][1]
     guard.port = port
-    shown = ns.host if ":" not in ns.host else f"[{ns.host}]"
-    url = f"http://{shown}:{port}/#token={guard.token}"
+    shown = url_host(ns.host)
+
+    def login_url(token: str) -> str:
+        return f"http://{shown}:{port}/#token={token}"
+
+    url = login_url(guard.token or guard.issue_token())
     print(f"pycline ui: {url}", flush=True)
-    if not ns.no_open:
-        with contextlib.suppress(webbrowser.Error):
-            webbrowser.open(url)
-    stop = asyncio.Event()
+    redirect = None if ns.no_open else _open_browser(url)
     loop = asyncio.get_running_loop()
+    if _watch_lines(
+        loop, lambda: print(f"pycline ui: {login_url(guard.issue_token())}", flush=True)
+    ):
+        print(
+            "pycline ui: each link logs in once, within 2 minutes; press Enter for a new one",
+            file=sys.stderr,
+        )
+    stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
@@ -97,5 +129,60 @@ async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int
     finally:
         await session.close()  # every running task is cancelled and saved
         await runner.cleanup()
+        if redirect is not None:
+            redirect.unlink(missing_ok=True)
     print("pycline ui: stopped; tasks saved", file=sys.stderr)
     return 0
+
+
+def _open_browser(url: str) -> Path | None:
+    """Open the browser on a private file that forwards to `url` (as Jupyter does): the
+    browser's command line, which `ps` shows to everyone, then holds no token."""
+    from pycline.app.home import RuntimeDirError, runtime_dir
+
+    try:
+        folder = runtime_dir()
+    except RuntimeDirError:
+        return None
+    fd, name = tempfile.mkstemp(prefix="ui-open-", suffix=".html", dir=folder)
+    quoted = html.escape(url, quote=True)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:  # mkstemp makes it 0600
+        out.write(
+            "<!DOCTYPE html><html><head><meta charset='utf-8'>"
+            f"<meta http-equiv='refresh' content='0;url={quoted}'><title>pycline</title></head>"
+            f"<body><p><a href='{quoted}'>Open pycline</a></p></body></html>\n"
+        )
+    path = Path(name)
+    open_browser(path.as_uri())
+    return path
+
+
+def _watch_lines(loop: asyncio.AbstractEventLoop, on_line: Callable[[], None]) -> bool:
+    """Call `on_line` for each line typed on stdin; False when stdin is nothing to read (or a
+    terminal we do not own: reading it in the background would stop the process)."""
+    try:
+        fd = sys.stdin.fileno()
+        if os.isatty(fd) and os.tcgetpgrp(fd) != os.getpgrp():
+            return False
+    except (OSError, ValueError, AttributeError):
+        return False
+
+    def readable() -> None:
+        try:
+            if os.isatty(fd) and os.tcgetpgrp(fd) != os.getpgrp():
+                loop.remove_reader(fd)
+                return
+            data = os.read(fd, 4096)
+        except OSError:
+            data = b""
+        if not data:
+            loop.remove_reader(fd)  # end of input: nothing more will come
+            return
+        for _ in range(data.count(b"\n")):
+            on_line()
+
+    try:
+        loop.add_reader(fd, readable)
+    except (OSError, ValueError, PermissionError):
+        return False  # a regular file or /dev/null cannot be watched: nothing to read later
+    return True

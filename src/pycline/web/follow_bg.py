@@ -7,11 +7,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from pycline.app.background import client
 from pycline.app.background.client import Attachment
-from pycline.command_wire import command_json
 from pycline.commands import CommandEnvelope
 from pycline.event_wire import WireError, envelope_from_json
 from pycline.web.wire import BadRequest, event_json
@@ -22,8 +22,9 @@ Send = Callable[[dict[str, Any]], None]
 class Followed:
     """The background tasks one page follows, by task id."""
 
-    def __init__(self, send: Send) -> None:
+    def __init__(self, send: Send, home: Path) -> None:
         self._send = send
+        self.home = home  # where the tasks' secrets are
         self._conns: dict[str, Attachment] = {}
         self._jobs: dict[str, asyncio.Task[None]] = {}
 
@@ -35,7 +36,7 @@ class Followed:
             raise BadRequest("the background task has no saved task yet")
         if task_id in self._jobs:
             return
-        conn = await client.connect(bg_id, task_id)
+        conn = await client.connect(self.home, bg_id, task_id)
         await conn.send({"op": "attach"})
         self._conns[task_id] = conn
         self._jobs[task_id] = asyncio.create_task(self._pump(bg_id, task_id, conn))
@@ -61,9 +62,8 @@ class Followed:
 
     async def command(self, sent: CommandEnvelope) -> None:
         """Pass a command on to the task's own process (which answers a refusal)."""
-        await self._conns[sent.task_id].send(
-            command_json(sent.task_id, sent.command, request=sent.request)
-        )
+        # To the task it runs now (one it handed off to, after a `new_task`).
+        await self._conns[sent.task_id].command(sent.command, request=sent.request)
 
     async def close(self) -> None:
         jobs = list(self._jobs.values())

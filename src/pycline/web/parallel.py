@@ -63,10 +63,10 @@ def _options(question: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _run_argv(session: WebSession, text: str) -> tuple[list[str], dict[str, str]]:
     """`pycline run --bg` with this server's model choices (a key goes in the environment)."""
-    from pycline.providers.presets import key_env
+    from pycline.app.config import KEY_ENV
 
     o = session.overrides
-    argv = [sys.executable, "-m", "pycline.cli.main", "run", "--bg", "--cwd", str(session.cwd)]
+    argv = [sys.executable, "-m", "pycline", "run", "--bg", "--cwd", str(session.cwd)]
     for flag, value in (
         ("--provider", o.provider),
         ("--model", o.model),
@@ -77,7 +77,7 @@ def _run_argv(session: WebSession, text: str) -> tuple[list[str], dict[str, str]
         if value:
             argv += [flag, value]
     env = dict(os.environ)
-    if o.api_key and o.provider and (name := key_env(o.provider)):
+    if o.api_key and o.provider and (name := KEY_ENV.get(o.provider)):
         env[name] = o.api_key
     return [*argv, "--", text], env
 

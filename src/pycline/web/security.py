@@ -3,8 +3,13 @@
 Local servers of coding agents have been taken over through open CORS and DNS rebinding, so every
 request is checked on three things: the `Host` header names the address we listen on (a rebound
 domain does not), the `Origin` (when sent, and always for WebSockets and writes) is our own, and
-the session cookie proves the token from the printed URL was seen. The token travels in the URL
-fragment, which browsers never send, and is swapped for an HttpOnly, SameSite=Strict cookie.
+the session credential proves the token from the printed URL was seen.
+
+The token travels in the URL fragment, which browsers never send; it works once, within
+TOKEN_LIFETIME, and is swapped for a session credential the page keeps in its own origin's
+storage and sends as a header (`Authorization: Bearer …`; for the WebSocket, a subprotocol). Not
+a cookie: browsers send cookies to every port of a host, so a dev server on another local port
+would receive it, and any program can replay it with our Host and Origin.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -28,9 +34,15 @@ CSP = (
     "frame-ancestors 'none'"
 )
 
-# Served without the cookie: the page and its code must load before the token is exchanged.
+# Served without the credential: the page and its code must load before the token is exchanged.
 PUBLIC_PREFIXES = ("/static/",)
 PUBLIC_PATHS = ("/", "/favicon.svg", "/api/login")
+
+TOKEN_LIFETIME = 120.0  # seconds a start token may wait to be used
+MAX_WRONG_PASSWORDS = 5  # per token
+# The WebSocket carries the session as a subprotocol (browsers cannot set its headers).
+WS_PROTOCOL = "pycline"
+WS_SESSION_PREFIX = "pycline-session."
 
 
 def is_loopback(host: str) -> bool:
@@ -42,6 +54,11 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def url_host(host: str) -> str:
+    """`host` as it goes in a URL (and a Host header): an IPv6 address in brackets."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
 def new_token() -> str:
     """256 random bits, URL-safe."""
     return secrets.token_urlsafe(32)
@@ -51,17 +68,30 @@ def new_token() -> str:
 class Guard:
     host: str
     port: int
-    token: str = field(default_factory=new_token)
     password: str | None = None  # required to log in when listening beyond loopback
-    session: str = field(default_factory=new_token)  # the cookie value; never the token itself
+    clock: Callable[[], float] = time.monotonic
+    token: str | None = None  # the start token not yet used, if any
+    token_expires: float = 0.0
+    sessions: set[str] = field(default_factory=set)  # one per login; never a token
+    wrong_passwords: int = 0
 
-    @property
-    def cookie_name(self) -> str:
-        # One name per port, so two servers on one machine do not overwrite each other's cookie.
-        return f"pycline_ui_{self.port}"
+    def __post_init__(self) -> None:
+        self.issue_token()
+
+    def issue_token(self) -> str:
+        """A new start token (the previous one stops working)."""
+        self.token = new_token()
+        self.token_expires = self.clock() + TOKEN_LIFETIME
+        self.wrong_passwords = 0
+        return self.token
 
     def allowed_hosts(self) -> set[str]:
-        names = set(LOOPBACK_NAMES) if is_loopback(self.host) else {self.host}
+        """`name:port` for every name the browser may use: the address we listen on, as the
+        printed URL spells it (127.0.0.2 too, and IPv6 in brackets), and on loopback the
+        usual local names."""
+        names = {url_host(self.host).lower()}
+        if is_loopback(self.host):
+            names |= set(LOOPBACK_NAMES)
         return {f"{name}:{self.port}" for name in names}
 
     def allowed_origins(self) -> set[str]:
@@ -86,21 +116,37 @@ class Guard:
             return origin.lower() == f"http://{request.headers.get('Host', '').lower()}"
         return origin.lower() in self.allowed_origins()
 
-    def cookie_ok(self, request: web.Request) -> bool:
-        value = request.cookies.get(self.cookie_name, "")
-        return hmac.compare_digest(value.encode(), self.session.encode())
+    def session_ok(self, request: web.Request) -> bool:
+        given = _bearer(request) or _ws_session(request)
+        return given is not None and any(
+            hmac.compare_digest(given.encode(), s.encode()) for s in self.sessions
+        )
 
-    def login_ok(self, token: str, password: str | None) -> bool:
-        if not hmac.compare_digest(token.encode(), self.token.encode()):
+    def token_ok(self, token: str) -> bool:
+        current = self.token
+        if current is None or self.clock() > self.token_expires:
             return False
+        return hmac.compare_digest(token.encode(), current.encode())
+
+    def password_ok(self, password: str | None) -> bool:
         if self.password is None:
             return True
         return hmac.compare_digest((password or "").encode(), self.password.encode())
 
-    def set_cookie(self, response: web.StreamResponse) -> None:
-        response.set_cookie(
-            self.cookie_name, self.session, httponly=True, samesite="Strict", path="/"
-        )
+    def login(self, token: str, password: str | None) -> str | None:
+        """A new session for the holder of the start token (and the password, when one is
+        set); the token is used up. None when refused."""
+        if not self.token_ok(token):
+            return None
+        if not self.password_ok(password):
+            self.wrong_passwords += 1
+            if self.wrong_passwords >= MAX_WRONG_PASSWORDS:
+                self.token = None  # guessing goes no further with this token
+            return None
+        self.token = None
+        session = new_token()
+        self.sessions.add(session)
+        return session
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -111,13 +157,27 @@ class Guard:
         if not self.origin_ok(request, required=writes or websocket):
             return _refuse(403, "foreign or missing Origin")
         public = request.path in PUBLIC_PATHS or request.path.startswith(PUBLIC_PREFIXES)
-        if not public and not self.cookie_ok(request):
+        if not public and not self.session_ok(request):
             return _refuse(401, "not logged in: open the URL pycline ui printed")
         if writes and request.content_type != "application/json":
             return _refuse(415, "JSON only")
         response = await handler(request)
         _harden(response, api=not public)
         return response
+
+
+def _bearer(request: web.Request) -> str | None:
+    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+    return value.strip() or None if scheme.lower() == "bearer" else None
+
+
+def _ws_session(request: web.Request) -> str | None:
+    offered = request.headers.get("Sec-WebSocket-Protocol", "")
+    for item in offered.split(","):
+        item = item.strip()
+        if item.startswith(WS_SESSION_PREFIX):
+            return item[len(WS_SESSION_PREFIX) :] or None
+    return None
 
 
 def _refuse(status: int, reason: str) -> web.Response:

@@ -14,15 +14,13 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from pycline.app.handle import CommandRejected
-from pycline.command_wire import accepted, command_from_json, rejected, request_of
+from pycline.command_wire import accepted, command_from_json, read_json, rejected, request_of
 from pycline.commands import SetModel
 from pycline.errors import PyclineError
 from pycline.event_wire import WireError
-from pycline.parsing import json_limits
-from pycline.parsing.surrogates import clean_json
 from pycline.web import admin, api, parallel
 from pycline.web.follow_bg import Followed
-from pycline.web.security import Guard
+from pycline.web.security import WS_PROTOCOL, Guard
 from pycline.web.tasks import Run, WebSession
 from pycline.web.wire import (
     REQUEST_TYPES,
@@ -73,11 +71,17 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
 
     async def login(request: web.Request) -> web.StreamResponse:
         body = await api.json_body(request)
-        if not guard.login_ok(str(body.get("token", "")), body.get("password")):
-            return web.json_response({"error": "wrong token"}, status=401)
-        response = web.json_response({"ok": True, "needs_password": guard.password is not None})
-        guard.set_cookie(response)
-        return response
+        password = body.get("password")
+        session = guard.login(str(body.get("token", "")), password)
+        if session is None:
+            return web.json_response(
+                {
+                    "error": "wrong, used or expired token",
+                    "needs_password": guard.password is not None,
+                },
+                status=401,
+            )
+        return web.json_response({"ok": True, "session": session})
 
     app.router.add_get("/", index)
     app.router.add_post("/api/login", login)
@@ -94,7 +98,7 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
 
 async def websocket(request: web.Request) -> web.StreamResponse:
     session = request.app[SESSION]
-    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE, protocols=(WS_PROTOCOL,))
     await ws.prepare(request)
     request.app[SOCKETS].add(ws)
     outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -136,7 +140,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                 message = nxt
             await ws.send_str(json.dumps(message, ensure_ascii=False))
 
-    followed = Followed(outbox.put_nowait)  # background tasks this page follows
+    followed = Followed(outbox.put_nowait, session.home)  # background tasks this page follows
     outbox.put_nowait({"type": "hello", **api.state(session)})
     workers = [asyncio.create_task(watch()), asyncio.create_task(pump())]
     try:
@@ -162,9 +166,9 @@ async def _handle(session: WebSession, followed: Followed, raw: str) -> dict[str
     page's requests (`pycline.web.wire`). A reply for a request, a refused command, or a
     command that asked for one (its `request` id); anything malformed is refused, never fatal."""
     try:
-        data = clean_json(json_limits.loads(raw))
-    except ValueError as exc:  # not JSON, or nested without end
-        return rejected("", f"not JSON: {exc}")
+        data = read_json(raw)
+    except WireError as exc:
+        return rejected("", str(exc))
     if isinstance(data, dict) and data.get("kind") in REQUEST_TYPES:
         return await _request(session, followed, data)
     return await _command(session, followed, data)

@@ -20,12 +20,11 @@ from typing import Any
 
 from pycline.app.handle import TaskHandle
 from pycline.app.runner import run_chain
-from pycline.app.session import ConfigOverrides, Session
+from pycline.app.session import ConfigOverrides, Session, as_mode
+from pycline.app.tasks import Tasks
 from pycline.commands import Cancel
-from pycline.core.modes import as_mode
-from pycline.events import Envelope
+from pycline.events import EVENTS_VERSION, Envelope
 from pycline.messages import ImageContent
-from pycline.storage.task_store import TaskStore
 from pycline.web.transcript import saved_events
 from pycline.web.wire import BadRequest, Resend, event_json
 
@@ -94,10 +93,7 @@ class WebSession:
     # Sessions of the worktree tasks started here, one per worktree folder.
     worktrees: dict[Path, Session] = field(default_factory=dict)
     _chains: set[asyncio.Task[None]] = field(default_factory=set)
-
-    @property
-    def store(self) -> TaskStore:
-        return TaskStore(self.session.home)
+    _jobs: set[asyncio.Task[None]] = field(default_factory=set)  # `spawn`'s
 
     @property
     def home(self) -> Path:
@@ -133,7 +129,7 @@ class WebSession:
         from pycline.errors import PyclineError
 
         try:
-            where = Path(self.store.open(task_id).load_record().workspace)
+            where = Path(Tasks(self.home).record(task_id).workspace)
             known = await worktrees.list_worktrees(self.cwd, self.home)
         except PyclineError:  # not a git repository, or no such task (resume says so)
             return self.session
@@ -152,7 +148,7 @@ class WebSession:
         saved = list(saved_events(handle.id, handle.saved_messages()))
         if message:  # what the user sent to go on with, where the task continues
             said = {"kind": "user_message", "text": message, "ts": time.time()}
-            saved.append({"v": 2, "task_id": handle.id, "saved": True, **said})
+            saved.append({"v": EVENTS_VERSION, "task_id": handle.id, "saved": True, **said})
         before = [{**e, "seq": i - len(saved)} for i, e in enumerate(saved)]  # before seq 1
         return self._add(Run(handle, handle.title, before), session)
 
@@ -173,8 +169,8 @@ class WebSession:
         """Run `work` beside the requests (kept until done; its failures show as state, as an
         MCP server's status does)."""
         job = asyncio.get_running_loop().create_task(work)
-        self._chains.add(job)
-        job.add_done_callback(self._chains.discard)
+        self._jobs.add(job)
+        job.add_done_callback(self._jobs.discard)
         return job
 
     def get(self, task_id: str) -> Run | None:
@@ -222,6 +218,13 @@ class WebSession:
         self.session.reconfigure(self.overrides)
 
     async def close(self) -> None:
+        # Work beside the requests (an MCP server still connecting) ends first: it could wait
+        # for a server that never answers, and hold up the servers' closing below.
+        jobs = list(self._jobs)
+        for job in jobs:
+            job.cancel()
+        if jobs:
+            await asyncio.wait(jobs, timeout=10)
         for session in self.worktrees.values():
             await session.close()
         await self.session.close()

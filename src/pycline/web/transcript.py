@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from pycline.events import EVENTS_VERSION
 from pycline.messages import UiMessage
 from pycline.storage.rewind import CALL_ID_KEY, CHECKPOINT_KIND, HASH_KEY
 
@@ -106,4 +107,11 @@ def saved_events(task_id: str, messages: Sequence[UiMessage]) -> Iterator[dict[s
     for m in messages:
         event = _event(m)
         if event is not None:
-            yield {"v": 2, "task_id": task_id, "seq": 0, "ts": m.ts, "saved": True, **event}
+            yield {
+                "v": EVENTS_VERSION,
+                "task_id": task_id,
+                "seq": 0,
+                "ts": m.ts,
+                "saved": True,
+                **event,
+            }

@@ -6,11 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
+from pycline.app import menus
+from pycline.app.checkpoints import CheckpointError, label_of
 from pycline.app.slash_commands import SlashCommand, workflows
-from pycline.checkpoints.types import CheckpointError
-from pycline.core.checkpointing import label_of
-from pycline.storage.task_store import TaskStore
-from pycline.workspace.workflows import Workflow
+from pycline.app.tasks import Tasks
 
 Sort = Literal["newest", "oldest", "cost", "tokens"]
 RestoreMode = Literal["both", "workspace", "task"]
@@ -23,7 +22,7 @@ SORT_KEYS: dict[str, Any] = {
 
 
 def history(
-    store: TaskStore,
+    home: Path,
     *,
     search: str = "",
     sort: str = "newest",
@@ -31,28 +30,23 @@ def history(
     favorites_only: bool = False,
     limit: int = 500,
 ) -> list[dict[str, Any]]:
-    records = store.index.list(
-        search=search, workspace=workspace, favorites_only=favorites_only, limit=limit
+    where = Path(workspace) if workspace else None
+    records = Tasks(home).records(
+        search=search, workspace=where, favorites_only=favorites_only, limit=limit
     )
     records.sort(key=SORT_KEYS.get(sort, SORT_KEYS["newest"]))
     return [r.to_json() for r in records]
 
 
 def export(home: Path, task_id: str, workspace: Path) -> str:
-    from pycline.app.tasks import Tasks
-
     return Tasks(home).export(task_id, workspace=workspace).markdown
 
 
 async def delete(home: Path, task_id: str) -> None:
-    from pycline.app.tasks import Tasks
-
     await Tasks(home).delete(task_id)
 
 
 def favorite(home: Path, task_id: str, value: bool) -> None:
-    from pycline.app.tasks import Tasks
-
     Tasks(home).set_favorite(task_id, value)
 
 
@@ -117,57 +111,7 @@ async def restore(
 
 
 def rewind_before_message(home: Path, task_id: str, ts: float, text: str) -> int:
-    """Cut the task back to before the user's message shown at `ts` with `text` (the page knows
-    its messages by time; the saved log may differ by the moment it was written)."""
-    from pycline.storage.rewind import rewind_before
-
-    folder = TaskStore(home).open(task_id)
-    ui = folder.load_ui_messages()
-    said = [i for i, m in enumerate(ui) if i > 0 and m.kind == "user_feedback"]
-    same = [i for i in said if ui[i].text.strip() == text.strip()]
-    candidates = same or said
-    if not candidates:
-        raise CheckpointError("That message is not in the saved task.")
-    at = min(candidates, key=lambda i: abs(ui[i].ts - ts))
-    return rewind_before(folder, at).api_messages_removed
-
-
-def find_files(root: Path, query: str, *, limit: int = 50) -> list[dict[str, str]]:
-    """Files and folders for the @ menu, best fuzzy matches first (ignore rules respected)."""
-    from rapidfuzz import fuzz, process
-
-    from pycline.workspace.ignore import IgnoreRules
-
-    rules = IgnoreRules.load(root)
-    entries: list[str] = []
-    skip = {".git", "node_modules", ".venv", "__pycache__"}
-    for path in _walk(root, skip, budget=20_000):
-        if not rules.blocked(path):
-            entries.append(path.relative_to(root).as_posix() + ("/" if path.is_dir() else ""))
-    if query:
-        ranked = process.extract(query, entries, scorer=fuzz.WRatio, limit=limit)
-        names = [name for name, score, _ in ranked if score > 40]
-    else:
-        names = sorted(entries, key=lambda e: (e.count("/"), e))[:limit]
-    return [{"path": n, "type": "folder" if n.endswith("/") else "file"} for n in names]
-
-
-def _walk(root: Path, skip: set[str], *, budget: int) -> list[Path]:
-    found: list[Path] = []
-    stack = [root]
-    while stack and len(found) < budget:
-        folder = stack.pop()
-        try:
-            children = sorted(folder.iterdir())
-        except OSError:
-            continue
-        for child in children:
-            if child.name in skip or child.is_symlink():
-                continue
-            found.append(child)
-            if child.is_dir():
-                stack.append(child)
-    return found
+    return Tasks(home).rewind_before_message(task_id, ts, text)
 
 
 def command_menu(commands: list[SlashCommand]) -> list[dict[str, str]]:
@@ -177,6 +121,10 @@ def command_menu(commands: list[SlashCommand]) -> list[dict[str, str]]:
     ]
 
 
-def workflow_menu(found: list[Workflow]) -> list[dict[str, str]]:
+def workflow_menu(found: list[menus.Workflow]) -> list[dict[str, str]]:
     """The / menu's workflows."""
     return command_menu(workflows(found))
+
+
+def find_files(root: Path, query: str) -> list[dict[str, str]]:
+    return menus.find_files(root, query)

@@ -1,7 +1,7 @@
 """The UI's wire format: the session layer's JSON envelopes, with Cline's button labels on
 questions, and the page's own requests (start, resume, resend, follow a background task).
 
-Every event is `{"v": 2, "task_id", "seq", "ts", "kind", ...fields}` (`pycline.event_wire`); the
+Every event is `{"v": 3, "task_id", "seq", "ts", "kind", ...fields}` (`pycline.event_wire`); the
 page's commands to a task are `pycline.command_wire`'s, checked by the task's handle.
 Questions keep their option ids (what an answer names); the labels are Cline's for that kind of
 question: Save/Reject for file edits, Run Command/Reject for commands, Approve/Reject otherwise,

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pathspec
 
@@ -150,10 +151,18 @@ class IgnoreRules:
         return self._current().patterns
 
     def blocked(self, path: Path) -> bool:
+        """Whether the rules hide `path`, by its own name or by what it resolves to: a link
+        with another name (`alias.py -> secret.py`, `pub -> private/`) hides nothing."""
         spec = self._current().spec
         if spec is None:
             return False
         absolute = Path(os.path.abspath(path if path.is_absolute() else self.root / path))
+        if self._matches_inside(spec, absolute):
+            return True
+        real = Path(os.path.realpath(absolute))
+        return real != absolute and self._matches_inside(spec, real)
+
+    def _matches_inside(self, spec: Any, absolute: Path) -> bool:
         try:
             rel = absolute.relative_to(self.root)
         except ValueError:

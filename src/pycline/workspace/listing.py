@@ -107,7 +107,9 @@ def list_workspace(
             if count >= limit:
                 truncated = True
                 break
-            blocked = is_blocked(rel, is_dir)
+            # A link is judged by what it leads to as well: another name for an ignored file
+            # is still that file.
+            blocked = is_blocked(rel, is_dir) or (is_link and access.blocked(folder / name))
             shown.setdefault(rel_dir, []).append(
                 Entry(f"{rel}/" if is_dir else rel, is_dir, blocked)
             )

@@ -102,7 +102,7 @@ def gather_rules(
     """
     root = Path(root)
     gdir = global_dir if global_dir is not None else global_rules_dir()
-    in_play = _relative_paths(root, paths_in_play)
+    in_play: list[str] | None = None  # made when a rule asks: a long task has many paths
     sections: list[str] = []
     for rule in discover(root, global_dir=gdir):
         if not _enabled(rule, root, global_toggles if rule.is_global else toggles):
@@ -115,12 +115,11 @@ def gather_rules(
             continue
         text = data.decode("utf-8", errors="replace")[:MAX_RULE_CHARS]
         front, body = split_front_matter(text)
-        if (
-            front is not None
-            and "paths" in front
-            and not any(matches_glob(p, g) for g in front["paths"] for p in in_play)
-        ):
-            continue
+        if front is not None and "paths" in front:
+            if in_play is None:
+                in_play = _relative_paths(root, paths_in_play)
+            if not any(matches_glob(p, g) for g in front["paths"] for p in in_play):
+                continue
         body = body.strip()
         if body:
             sections.append(f"# Rules from {rule.name}\n{body}")

@@ -5,6 +5,9 @@ Looked for in the workspace (`.clinerules/skills/`, `.cline/skills/`, `.claude/s
 `name` must equal the folder's name (else it is skipped, as in Cline), and a global skill wins
 over a workspace skill of the same name. The system prompt lists each skill in one line; the
 model loads one's instructions with `use_skill`.
+
+A skill is read only where it lies: a workspace skill (its folder or its `SKILL.md`) that is a
+link out of the workspace, or a global one out of its skills folder, is not a skill.
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ class Skill:
     name: str
     description: str
     path: Path  # the SKILL.md file
+    root: Path | None = None  # the folder it must resolve inside (workspace, or skills folder)
 
     def body(self) -> str:
-        text = read_text(self.path, MAX_SKILL_CHARS)
+        text = read_text(self.path, MAX_SKILL_CHARS, root=self.root)
         return split_front_matter(text)[1].strip()
 
 
@@ -40,15 +44,16 @@ def discover_skills(
 ) -> list[Skill]:
     """The enabled skills, by name. `toggles` maps a SKILL.md path to whether it is on."""
     found: dict[str, Skill] = {}
-    for folder in [root / d for d in PROJECT_DIRS] + list(global_dirs):
-        for skill in _skills_in(folder):
+    places = [(root / d, root) for d in PROJECT_DIRS] + [(d, d) for d in global_dirs]
+    for folder, confine in places:
+        for skill in _skills_in(folder, confine):
             if toggles and not toggles.get(str(skill.path), True):
                 continue
             found[skill.name] = skill  # later folders (global) win
     return sorted(found.values(), key=lambda s: s.name)
 
 
-def _skills_in(folder: Path) -> list[Skill]:
+def _skills_in(folder: Path, confine: Path) -> list[Skill]:
     try:
         children = sorted(p for p in folder.iterdir() if p.is_dir())
     except OSError:
@@ -57,8 +62,8 @@ def _skills_in(folder: Path) -> list[Skill]:
     for child in children:
         file = child / "SKILL.md"
         try:
-            text = read_text(file, MAX_SKILL_CHARS)
-        except OSError:
+            text = read_text(file, MAX_SKILL_CHARS, root=confine)
+        except OSError:  # missing, unreadable, or a link out of where it must be
             continue
         front, _ = split_front_matter(text)
         if front is None:
@@ -67,7 +72,7 @@ def _skills_in(folder: Path) -> list[Skill]:
         description = " ".join(front.get("description", []))
         if name != child.name or not description:
             continue
-        skills.append(Skill(name, description, file))
+        skills.append(Skill(name, description, file, confine))
     return skills
 
 

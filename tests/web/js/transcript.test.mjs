@@ -14,7 +14,7 @@ const TOOLS = {
 setTools(TOOLS);
 
 let seq = 0;
-const ev = (kind, fields = {}) => ({ v: 2, task_id: "t1", seq: ++seq, ts: 1, kind, ...fields });
+const ev = (kind, fields = {}) => ({ v: 3, task_id: "t1", seq: ++seq, ts: 1, kind, ...fields });
 const started = (task = "Do it") => ev("task_started", { task, workspace: "/w", resumed: false });
 
 test("a reply streams into one row that is closed by its final text", () => {
@@ -123,17 +123,32 @@ test("a command the user let run on reads as running in the background until it 
   assert.equal(ended.lastTool().background, "exited");
 });
 
-test("a streamed call fills one row, whole or as deltas", () => {
+test("a streamed call fills one row from its deltas; `replaced` starts a parameter over", () => {
   const t = new Transcript("t1");
   t.apply([
     started(),
     ev("tool_partial", { tool: "write_to_file", tool_call_id: "w", params: { path: "a.txt", content: "one" } }),
-    ev("tool_partial", { tool: "write_to_file", tool_call_id: "w", params: { content: "\ntwo" }, delta: true }),
+    ev("tool_partial", { tool: "write_to_file", tool_call_id: "w", params: { content: "\ntwo" } }),
   ]);
   assert.equal(t.rows.length, 2);
   assert.deepEqual([t.last().summary, t.last().streamed], ["a.txt", "one\ntwo"]);
-  t.apply([ev("tool_started", { tool: "write_to_file", summary: "a.txt", tool_call_id: "w" })]);
+  t.apply([ev("tool_partial", { tool: "write_to_file", tool_call_id: "w", params: { path: "b.txt" }, replaced: ["path"] })]);
+  assert.deepEqual([t.last().summary, t.last().streamed], ["b.txt", "one\ntwo"]);
+  t.apply([ev("tool_started", { tool: "write_to_file", summary: "b.txt", tool_call_id: "w" })]);
   assert.deepEqual([t.rows.length, t.last().partial], [2, false]);
+});
+
+test("a replay after a reconnect sends a streaming call once, whole, and it is not appended twice", () => {
+  const t = new Transcript("t1");
+  const first = ev("tool_partial", { tool: "write_to_file", tool_call_id: "w", params: { path: "a.txt", content: "one" } });
+  t.apply([started(), first]);
+  // The server's log keeps the call as far as it came, every name in `replaced`, at a later seq.
+  const whole = ev("tool_partial", { tool: "write_to_file", tool_call_id: "w", params: { path: "a.txt", content: "one two" }, replaced: ["path", "content"] });
+  t.apply([first, whole]);
+  assert.equal(t.rows.length, 2);
+  assert.deepEqual([t.last().summary, t.last().streamed], ["a.txt", "one two"]);
+  t.apply([ev("tool_partial", { tool: "write_to_file", tool_call_id: "w", params: { content: " three" } })]);
+  assert.equal(t.last().streamed, "one two three");
 });
 
 test("listeners learn the first row that changed", () => {

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from pycline.core.services import TaskServices
 from pycline.core.user_input import expand
 from pycline.tools.services import ToolServices
@@ -31,6 +33,23 @@ async def test_errors_published_in_a_later_round_are_still_caught(workspace: Pat
     finally:
         await servers.close()
     assert servers.running() == {}
+
+
+async def test_a_slow_server_s_later_round_is_waited_for_as_long_as_its_first(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each round comes well after the default quiet time (0.3 s): a loaded machine, a cold start.
+    monkeypatch.setenv("FAKE_LSP_PACE", "0.8")
+    path = workspace / "a.py"
+    servers = LanguageServers(
+        workspace, commands={"python": [sys.executable, str(FAKE)]}, budget=30.0
+    )
+    try:
+        assert await servers.problems(path, "fine\n") == []
+        found = await servers.problems(path, "fine\nBAD\n")
+    finally:
+        await servers.close()
+    assert found is not None and [(p.source, p.line) for p in found] == [("fake", 2)]
 
 
 async def test_problems_mention_checks_the_files_changed_in_the_working_tree(

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from pycline.app.background.paths import BackgroundError, socket_path
+from pycline.app.background.paths import BackgroundError, read_secret, socket_path
 from pycline.app.background.protocol import MAX_LINE, encode, read_replies
 from pycline.app.background.state import FINISHED, load, process_alive
 from pycline.command_wire import command_json
@@ -24,27 +24,38 @@ class Attachment:
     """A live connection to one background task (`task_id`: its saved task)."""
 
     def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, task_id: str = ""
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        task_id: str = "",
+        secret: str = "",
     ) -> None:
         self._reader = reader
         self._writer = writer
         self.task_id = task_id
+        self._secret = secret  # presented with the first message
 
     async def messages(self) -> AsyncIterator[dict[str, Any]]:
-        """The replay of what happened so far, then live messages, until the task ends."""
+        """The replay of what happened so far, then live messages, until the task ends (and
+        the tasks it hands off to: commands then go to the newest)."""
         while (message := await read_replies(self._reader)) is not None:
+            event = message.get("event") if message.get("type") == "event" else None
+            if isinstance(event, dict) and isinstance(event.get("task_id"), str):
+                self.task_id = event["task_id"]
             yield message
 
     async def next_message(self) -> dict[str, Any] | None:
         return await read_replies(self._reader)
 
     async def send(self, message: dict[str, Any]) -> None:
+        if self._secret:
+            message, self._secret = {**message, "secret": self._secret}, ""
         self._writer.write(encode(message))
         await self._writer.drain()
 
-    async def command(self, command: Command) -> None:
+    async def command(self, command: Command, *, request: str | int | None = None) -> None:
         """Send `command` to the task; its reply comes among the messages."""
-        await self.send(command_json(self.task_id, command))
+        await self.send(command_json(self.task_id, command, request=request))
 
     async def answer(self, question_id: str, answer: Answer) -> None:
         await self.command(AnswerQuestion(question_id, answer))
@@ -55,22 +66,24 @@ class Attachment:
             await self._writer.wait_closed()
 
 
-async def connect(bg_id: str, task_id: str = "") -> Attachment:
+async def connect(home: Path, bg_id: str, task_id: str = "") -> Attachment:
     """A connection to background task `bg_id`; commands go to `task_id` (its saved task,
-    on the board once the task runs)."""
+    on the board once the task runs). The task's secret, from `home`, goes with the first
+    message."""
     path = socket_path(bg_id)
+    secret = read_secret(home, bg_id)
     try:
         reader, writer = await asyncio.wait_for(
             asyncio.open_unix_connection(str(path), limit=MAX_LINE), CONNECT_TIMEOUT
         )
     except (OSError, TimeoutError) as exc:
         raise BackgroundError(f"background task {bg_id} is not running ({exc})") from exc
-    return Attachment(reader, writer, task_id)
+    return Attachment(reader, writer, task_id, secret)
 
 
 @contextlib.asynccontextmanager
-async def attach(bg_id: str, task_id: str = "") -> AsyncIterator[Attachment]:
-    conn = await connect(bg_id, task_id)
+async def attach(home: Path, bg_id: str, task_id: str = "") -> AsyncIterator[Attachment]:
+    conn = await connect(home, bg_id, task_id)
     try:
         await conn.send({"op": "attach"})
         yield conn
@@ -86,7 +99,7 @@ async def stop(home: Path, bg_id: str) -> str:
     if state.status in FINISHED:
         return f"{bg_id} has already ended ({state.status})"
     try:
-        conn = await connect(bg_id, state.task_id or "")
+        conn = await connect(home, bg_id, state.task_id or "")
     except BackgroundError:
         if not process_alive(state.pid):
             return f"{bg_id} is not running"
@@ -108,7 +121,7 @@ async def answer(home: Path, bg_id: str, question_id: str, reply: Answer) -> Non
     state = load(home, bg_id)
     if state is None:
         raise BackgroundError(f"no background task {bg_id!r}")
-    conn = await connect(bg_id, state.task_id or "")
+    conn = await connect(home, bg_id, state.task_id or "")
     try:
         await conn.answer(question_id, reply)
         response = await asyncio.wait_for(conn.next_message(), 30)

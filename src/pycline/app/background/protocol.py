@@ -3,7 +3,7 @@
 Client to task: a command (`pycline.command_wire`: answer, user_message, cancel, …, each with the
 task's id), answered by an `accepted` or `rejected` reply; or a request `{"op": "status"}` or
 `{"op": "attach"}` (the task so far, then live; commands may follow on the same connection).
-Task to client: `{"type": "state", "state": {...}}`, `{"type": "event", "event": <events v2>}`,
+Task to client: `{"type": "state", "state": {...}}`, `{"type": "event", "event": <an event envelope>}`,
 `{"type": "question", "question_id": ID, "question": {...}}` for each question to answer,
 `{"type": "ended", "status": ...}`, and the command replies. A line that is not a JSON object
 gets a `rejected` reply; the connection goes on.
@@ -15,6 +15,7 @@ import asyncio
 import json
 from typing import Any
 
+from pycline.command_wire import read_json
 from pycline.event_wire import WireError
 
 MAX_LINE = 4 * 1024 * 1024
@@ -30,10 +31,7 @@ async def read_message(reader: asyncio.StreamReader) -> dict[str, Any] | None:
     line = await reader.readline()
     if not line:
         return None
-    try:
-        data = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise WireError(f"not JSON: {exc}") from None
+    data = read_json(line)
     if not isinstance(data, dict):
         raise WireError("a message must be a JSON object")
     return data

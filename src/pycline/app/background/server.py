@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from pycline.app.background import state as bg_state
-from pycline.app.background.paths import socket_path
+from pycline.app.background.paths import read_secret, socket_path
 from pycline.app.background.protocol import MAX_LINE, encode, read_message
 from pycline.app.background.state import BgState
 from pycline.app.handle import CommandRejected, TaskHandle
+from pycline.app.runner import run_chain
+from pycline.app.session import Session
 from pycline.command_wire import accepted, command_from_json, rejected, request_of
 from pycline.commands import AnswerQuestion, Cancel
 from pycline.event_wire import WireError, envelope_json
@@ -35,16 +37,22 @@ from pycline.events import (
     TaskStarted,
     Usage,
 )
+from pycline.storage.runtime import client_refusal
 
 
 class BackgroundServer:
-    def __init__(self, home: Path, state: BgState, handle: TaskHandle) -> None:
+    """Serves `handle`'s task, and the tasks it hands off to (`new_task`), in `session`."""
+
+    def __init__(self, home: Path, state: BgState, session: Session, handle: TaskHandle) -> None:
         self.home = home
         self.state = state
+        self.session = session
         self.handle = handle
+        self._moved = asyncio.Event()  # set when the task hands off, or the last one ends
         self._last_seq = 0
         self._saving = asyncio.Lock()
         self._jobs: set[asyncio.Task[Any]] = set()
+        self._secret = ""  # read when the socket opens: what every client must present
 
     # --- following the task -------------------------------------------------------------------
 
@@ -92,6 +100,7 @@ class BackgroundServer:
 
     async def run(self) -> BgState:
         """Serve the socket until the task ends; the final state (also saved)."""
+        self._secret = read_secret(self.home, self.state.id)
         path = socket_path(self.state.id)
         path.unlink(missing_ok=True)
         old = os.umask(0o177)  # the socket is created 0600: only this user may connect
@@ -102,16 +111,26 @@ class BackgroundServer:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self.handle.post, Cancel())
-        stop_listening = self.handle.listen(self._on_event)
+        stop_listening = [self.handle.listen(self._on_event)]
         self._update(status="running", pid=os.getpid(), task_id=self.handle.id)
+
+        def continued(_: TaskHandle, following: TaskHandle) -> None:
+            stop_listening[0]()
+            self.handle, self._last_seq = following, 0
+            stop_listening[0] = following.listen(self._on_event)
+            self._update(task_id=following.id)
+            moved, self._moved = self._moved, asyncio.Event()
+            moved.set()
+
         reason = ""
         try:
-            outcome = await self.handle.wait()
-            reason = "" if outcome.completed else outcome.reason
+            finished = await run_chain(self.session, self.handle, continued=continued)
+            reason = "" if finished.outcome.completed else finished.outcome.reason
         except Exception as exc:  # the board shows why; the process still ends cleanly
             reason = f"{type(exc).__name__}: {exc}"
         finally:
-            stop_listening()
+            stop_listening[0]()
+            self._moved.set()
             status = self.handle.status if self.handle.status in bg_state.FINISHED else "failed"
             self.state = self.state.updated(
                 status=status, reason=reason, question=None, ended=time.time()
@@ -132,8 +151,13 @@ class BackgroundServer:
             except WireError as exc:
                 request = None
                 writer.write(encode(rejected(self.handle.id, str(exc))))
+            # The first message carries the task's secret; a command in it is read without.
+            given = request.pop("secret", None) if request is not None else None
+            refused = client_refusal(writer.get_extra_info("socket"), self._secret, given)
             op = request.get("op") if request else None
-            if op == "status":
+            if request is not None and refused is not None:
+                writer.write(encode(rejected(self.handle.id, refused, request_of(request))))
+            elif op == "status":
                 writer.write(encode({"type": "state", "state": self.state.to_json()}))
             elif op == "attach":
                 await self._attached(reader, writer)
@@ -166,16 +190,24 @@ class BackgroundServer:
         writer.write(encode({"type": "state", "state": self.state.to_json()}))
 
         async def forward() -> None:
-            async for envelope in self.handle.subscribe(replay=True):
-                writer.write(encode({"type": "event", "event": envelope_json(envelope)}))
-                event = envelope.event
-                if (
-                    isinstance(event, QuestionAsked)
-                    and not isinstance(event.question, CompletionQuestion)
-                    and (envelope.seq > seen or event.question_id in open_now)
-                ):
-                    writer.write(encode(_question(event)))
-                await writer.drain()
+            nonlocal seen, open_now
+            handle = self.handle
+            while True:
+                async for envelope in handle.subscribe(replay=True):
+                    writer.write(encode({"type": "event", "event": envelope_json(envelope)}))
+                    event = envelope.event
+                    if (
+                        isinstance(event, QuestionAsked)
+                        and not isinstance(event.question, CompletionQuestion)
+                        and (envelope.seq > seen or event.question_id in open_now)
+                    ):
+                        writer.write(encode(_question(event)))
+                    await writer.drain()
+                if self.handle is handle:
+                    await self._moved.wait()  # a hand-off starts the next task, or none does
+                if self.handle is handle:
+                    break
+                handle, seen, open_now = self.handle, 0, set()  # the next task, from its start
             writer.write(encode({"type": "ended", "status": self.handle.status}))
             await writer.drain()
 

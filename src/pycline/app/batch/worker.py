@@ -144,7 +144,7 @@ def _error(task: BatchTask, started: float, message: str) -> BatchResult:
 
 
 def agent_command(task: BatchTask, workspace: Path, options: WorkerOptions) -> list[str]:
-    cmd = [options.python, "-m", "pycline.cli.main", "run", "--json", "--yes"]
+    cmd = [options.python, "-m", "pycline", "run", "--json", "--yes"]
     cmd += ["--cwd", str(workspace), *options.model_flags]
     if task.script is not None:
         cmd += ["--provider", "scripted", "--script", task.script]

@@ -71,6 +71,7 @@ async def run_checks(
     start = time.monotonic()
     overrides = overrides or ConfigOverrides()
     groups: list[tuple[str, CheckGroup]] = [
+        ("install", machine.check_install),
         ("model", lambda: model.check_model(home, workspace, overrides)),
         ("sandbox", lambda: machine.check_sandbox(home, workspace)),
         ("browser", lambda: machine.check_browser(home, workspace)),

@@ -10,7 +10,8 @@ from pycline.app.doctor import Check
 from pycline.app.task_settings import DiagnosticsSettings, diagnostics_settings
 from pycline.workspace.diagnostics import provision
 from pycline.workspace.diagnostics.connection import Connection, ServerFailed
-from pycline.workspace.diagnostics.servers import DEFAULT_SERVERS, Launch, launch_for, spec_for
+from pycline.workspace.diagnostics.registry import locate
+from pycline.workspace.diagnostics.servers import DEFAULT_SERVERS, Launch, spec_for
 from pycline.workspace.listing import list_workspace
 
 FILE_LIMIT = 20_000  # files looked at to tell which languages the folder holds
@@ -58,13 +59,9 @@ async def _check_one(language: str, settings: DiagnosticsSettings, workspace: Pa
     sample = Path(f"sample{next(iter(spec.language_ids))}")
     if settings.commands.get(language) == ():
         return Check(name, "off", "turned off (languageServers, or PYCLINE_LANGUAGE_SERVERS=off)")
-    launch = launch_for(sample, settings.commands)
-    if launch is None and language not in settings.commands and settings.install_home:
-        done = provision.installed(settings.install_home, language)
-        if done is not None:
-            launch = Launch(spec, done.command, done.init_options)
-    if launch is not None:
-        return await _starts(name, launch, workspace)
+    found = locate(sample, settings.commands, settings.install_home)
+    if found is not None and found[1] is not None:
+        return await _starts(name, found[1], workspace)
     configured = settings.commands.get(language)
     if configured:
         return Check(
@@ -86,12 +83,12 @@ async def _check_one(language: str, settings: DiagnosticsSettings, workspace: Pa
         )
     if (reason := provision.missing_reason(language)) is not None:
         return Check(name, "fail", reason, "install Node.js 20 or newer (with npm)")
-    where = provision.install_root(settings.install_home) / language
+    where = provision.install_root(settings.install_home)
     return Check(
         name,
         "ok",
-        f"{server.label} is installed into {where} on the first {server.title} edit "
-        "(from the npm registry)",
+        f"not installed yet: the first {server.title} edit installs {server.label} "
+        f"into {where} (from npm)",
     )
 
 

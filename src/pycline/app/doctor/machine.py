@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import platform
+import shutil
 import stat
 import subprocess
 import sys
@@ -49,6 +50,42 @@ def _first_line(argv: list[str]) -> str | None:
     return lines[0].strip() if lines else ""
 
 
+# --- the install itself ------------------------------------------------------------------------
+
+
+async def check_install() -> list[Check]:
+    """`pycline` on PATH is this install, and nothing else of its environment is: the user's
+    `python3` and `pip` (and those of the commands the agent runs) must stay their own."""
+    own_bin = Path(sys.prefix) / "bin"
+    found = shutil.which("pycline")
+    shadowed = [
+        name
+        for name in ("python3", "pip", "pip3")
+        if (where := shutil.which(name)) and Path(where).parent == own_bin
+    ]
+    activated = os.environ.get("VIRTUAL_ENV") == sys.prefix  # the user's own choice
+    if shadowed and sys.prefix != sys.base_prefix and not activated:
+        return [
+            Check(
+                "install",
+                "warn",
+                f"pycline's own {', '.join(shadowed)} come first on PATH ({own_bin}): your "
+                "commands, and the agent's, run pycline's Python instead of yours",
+                f"take {own_bin} off PATH; `sh install.sh` links only pycline into ~/.local/bin",
+            )
+        ]
+    if found is None:
+        return [
+            Check(
+                "install",
+                "warn",
+                "pycline is not on PATH (it runs by its full path only)",
+                'add ~/.local/bin to PATH: export PATH="$HOME/.local/bin:$PATH" in ~/.bashrc',
+            )
+        ]
+    return [Check("install", "ok", f"{found} ({sys.prefix})")]
+
+
 # --- sandbox ---------------------------------------------------------------------------------
 
 
@@ -66,7 +103,7 @@ def _sandbox_fix(reason: str) -> str:
 async def check_sandbox(home: Path, workspace: Path) -> list[Check]:
     from pycline.app.config import load
     from pycline.app.task_settings import sandbox_policy
-    from pycline.terminal.sandbox import bwrap_path, unavailable_reason
+    from pycline.terminal.sandbox import bwrap_path, limits, unavailable_reason
 
     reason = await asyncio.to_thread(unavailable_reason)
     policy = sandbox_policy(load(home, workspace), home, workspace)
@@ -74,7 +111,8 @@ async def check_sandbox(home: Path, workspace: Path) -> list[Check]:
         bwrap = await asyncio.to_thread(_first_line, [bwrap_path() or "bwrap", "--version"])
         network = "network on" if policy.network else "network off"
         detail = f"on ({policy.mode}, {network}): {bwrap or 'bubblewrap'}, user namespaces work"
-        return [Check("sandbox", "ok", detail)]
+        gap = limits(policy)  # what this kernel's sandbox cannot hold, said but not a fault
+        return [Check("sandbox", "ok", f"{detail}. {gap}" if gap else detail)]
     if not policy.enabled and policy.explicit:
         return [
             Check(
@@ -280,7 +318,7 @@ def quick_missing(home: Path, workspace: Path) -> list[str]:
 
     missing: list[str] = []
     if browser_available(executable_path=chromium_setting(home, workspace)) is not None:
-        missing.append("browser tool off (no Chromium, Chrome or Edge found)")
+        missing.append("browser tool off (no Chromium/Chrome/Edge)")
     policy = sandbox_policy(load(home, workspace), home, workspace)
     if not policy.enabled and not policy.explicit:
         reason = unavailable_reason() or ""

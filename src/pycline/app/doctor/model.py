@@ -69,7 +69,7 @@ def _reachable(config: ModelConfig, label: str) -> Check:
     assert config.provider is not None
     url = _base_url(config)
     where = f"{label} at {redact_url_credentials(url)}" if url else label
-    reply = server_check.check_key(config.provider, config.api_key or "", config.base_url)
+    reply = server_check.list_models_now(config.provider, config.base_url, config.api_key)
     if reply.status == "rejected":
         return Check(
             "model",

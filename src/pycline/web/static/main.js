@@ -1,7 +1,8 @@
-// The page's entry: logs in with the token from the address (then the cookie carries on), then
-// draws the app and connects to the server.
+// The page's entry: logs in with the one-use token from the address (then the session credential
+// it gives carries on, `lib/session.js`), then draws the app and connects to the server.
 
 import { html, render } from "./lib/html.js";
+import { session } from "./lib/session.js";
 import { Store } from "./lib/store.js";
 import { App } from "./views/app.js";
 
@@ -12,13 +13,19 @@ async function login() {
     /** @type {string | null} */
     let password = null;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const r = await fetch("/api/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: match[1], password }) });
-      if (r.ok) return true;
+      const r = await fetch("/api/login", { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: match[1], password }) });
+      const data = await r.json().catch(() => ({}));
+      if (r.ok && data.session) {
+        session.set(data.session);
+        return true;
+      }
+      if (!data.needs_password) break; // a used or expired link: the stored session may do
       password = await askPassword();
       if (password === null) break;
     }
   }
-  const probe = await fetch("/api/state");
+  if (!session.get()) return false;
+  const probe = await fetch("/api/state", { credentials: "omit", headers: session.headers() });
   return probe.ok;
 }
 
@@ -44,7 +51,7 @@ function askPassword() {
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 login().then((ok) => {
   if (!ok) {
-    render(html`<div class="locked" role="alert">Not logged in. Open the address that <code>pycline ui</code> printed (it carries the access token).</div>`, root);
+    render(html`<div class="locked" role="alert">Not logged in. Open the address that <code>pycline ui</code> printed (each works once, for 2 minutes; press Enter where <code>pycline ui</code> runs for a new one).</div>`, root);
     return;
   }
   const store = new Store();

@@ -26,6 +26,7 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.client import LanguageClient
 
+from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable, program_argv
 from pycline.workspace.diagnostics.servers import Launch
 
 log = logging.getLogger(__name__)
@@ -51,9 +52,19 @@ class _Client(LanguageClient):
 
 
 class Connection:
-    def __init__(self, launch: Launch, root: Path, *, settle: float = SETTLE_SECONDS) -> None:
+    def __init__(
+        self,
+        launch: Launch,
+        root: Path,
+        *,
+        settle: float = SETTLE_SECONDS,
+        sandbox: SandboxPolicy | None = None,
+        reveal: Sequence[Path] = (),
+    ) -> None:
         self.launch = launch
         self.root = root
+        self.sandbox = sandbox
+        self.reveal = tuple(reveal)  # folders the sandbox covers that the server comes from
         self.settle = settle
         self.pull = False
         self.exited = asyncio.Event()
@@ -67,6 +78,7 @@ class Connection:
         self._seq: dict[str, int] = {}  # publications received per document
         self._answered: dict[str, int] = {}  # the document version each last answer was for
         self.heard = 0  # messages received from the server: a slow server is not a hung one
+        self._lag = 0.0  # seconds the last pushed answer took to follow its change
         self._news = asyncio.Event()
         self._register_handlers()
 
@@ -87,13 +99,25 @@ class Connection:
     async def start(self) -> None:
         """Start the process and finish the `initialize` handshake (the caller bounds the wait)."""
         command = self.launch.command
-        env = {**os.environ, **self.launch.spec.env}
+        # The server reads what commands wrote (a toolchain file, a config that loads plugins):
+        # it runs in their sandbox, without the user's keys.
+        try:
+            argv, env = program_argv(
+                command,
+                self.sandbox,
+                self.root,
+                {**os.environ, **self.launch.spec.env},
+                reveal=self.reveal,
+            )
+        except SandboxUnavailable as exc:
+            raise ServerFailed(f"{command[0]} was not started: {exc}") from exc
+        contained = argv != list(command)
         # pygls logs a warning for every server extension it does not know ($/typescriptVersion…);
         # they are not the user's concern.
         logging.getLogger("pygls").setLevel(logging.ERROR)
         try:
             await self._client.start_io(
-                command[0], *command[1:], cwd=str(self.root), env=env, start_new_session=True
+                argv[0], *argv[1:], cwd=str(self.root), env=env, start_new_session=True
             )
         except OSError as exc:
             raise ServerFailed(f"{command[0]} could not be started: {exc}") from exc
@@ -104,7 +128,9 @@ class Connection:
         root_uri = self.root.as_uri()
         params = lsp.InitializeParams(
             capabilities=_CAPABILITIES,
-            process_id=os.getpid(),
+            # In the sandbox's own pid namespace our pid names no process: a server watching it
+            # would take us for dead and quit.
+            process_id=None if contained else os.getpid(),
             client_info=lsp.ClientInfo(name="pycline"),
             root_uri=root_uri,
             root_path=str(self.root),
@@ -198,16 +224,24 @@ class Connection:
         seen = self._seq.get(uri, 0)
         known = uri in self.published
         loop = asyncio.get_running_loop()
-        silent_until = loop.time() + SILENT_SECONDS
+        asked = loop.time()
+        # The waits follow the server's pace: one that took long to answer last time (a cold
+        # start, a loaded machine) may still be busy with the previous text.
+        silent_until = asked + max(SILENT_SECONDS, 2 * self._lag)
         while not self._fresh(uri, seen, version):
             wait = silent_until - loop.time() if known else None
             if wait is not None and wait <= 0:
+                self._lag /= 2
                 return list(self.published[uri][1])  # nothing new: the old ones still stand
             if not await self._news_within(wait):
                 continue
+        self._lag = loop.time() - asked
+        # Servers publish in rounds (TypeScript: syntax errors, then type errors); one slow to
+        # say the first is as slow with the next, so quiet means quiet for as long.
+        quiet = max(self.settle, self._lag)
         while True:
             seen = self._seq.get(uri, 0)
-            if not await self._news_within(self.settle):
+            if not await self._news_within(quiet):
                 return list(self.published[uri][1])
             if self._seq.get(uri, 0) == seen:
                 continue  # news about another document: keep waiting for quiet on this one

@@ -15,18 +15,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import importlib.util
 import os
 import re
 import shutil
 import signal
 import subprocess
-import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
+
+from pycline.storage.flock import held
 
 INSTALL_LIMIT: Final = 180.0  # seconds npm may take (a slow registry, a cold cache)
 MIN_NODE: Final = 20  # typescript-language-server 5.x needs Node 20
@@ -150,7 +149,13 @@ async def install(home: Path, language: str, *, limit: float = INSTALL_LIMIT) ->
         raise ProvisionFailed(reason)
     root = install_root(home)
     root.mkdir(parents=True, exist_ok=True, mode=0o700)
-    async with _locked(root / f".{language}.lock", limit, server):
+
+    def busy() -> ProvisionFailed:
+        return ProvisionFailed(
+            f"another pycline process has been installing {server.label} for {limit:g}s"
+        )
+
+    async with held(root / f".{language}.lock", timeout=limit, busy=busy, poll=_POLL):
         if (done := installed(home, language)) is not None:
             return done
         await _npm_install(root, language, server, limit)
@@ -164,8 +169,10 @@ async def _npm_install(root: Path, language: str, server: NpmServer, limit: floa
     tools = node_tools()
     assert tools is not None  # checked by the caller
     node, npm = tools
+    # Under the lock, any other staging folder is left by a process that died installing.
+    for stale in root.glob(f".{language}.[0-9]*"):
+        shutil.rmtree(stale, ignore_errors=True)
     staging = root / f".{language}.{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(mode=0o700)
     # npm looks for node on PATH for its own child processes: the same one it runs under.
     env = {**os.environ, "PATH": f"{Path(node).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
@@ -217,27 +224,6 @@ def npm_failure(label: str, stderr: str) -> str:
     reason = next((line for line in lines if "error" in line.lower()), lines[0] if lines else "")
     reason = re.sub(r"^npm (?:ERR!|error)\s*", "", reason)[:200]
     return f"could not install {label}: npm failed" + (f" ({reason})" if reason else "")
-
-
-@contextlib.asynccontextmanager
-async def _locked(path: Path, limit: float, server: NpmServer) -> AsyncIterator[None]:
-    # A non-blocking flock polled, so waiting for another process's install can be cancelled.
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    try:
-        deadline = time.monotonic() + limit
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise ProvisionFailed(
-                        f"another pycline process has been installing {server.label} for {limit:g}s"
-                    ) from None
-                await asyncio.sleep(_POLL)
-        yield
-    finally:
-        os.close(fd)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,6 +24,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types as lsp
 
 from pycline.editing.problems import Problem
+from pycline.terminal.sandbox import SandboxPolicy
 from pycline.workspace.diagnostics import provision
 from pycline.workspace.diagnostics.connection import Connection, ServerFailed, errors_only
 from pycline.workspace.diagnostics.servers import (
@@ -67,8 +68,10 @@ class LanguageServers:
         servers: Sequence[ServerSpec] = DEFAULT_SERVERS,
         settle: float | None = None,
         install_home: Path | None = None,
+        sandbox: SandboxPolicy | None = None,
     ) -> None:
         self.root = root
+        self.sandbox = sandbox  # the commands' sandbox: servers run in it too
         self.commands = dict(commands or {})
         self.budget = budget
         self.servers = tuple(servers)
@@ -85,15 +88,17 @@ class LanguageServers:
         """Start installing the server for `path` if it must be installed first; the notice to
         show the user when that starts now (None otherwise)."""
         slot = self._slot(path)
-        if slot is None or slot.launch is not None or slot.installing or slot.install_failed:
+        if self._closed or slot is None or slot.launch is not None:
+            return None
+        if slot.installing or slot.install_failed:
             return None
         self._start_install(slot)
         assert self.install_home is not None  # a slot without a launch has one
-        where = provision.install_root(self.install_home) / slot.spec.language
+        where = _tilde(provision.install_root(self.install_home))
         server = provision.INSTALLABLE[slot.spec.language]
         return (
-            f"Installing {server.label} into {where} for {server.title} checks (once; "
-            "setting installLanguageServers: false turns this off)…"
+            f"Installing {server.label} into {where} for {server.title} checks "
+            "(once; installLanguageServers: false turns this off)…"
         )
 
     def take_notices(self) -> list[str]:
@@ -154,22 +159,10 @@ class LanguageServers:
             return None
         if (slot := self._slots.get(spec.language)) is not None:
             return slot  # its command was resolved on first use: no PATH search per edit
-        launch = launch_for(path, self.commands, self.servers)
-        if launch is None and (home := self._install_home(spec)) is not None:
-            done = provision.installed(home, spec.language)
-            if done is None:
-                return self._slots.setdefault(spec.language, _Slot(spec, None))
-            launch = Launch(spec, done.command, done.init_options)
-        if launch is None:
+        found = locate(path, self.commands, self.install_home, self.servers)
+        if found is None:
             return None
-        return self._slots.setdefault(spec.language, _Slot(spec, launch))
-
-    def _install_home(self, spec: ServerSpec) -> Path | None:
-        """Where a missing server for `spec` may be installed; None when it may not be.
-        A language the user configured (or turned off) is theirs: nothing is installed for it."""
-        if spec.language in self.commands or spec.language not in provision.INSTALLABLE:
-            return None
-        return self.install_home
+        return self._slots.setdefault(spec.language, _Slot(*found))
 
     def _start_install(self, slot: _Slot) -> asyncio.Task[Launch]:
         if slot.installing is None:
@@ -224,7 +217,11 @@ class LanguageServers:
         return slot.connection
 
     async def _start(self, launch: Launch) -> Connection:
-        connection = Connection(launch, self.root, **_settle(self.settle))
+        # What pycline installed lives in its home, which the sandbox covers.
+        reveal = [provision.install_root(self.install_home)] if self.install_home else []
+        connection = Connection(
+            launch, self.root, sandbox=self.sandbox, reveal=reveal, **_settle(self.settle)
+        )
         try:
             async with asyncio.timeout(START_LIMIT):
                 await connection.start()
@@ -319,6 +316,29 @@ class LanguageServers:
 _SHOWN = (None, lsp.DiagnosticSeverity.Error, lsp.DiagnosticSeverity.Warning)
 
 
+def locate(
+    path: Path,
+    commands: Mapping[str, Sequence[str]],
+    install_home: Path | None,
+    servers: Sequence[ServerSpec] = DEFAULT_SERVERS,
+) -> tuple[ServerSpec, Launch | None] | None:
+    """The server for `path`: how to start it, or no launch yet when pycline may install it
+    into `install_home`; None when there is no server for it (none, turned off, not found).
+    A language the user configured (or turned off) is theirs: nothing is installed for it."""
+    spec = spec_for(path, servers)
+    if spec is None:
+        return None
+    launch = launch_for(path, commands, servers)
+    if launch is not None:
+        return spec, launch
+    if install_home is None or spec.language in commands:
+        return None
+    if spec.language not in provision.INSTALLABLE:
+        return None
+    done = provision.installed(install_home, spec.language)
+    return spec, Launch(spec, done.command, done.init_options) if done else None
+
+
 def _settle(settle: float | None) -> dict[str, float]:
     return {} if settle is None else {"settle": settle}
 
@@ -326,6 +346,11 @@ def _settle(settle: float | None) -> dict[str, float]:
 def _problem(spec: ServerSpec, diagnostic: lsp.Diagnostic) -> Problem:
     source = diagnostic.source or spec.language
     return Problem(source, diagnostic.range.start.line + 1, diagnostic.message)
+
+
+def _tilde(path: Path) -> str:
+    home = Path.home()
+    return f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
 
 
 def _display(uri: str, root: Path) -> str:

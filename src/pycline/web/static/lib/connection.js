@@ -2,6 +2,8 @@
 // keeps what is sent while (re)connecting until the socket is open, and matches replies to the
 // requests that asked for one.
 
+import { session } from "./session.js";
+
 /** @typedef {import("../types/page").ServerMessage} ServerMessage */
 
 export class Connection {
@@ -21,7 +23,7 @@ export class Connection {
   }
 
   connect() {
-    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`, session.protocols());
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 250;

@@ -323,7 +323,7 @@ export class Store {
     return this.connection.send({ v: 1, kind: "new_task", text, images, mode: this.mode });
   }
 
-  /** fields: option, text, images, edited_content (an answer, as in events.v2.json).
+  /** fields: option, text, images, edited_content (an answer, as in events.v3.json).
    * @param {string} taskId
    * @param {string} questionId
    * @param {{ option?: string | null, text?: string, images?: string[], edited_content?: string }} fields */

@@ -25,6 +25,21 @@ import { isConversational, isGrouped, toolFacts } from "./tools.js";
 
 const SCAN = 20; // rows looked back over for the row a streaming event belongs to
 
+/** A call's parameters with one tool_partial applied: its text is appended to each parameter,
+ * or starts it over for a name in `replaced` (events v3).
+ * @param {Record<string, string>} params
+ * @param {Pick<ToolPartial, "params" | "replaced">} e
+ * @returns {Record<string, string>} */
+export function mergePartial(params, e) {
+  /** @type {Record<string, string>} */
+  const out = { ...params };
+  const replaced = new Set(e.replaced || []);
+  for (const [name, text] of Object.entries(e.params || {})) {
+    out[name] = replaced.has(name) ? text : (out[name] || "") + text;
+  }
+  return out;
+}
+
 export class Transcript {
   /** @param {string} taskId */
   constructor(taskId) {
@@ -51,6 +66,8 @@ export class Transcript {
     this.version = 0; // bumped by every batch: views compare it to know the task changed
     /** @type {Set<(first: number) => void>} */
     this.listeners = new Set();
+    /** @type {Map<string, Record<string, string>>} each streaming call's parameters so far */
+    this.partials = new Map();
     this.nextId = 0;
     this.turn = 0; // bumped by each run and each request; every row remembers its turn
     this.runTurn = 0; // the turn of the current run's start (its checkpoint has no tool call)
@@ -349,18 +366,17 @@ export class Transcript {
   }
 
   /** A tool call as it streams: one row that fills in (the file's content as it is written).
-   * Each event carries the parameters so far, whole or (`delta`) as what was added since.
-   * @param {ToolPartial & { delta?: boolean }} e */
+   * Each tool_partial carries what the call's parameters gained since the previous one, or
+   * starts a parameter over when it is named in `replaced` (events v3; a replay after a
+   * reconnect sends each call once, whole, with every name in `replaced`).
+   * @param {ToolPartial} e */
   toolPartial(e) {
     if (isConversational(e.tool) || isGrouped(e.tool)) return null;
-    const p = e.params || {};
-    const row = this.callRow(e.tool_call_id);
-    const base = row && e.delta ? row.params || {} : {};
-    /** @type {Record<string, string>} */
-    const params = { ...base };
-    for (const [k, v] of Object.entries(p)) params[k] = e.delta ? (base[k] || "") + v : v;
+    const params = mergePartial(this.partials.get(e.tool_call_id) || {}, e);
+    this.partials.set(e.tool_call_id, params);
     const summary = params.path || params.command || params.url || params.server_name || "";
     const streamed = params.content || params.diff || "";
+    const row = this.callRow(e.tool_call_id);
     if (row) {
       Object.assign(row, { summary, streamed, params });
       return this.touch(row);
@@ -371,6 +387,7 @@ export class Transcript {
 
   /** @param {ToolStarted} e */
   toolStarted(e) {
+    if (e.tool_call_id) this.partials.delete(e.tool_call_id);
     if (isConversational(e.tool)) return null;
     const streamed = this.callRow(e.tool_call_id);
     if (streamed && streamed.partial) {

@@ -44,11 +44,11 @@ export interface PageOption extends Option {
 
 /** Events of a task saved before tasks kept an event log, converted by the server. */
 export type SavedEvent =
-  | { v: 2; task_id: string; seq: number; ts: number; saved?: boolean; kind: "user_message"; text: string; editable?: boolean }
-  | { v: 2; task_id: string; seq: number; ts: number; saved?: boolean; kind: "reasoning_done"; text: string }
-  | { v: 2; task_id: string; seq: number; ts: number; saved?: boolean; kind: "saved_question"; text: string }
+  | { v: 3; task_id: string; seq: number; ts: number; saved?: boolean; kind: "user_message"; text: string; editable?: boolean }
+  | { v: 3; task_id: string; seq: number; ts: number; saved?: boolean; kind: "reasoning_done"; text: string }
+  | { v: 3; task_id: string; seq: number; ts: number; saved?: boolean; kind: "saved_question"; text: string }
   | {
-      v: 2; task_id: string; seq: number; ts: number; saved?: boolean; kind: "saved_usage";
+      v: 3; task_id: string; seq: number; ts: number; saved?: boolean; kind: "saved_usage";
       input_tokens: number; output_tokens: number; cache_write_tokens: number; cache_read_tokens: number; cost: number;
     };
 

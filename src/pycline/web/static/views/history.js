@@ -10,7 +10,7 @@ import { errorText } from "../lib/store.js";
 /**
  * @typedef {import("../lib/store.js").Store} Store
  * @typedef {{ id: string, ts: number, task: string, status: string, workspace: string, favorite: boolean,
- *   tokens_in: number, tokens_out: number, total_cost: number, model?: string }} HistoryItem
+ *   tokens_in: number, tokens_out: number, cache_reads?: number, cache_writes?: number, total_cost: number, model?: string }} HistoryItem
  */
 
 const SORTS = [["newest", "Newest"], ["oldest", "Oldest"], ["cost", "Most Expensive"], ["tokens", "Most Tokens"]];
@@ -70,16 +70,20 @@ function Item({ store, r, changed }) {
     }
     changed();
   };
+  // Fetched with the session credential (a plain link would carry none), saved as a file.
+  const exportTask = () => api.download(`/api/history/${enc(r.id)}/export`, `task-${r.id}.md`).catch((e) => store.notify(errorText(e), true));
   const open = () => store.openSaved(r.id).catch((e) => store.notify(errorText(e), true));
   return html`<li class="history-item">
     <div class="history-top"><span class="muted">${new Date(r.ts * 1000).toLocaleString()}</span><span class=${`status ${r.status}`}>${r.status}</span></div>
     <button type="button" class="history-open" aria-label=${`Open task: ${r.task.slice(0, 80)}`} onClick=${open}>${r.task.slice(0, 200)}</button>
     <div class="history-meta">
       <span class="folder" aria-label="Folder" title=${r.workspace}>${r.workspace}</span>
-      <span>Tokens ↑${r.tokens_in} ↓${r.tokens_out}</span><span>$${r.total_cost.toFixed(4)}</span><span>${r.model || ""}</span>
+      <span>Tokens ↑${r.tokens_in} ↓${r.tokens_out}</span>
+      ${r.cache_reads || r.cache_writes ? html`<span>Cache ${r.cache_reads || 0} read, ${r.cache_writes || 0} written</span>` : null}
+      <span>$${r.total_cost.toFixed(4)}</span><span>${r.model || ""}</span>
       <span class="spacer" />
       <button type="button" class="icon star" aria-label=${r.favorite ? "Unfavorite" : "Favorite"} aria-pressed=${String(!!r.favorite)} onClick=${favorite}>${r.favorite ? "★" : "☆"}</button>
-      <a class="button-like" href=${`/api/history/${r.id}/export`} download=${`task-${r.id}.md`}>Export</a>
+      <button type="button" class="button-like" onClick=${exportTask}>Export</button>
       <button type="button" class="secondary" onClick=${remove}>Delete</button>
     </div>
   </li>`;

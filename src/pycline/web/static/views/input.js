@@ -113,6 +113,9 @@ export function InputBox({ store }) {
 
   /** @param {KeyboardEvent} e */
   const onKey = (e) => {
+    // Escape or sending also drops a menu still being fetched (the / list comes from the
+    // server): arriving after the keys, it would take the next Enter for itself.
+    if (e.key === "Escape" || (e.key === "Enter" && !menu)) asked.current++;
     if (menu) {
       if (e.key === "ArrowDown" || e.key === "ArrowUp") {
         e.preventDefault();

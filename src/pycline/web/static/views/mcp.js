@@ -1,5 +1,5 @@
 // MCP Servers: each server's status, tools and resources; enable/disable, restart, delete,
-// per-tool auto-approve; add a server (it shows at once, "connecting…", and the list is read
+// per-tool Always allow (every box checked and fixed when useMcp lets every MCP tool run); add a server (it shows at once, "connecting…", and the list is read
 // again until no server is connecting); trust the project's MCP file.
 
 import { html } from "../lib/html.js";
@@ -19,7 +19,7 @@ const SETTLING = new Set(["connecting", "disconnected"]);
 /** @param {{ store: Store }} props */
 export function McpView({ store }) {
   const shown = store.screen === "mcp";
-  const [data, setData] = useState(/** @type {{ servers: Server[], untrusted: string | null } | null} */ (null));
+  const [data, setData] = useState(/** @type {{ servers: Server[], untrusted: string | null, allAutoApproved?: boolean } | null} */ (null));
   const [n, setN] = useState(0);
   const expanded = useRef(new Set()); // which Tools/Resources sections stay open across refreshes
   useEffect(() => {
@@ -51,8 +51,11 @@ export function McpView({ store }) {
     ${data?.untrusted ? html`<div class="banner"><span>The project's MCP file ${data.untrusted} is not trusted, so its servers were not started.</span>
       ${" "}<button type="button" class="primary" onClick=${() => post("/api/mcp/trust")}>Trust project file</button></div>` : null}
     <div class="mcp-list">
+      ${data === null ? null : data.allAutoApproved
+        ? html`<p class="warn" role="note">Every MCP tool runs without asking: "Use MCP servers" (useMcp) is on in the auto-approve settings.</p>`
+        : html`<p class="muted" role="note">A tool asks before it runs unless it is set to always allow.</p>`}
       ${data === null ? null : data.servers.length
-        ? data.servers.map((s) => html`<${ServerRow} key=${s.name} s=${s} post=${post} expanded=${expanded.current} />`)
+        ? data.servers.map((s) => html`<${ServerRow} key=${s.name} s=${s} all=${!!data.allAutoApproved} post=${post} expanded=${expanded.current} />`)
         : html`<p class="muted">No MCP servers configured.</p>`}
     </div>
     <${AddServer} post=${post} />
@@ -64,8 +67,9 @@ function statusText(status) {
   return SETTLING.has(status) ? "connecting…" : status;
 }
 
-/** @param {{ s: Server, post: (path: string, body?: object) => Promise<void>, expanded: Set<string> }} props */
-function ServerRow({ s, post, expanded }) {
+/** @param {{ s: Server, all: boolean, post: (path: string, body?: object) => Promise<void>, expanded: Set<string> }} props */
+function ServerRow({ s, all, post, expanded }) {
+  // With useMcp on (`all`) each box shows what happens, the tool runs unasked, and cannot say otherwise.
   const name = enc(s.name);
   /** @param {string} key
    * @param {string} title
@@ -83,8 +87,8 @@ function ServerRow({ s, post, expanded }) {
     </div>
     ${section(`${s.name}/tools`, `Tools (${s.tools.length})`, html`<ul class="mcp-tools" aria-label=${`Tools of ${s.name}`}>
       ${s.tools.map((t) => html`<li><code>${t.name}</code><span class="muted"> ${t.description || ""}</span>
-        <label><input type="checkbox" checked=${s.autoApprove.includes(t.name)} aria-label=${`Auto-approve ${t.name}`}
-          onChange=${(/** @type {Event} */ e) => post(`/api/mcp/${name}/auto-approve`, { tool: t.name, approve: /** @type {HTMLInputElement} */ (e.currentTarget).checked })} /> Auto-approve</label></li>`)}
+        <label><input type="checkbox" checked=${all || s.autoApprove.includes(t.name)} disabled=${all} aria-label=${`Always allow ${t.name}`}
+          onChange=${(/** @type {Event} */ e) => post(`/api/mcp/${name}/auto-approve`, { tool: t.name, approve: /** @type {HTMLInputElement} */ (e.currentTarget).checked })} /> Always allow</label></li>`)}
     </ul>`)}
     ${section(`${s.name}/resources`, `Resources (${s.resources.length})`, html`<ul class="mcp-resources" aria-label=${`Resources of ${s.name}`}>
       ${s.resources.map((r) => html`<li><code>${r.uri}</code><span class="muted"> ${r.name || ""}</span></li>`)}

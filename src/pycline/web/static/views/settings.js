@@ -126,10 +126,14 @@ function ModeFields({ name, data, values, save }) {
   const [models, setModels] = useState(/** @type {string[]} */ ([]));
   const [status, setStatus] = useState("");
   const [, redraw] = useState(0);
+  // The key as typed: saving takes it out of the form (it is sent once, to the secret store),
+  // and a Check right after the change must not race that save for it.
+  const typedKey = useRef("");
   const hasKey = !!(name === "act" ? data.act : data.plan || data.act).hasKey;
   /** @param {keyof ModeForm} key */
   const field = (key) => (/** @type {Event} */ e) => {
     values[key] = /** @type {HTMLInputElement} */ (e.currentTarget).value;
+    if (key === "apiKey") typedKey.current = values.apiKey;
   };
   const changed = (/** @type {keyof ModeForm} */ key) => (/** @type {Event} */ e) => {
     field(key)(e);
@@ -139,7 +143,7 @@ function ModeFields({ name, data, values, save }) {
   const check = async () => {
     setStatus("Checking…");
     try {
-      const r = await api.post("/api/settings/check", { provider: values.provider, baseUrl: values.baseUrl || null, apiKey: values.apiKey || null });
+      const r = await api.post("/api/settings/check", { provider: values.provider, baseUrl: values.baseUrl || null, apiKey: typedKey.current || null });
       setModels(r.models);
       setStatus(`OK: ${r.models.length} models`);
     } catch (e) {

@@ -1,0 +1,85 @@
+"""The README a new user follows and the reference pages made from the code (the site itself is
+built with `mkdocs build --strict` in .ci/run)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from pycline.cli.main import COMMANDS
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _readme_blocks() -> list[str]:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```sh\n(.*?)```", readme, re.S)
+
+
+def test_the_readme_starts_with_the_clone_then_the_two_set_up_commands() -> None:
+    clone, install, ci = (b.strip() for b in _readme_blocks()[:3])
+    assert re.fullmatch(r"git clone \S+ && cd pycline", clone)
+    assert install == "sh install.sh"
+    assert ci == "bash .ci/run"
+
+
+def test_the_readme_usage_names_every_command() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    usage = readme[readme.index("## Usage") :]
+    usage = usage[: usage.index("```\n", usage.index("```sh") + 5)]
+    missing = [c for c in COMMANDS if not re.search(rf"(pycline|·|\|) {c}\b|\b{c} (ID|\[)", usage)]
+    assert not missing, f"the README's usage block does not mention: {missing}"
+
+
+def test_ci_says_it_uses_sudo_before_it_does() -> None:
+    run = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert run.index("with sudo apt-get") < run.index("$SUDO apt-get")
+    assert "sudo" in run.splitlines()[3]  # and in its opening comment
+
+
+def test_install_sh_is_plain_sh() -> None:
+    subprocess.run(["sh", "-n", str(REPO / "install.sh")], check=True, timeout=30)
+
+
+@pytest.fixture(scope="module")
+def reference() -> ModuleType:
+    path = REPO / "docs" / "_hooks" / "reference.py"
+    spec = importlib.util.spec_from_file_location("docs_reference", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_setting_is_described_in_the_reference(reference: ModuleType) -> None:
+    from pycline.app.settings_model import Settings
+
+    keys = {key for key, _, _ in reference._leaves(Settings)}
+    described = set(reference.DESCRIPTIONS)
+    assert keys - described == set(), "describe them in docs/_hooks/settings_help.py"
+    assert described - keys == set(), "docs/_hooks/settings_help.py describes no such setting"
+    page = reference.settings_page()
+    assert "| `installLanguageServers` | boolean | `true` |" in page
+    assert "| `sandbox` | `off` \\| `workspace-write` \\| `read-only` | unset |" in page
+
+
+def test_the_command_reference_has_every_command_and_subcommand(reference: ModuleType) -> None:
+    page = reference.commands_page()
+    for command in COMMANDS:
+        assert f"## `pycline {command}`" in page
+    assert "### `pycline mcp add`" in page
+    assert "`--json`" in page
+
+
+def test_each_shipped_schema_gets_a_page(reference: ModuleType) -> None:
+    schemas = sorted((REPO / "src" / "pycline" / "schema").glob("*.json"))
+    assert schemas
+    for schema in schemas:
+        page = reference.schema_page(schema)
+        assert page.startswith("# ")
+        assert f"`{schema.name}`" in page
