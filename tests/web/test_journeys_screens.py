@@ -133,6 +133,8 @@ def test_a_followed_background_task_is_still_on_screen_after_a_reload(start_ui, 
     expect(page.get_by_text("Cline has a question:")).to_be_visible()
     page.reload()
     expect(page.get_by_text("Cline has a question:")).to_be_visible()
-    expect(page.get_by_role("tab", name=re.compile("^Followed across a reload"))).to_be_visible()
+    # The task as typed (the folder it runs in is no word of it).
+    expect(page.get_by_role("tab", name=re.compile("^Followed across a reload — "))).to_be_visible()
+    expect(page.get_by_role("region", name="Chat").get_by_text("--cwd")).to_have_count(0)
     page.get_by_role("group", name="Actions").get_by_role("button", name="b.txt").click()
     expect(page.get_by_text("Picked.").first).to_be_visible(timeout=30_000)
