@@ -61,7 +61,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 
 def commands_page() -> str:
-    from pycline.cli.main import build_parser, command_parsers
+    from pycline.cli.main import build_parser
+    from pycline.main import command_parsers
 
     os.environ["COLUMNS"] = "100"  # argparse wraps usage lines at the terminal's width
     out = [

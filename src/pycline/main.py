@@ -11,6 +11,13 @@ from collections.abc import Callable, Sequence
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    from pycline.app.global_options import NotTaken
+
+    try:
+        args = _global_options_moved(args)
+    except NotTaken as exc:
+        print(f"pycline: {exc}", file=sys.stderr)
+        return 2
     first = args[0] if args else ""
     if first == "ui":
         from pycline.web.command import run_ui
@@ -29,16 +36,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     return terminal(args)
 
 
+def _global_options_moved(args: list[str]) -> list[str]:
+    """`pycline --cwd DIR history` as `pycline history --cwd DIR`, for every command (see
+    app/global_options.py)."""
+    from pycline.app import global_options
+
+    if not global_options.mentioned(args):
+        return args
+    from pycline.cli.main import COMMANDS
+
+    found = global_options.split(args, COMMANDS)
+    if found is None:
+        return args
+    command, before, rest = found
+    own, elsewhere = global_options.arrange(before, rest, command_parser(command))
+    global_options.apply(elsewhere)
+    return [command, *own]
+
+
+def command_parser(name: str) -> argparse.ArgumentParser:
+    """The parser of one subcommand, imported only when asked for."""
+    if name == "ui":
+        from pycline.web.command import build_parser as ui
+
+        return ui()
+    if name == "acp":
+        from pycline.acp.main import build_parser as acp
+
+        return acp()
+    from pycline.cli.main import command_parser as terminal
+
+    return terminal(name)
+
+
 def command_parsers() -> dict[str, Callable[[], argparse.ArgumentParser]]:
     """Every subcommand's parser, in the order `pycline --help` lists them (for shell
     completion and the command reference)."""
-    from pycline.acp.main import build_parser as acp
-    from pycline.cli.main import COMMANDS
-    from pycline.cli.main import command_parsers as terminal
-    from pycline.web.command import build_parser as ui
+    from functools import partial
 
-    parsers = {**terminal(), "acp": acp, "ui": ui}
-    return {name: parsers[name] for name in COMMANDS}
+    from pycline.cli.main import COMMANDS
+
+    return {name: partial(command_parser, name) for name in COMMANDS}
 
 
 if __name__ == "__main__":

@@ -120,6 +120,19 @@ def test_a_second_press_within_two_seconds_quits_later_ones_stop_again() -> None
     assert quits == [True]
 
 
+def test_a_press_soon_after_in_a_new_step_stops_that_step() -> None:
+    now = [100.0]
+    quits: list[bool] = []
+    interrupts = Interrupts(lambda: quits.append(True), clock=lambda: now[0])
+    first, second = _FakeHandle(), _FakeHandle()
+    interrupts.start(first)  # type: ignore[arg-type]
+    interrupts.press()
+    now[0] += 1.0  # back at the prompt, the user sends the next message at once
+    interrupts.start(second)  # type: ignore[arg-type]
+    interrupts.press()
+    assert (first.cancelled, second.cancelled, quits) == (1, 1, [])
+
+
 def test_an_interrupted_commands_output_reaches_the_model_with_the_next_message(
     isolated_home: Path, workspace: Path
 ) -> None:

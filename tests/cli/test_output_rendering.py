@@ -64,9 +64,19 @@ def test_failure_reason_is_the_error_not_the_preamble() -> None:
         "The tool execution failed with the following error:\n<error>\n"
         "Cannot write to config.lock: the file is read-only.\n</error>"
     )
-    assert failure_reason(result) == "Cannot write to config.lock: the file is read-only."
-    assert failure_reason("The user denied this operation.") == "The user denied this operation."
-    assert failure_reason("") == "failed (no reason given)"
+    assert failure_reason(result) == ["Cannot write to config.lock: the file is read-only."]
+    assert failure_reason("The user denied this operation.") == ["The user denied this operation."]
+    assert failure_reason("") == ["failed (no reason given)"]
+
+
+def test_failure_reason_keeps_the_whole_first_paragraph_up_to_a_screenful() -> None:
+    quoted = "The SEARCH block:\nVALUE = 3\n...does not match anything in the file."
+    result = f"{quoted}\n\nThe file was not changed. Its current content:\n<file_content>"
+    assert failure_reason(result) == quoted.splitlines()
+    long = "\n".join(f"line {n}" for n in range(20))
+    shown = failure_reason(long)
+    assert shown[:8] == [f"line {n}" for n in range(8)]
+    assert shown[8:] == ["… 12 more lines (the model sees them all)"]
 
 
 def test_long_results_and_output_are_cut_with_a_count() -> None:

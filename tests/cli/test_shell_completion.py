@@ -12,6 +12,7 @@ import pytest
 
 from pycline.cli.main import COMMANDS
 from pycline.cli.shell_completion import script
+from pycline.main import command_parsers
 
 
 def _run(shell: str, code: str, *, timeout: float = 60) -> str:
@@ -35,7 +36,7 @@ def scripts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             timeout=60,
             check=True,
         )
-        assert proc.stdout == script(shell)
+        assert proc.stdout == script(shell, command_parsers())
         out[shell] = folder / f"pycline.{shell}"
         out[shell].write_text(proc.stdout, encoding="utf-8")
     return out

@@ -125,3 +125,48 @@ def test_a_task_that_did_not_complete_is_kept_even_when_merge_was_asked(
     assert "kept, not merged" in proc.stderr and "Kept branch pycline/half" in proc.stdout
     assert not (repo / "half.txt").exists()
     assert run_git(repo, "show", "pycline/half:half.txt") == "half done\n"
+
+
+def test_a_task_given_to_worktree_as_its_name_runs_as_the_task_in_a_named_worktree(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    repo = make_repo(tmp_path / "repo", {"README.md": "hello\n"})
+    replies = [WRITE.format(path="fix.txt", text="fixed"), COMPLETE]
+    proc = run_cli(
+        ["run", "--provider", "scripted", "--script", str(script(tmp_path, replies)), "--yes",
+         "--worktree", "fix the bug"],
+        home=isolated_home,
+        cwd=repo,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    history = json.loads(run_cli(["history", "--json"], home=isolated_home, cwd=repo).stdout)
+    assert [r["task"] for r in history] == ["fix the bug"]
+    assert "Kept branch pycline/" in proc.stdout
+
+
+def test_a_worktree_name_that_cannot_be_one_says_what_to_type(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    repo = make_repo(tmp_path / "repo", {"README.md": "hello\n"})
+    proc = run_cli(
+        ["run", "--provider", "scripted", "--script", str(script(tmp_path, [COMPLETE])),
+         "--worktree", "fix the bug", "and the tests"],
+        home=isolated_home,
+        cwd=repo,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert "--worktree=NAME" in proc.stderr and "--worktree --" in proc.stderr
+    assert run_git(repo, "worktree", "list").count("\n") == 1  # none was made
+
+
+def test_a_refused_merge_at_the_end_exits_non_zero_and_keeps_the_branch(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    repo = make_repo(tmp_path / "repo", {"README.md": "hello\n"})
+    (repo / "README.md").write_text("the user's own edit\n")  # a dirty checkout: no merge
+    proc = _run_task(tmp_path, isolated_home, repo, "new.txt", "--worktree=n", "--on-finish",
+                     "merge")  # fmt: skip
+    assert proc.returncode == 1, proc.stdout
+    assert "Not merged:" in proc.stdout
+    assert run_git(repo, "show", "pycline/n:new.txt") == "from the task\n"
+    assert (repo / "README.md").read_text() == "the user's own edit\n"

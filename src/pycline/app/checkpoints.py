@@ -115,6 +115,28 @@ class Checkpoints:
         )
         return Diff(first, second, list(changes))
 
+    async def undo_target(self, task_id: str | None, *, workspace: Path) -> tuple[str, Checkpoint]:
+        """(the task's id, the checkpoint an undo goes back to): the newest one of the
+        conversation as it is now whose files differ from the workspace's. A restore's own
+        checkpoint, or one a rewind cut away, is not a step of the conversation, so an undo
+        right after a rewind steps back from where the rewind left the task."""
+        from pycline.storage.rewind import CHECKPOINT_KIND, HASH_KEY
+
+        folder, record = self._open(task_id, workspace)
+        by_commit = {c.commit: c for c in await self.of_record(record)}
+        steps = [
+            by_commit[commit]
+            for m in folder.load_ui_messages()
+            if m.kind == CHECKPOINT_KIND
+            and isinstance(commit := m.extra.get(HASH_KEY), str)
+            and commit in by_commit
+        ]
+        tracker = self.tracker(record)
+        for checkpoint in reversed(steps):
+            if await tracker.diff(checkpoint.commit, None):
+                return record.id, checkpoint
+        raise CheckpointError("Nothing to undo: the files are as at the task's first checkpoint.")
+
     async def restore(
         self, task_id: str, ref: str, mode: RestoreMode, *, workspace: Path
     ) -> Restored:
@@ -143,16 +165,10 @@ class Checkpoints:
         return len(await tracker.diff(listed.checkpoints[0].commit, None))
 
     async def undo_last_step(self, task_id: str, *, workspace: Path) -> Restored:
-        """Files and conversation back to the newest checkpoint whose files differ from now:
-        the last change is undone (and the restore itself can be undone)."""
-        listed = await self.list(task_id, workspace=workspace)
-        tracker = self.tracker(listed.record)
-        for checkpoint in reversed(listed.checkpoints):
-            if await tracker.diff(checkpoint.commit, None):
-                return await self.restore(
-                    listed.record.id, checkpoint.commit, "both", workspace=workspace
-                )
-        raise CheckpointError("Nothing to undo: the files are as at the task's first checkpoint.")
+        """Files and conversation back to before the task's last change (see `undo_target`);
+        the restore itself can be undone."""
+        found_id, checkpoint = await self.undo_target(task_id, workspace=workspace)
+        return await self.restore(found_id, checkpoint.commit, "both", workspace=workspace)
 
     async def disk_use(self, *, remove_orphans: bool = False) -> tuple[DiskUse, ...]:
         """The space each workspace's checkpoints take, after compacting them (`git gc`); the

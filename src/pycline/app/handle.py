@@ -31,9 +31,11 @@ from pycline.commands import (
 )
 from pycline.errors import PyclineError
 from pycline.events import (
+    ACCEPT,
     CONTINUE,
     Answer,
     ApprovalQuestion,
+    CompletionQuestion,
     Envelope,
     ErrorEvent,
     Event,
@@ -269,6 +271,9 @@ class TaskHandle:
         job.add_done_callback(self._posted.discard)
 
     async def _answer(self, question_id: str, answer: Answer) -> None:
+        self._settle(question_id, answer)
+
+    def _settle(self, question_id: str, answer: Answer) -> None:
         entry = self._pending.get(question_id)
         if entry is None or entry[1].done():
             raise AnswerRejected(f"No open question {question_id!r} in task {self.id}.")
@@ -286,8 +291,15 @@ class TaskHandle:
         )
 
     def _cancel(self) -> None:
-        if self._runner is not None and not self._runner.done():
-            self._runner.cancel()
+        if self._runner is None or self._runner.done():
+            return
+        waiting = [asked for asked, future in self._pending.values() if not future.done()]
+        if waiting and isinstance(waiting[-1].question, CompletionQuestion):
+            # Waiting at its completion, the task has done its work: nothing runs to be
+            # stopped, and stopping it now is taking the result as it is.
+            self._settle(waiting[-1].question_id, Answer(ACCEPT.id))
+            return
+        self._runner.cancel()
 
     def _set_model(self, spec: str, which: Literal["act", "plan", "both"]) -> None:
         controls = self._running_controls()

@@ -105,9 +105,20 @@ class Tasks:
         at = min(candidates, key=lambda i: abs(ui[i].ts - ts))
         return rewind_before(folder, at).api_messages_removed
 
-    def list(self, *, search: str = "", limit: int = 50, favorites: bool = False) -> TaskList:
+    def list(
+        self,
+        *,
+        search: str = "",
+        limit: int = 50,
+        favorites: bool = False,
+        workspace: Path | None = None,
+    ) -> TaskList:
+        """The newest tasks first; only those of `workspace` when one is given."""
         problems = self.store.sync()
-        records = self.store.index.list(search=search, limit=limit, favorites_only=favorites)
+        where = None if workspace is None else str(workspace.resolve())
+        records = self.store.index.list(
+            search=search, limit=limit, favorites_only=favorites, workspace=where
+        )
         return TaskList(records, problems)
 
     def folder(self, task_id: str | None, *, workspace: Path) -> TaskFolder:

@@ -27,7 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run every task of a JSON Lines file headless, each in an isolated copy of "
         "its repository, and write one result line per task. Input lines: "
         '{"id", "repo" (path or git URL) | "workspace" (used as is), "task", "setup"?, "check"?}. '
-        "Model keys come from the environment or `pycline auth`.",
+        "Model keys come from the environment or `pycline auth`. Exits 1 when none of the "
+        "tasks it ran succeeded.",
     )
     p.add_argument("tasks", type=Path, help="the tasks file (JSON Lines)")
     p.add_argument("--out", type=Path, required=True, help="the results file (JSON Lines)")
@@ -159,4 +160,8 @@ def run_batch_command(argv: Sequence[str]) -> int:
         print(f"pycline: {exc}", file=sys.stderr)
         return 2
     render_summary(results, summarize(results, time.monotonic() - started))
+    if results and not any(r.status == "success" for r in results):
+        # Every task failing usually means the set-up is wrong (model, key, repositories).
+        print(f"pycline: no task succeeded; see {ns.out}", file=sys.stderr)
+        return 1
     return 0

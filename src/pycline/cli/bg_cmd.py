@@ -35,12 +35,6 @@ from pycline.errors import PyclineError
 _START_TIMEOUT = 30.0
 
 
-def _without_bg(argv: list[str]) -> list[str]:
-    """`argv` less the `--bg` flag (a `--bg` in the task's own words, after `--`, stays)."""
-    words = argv.index("--") if "--" in argv else len(argv)
-    return [a for a in argv[:words] if a != "--bg"] + argv[words:]
-
-
 def start_background(argv: list[str], ns: argparse.Namespace) -> int:
     """Start `pycline run ARGV` detached; print its id and return at once."""
     home = pycline_home()
@@ -58,7 +52,8 @@ def start_background(argv: list[str], ns: argparse.Namespace) -> int:
         print(f"pycline: {exc}", file=sys.stderr)
         return 2
     # The folder goes first: after a `--` it would be words of the task.
-    args = ["--cwd", str(cwd), *_without_bg(argv)]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = ["--cwd", str(cwd), *(a for a in argv[:cut] if a != "--bg"), *argv[cut:]]
     log = state_dir(home) / f"{bg_id}.log"
     state = bg_state.BgState(
         id=bg_id,

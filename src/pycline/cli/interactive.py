@@ -10,10 +10,11 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
 
+from pycline.app import slash_commands
 from pycline.app.notices import first_time
 from pycline.app.task_size import check_task_size
 from pycline.app.text import for_terminal
-from pycline.cli import notices, render, slash, slash_run
+from pycline.cli import notices, render, slash_run
 from pycline.cli.common import overrides_of, workspace_dir
 from pycline.cli.editor import edit_text
 from pycline.cli.interrupts import Interrupts
@@ -101,7 +102,7 @@ class InteractiveHost:
                 raise EOFError
             if line.strip() == ESC_ESC:  # rewinding is for the task prompt, not an answer
                 continue
-            parts = slash.split(line)
+            parts = slash_commands.split(line)
             if self.state is None or parts is None or parts[0] in accepts:
                 return line
             match await slash_run.run(self.state, line, "question"):
@@ -177,7 +178,7 @@ class InteractiveHost:
                     style("Press Enter to accept, or type feedback to continue (/help): ", "bold"),
                     accepts=("new", "clear"),
                 )
-                if not reply.strip() or slash.split(reply) is not None:
+                if not reply.strip() or slash_commands.split(reply) is not None:
                     return Answer(ACCEPT.id)  # `/new`: accepted; the next message is a new task
                 return Answer(text=reply.strip())
             case MistakeLimitQuestion(count=count):
@@ -226,7 +227,7 @@ async def session(ns: argparse.Namespace) -> int:
     cwd = workspace_dir(ns)
     home = pycline_home()
     reader = LineReader(
-        complete_root=cwd, commands=lambda: [c.name for c in slash.registry(cwd, home)]
+        complete_root=cwd, commands=lambda: [c.name for c in slash_commands.registry(cwd, home)]
     )
     overrides = overrides_of(ns)
     await _ask_mcp_trust(reader, home, cwd)
@@ -384,8 +385,8 @@ async def _run_one(
     async def shown(handle: TaskHandle) -> None:
         await follow(handle, host)
 
-    following(handle)
-    interrupts.stopped = False
+    host.attach(handle)
+    interrupts.start(handle)
     try:
         finished = await run_chain(
             opened, handle, follow=shown, continued=lambda _, nxt: following(nxt)
@@ -395,6 +396,8 @@ async def _run_one(
     host.waiting.stop()
     handle, outcome = finished.handle, finished.outcome
     mode = handle.mode
+    if outcome.completed:  # Ctrl-C at its completion prompt took the result as it is
+        interrupts.stopped = False
     if interrupts.stopped:
         _say(
             style(

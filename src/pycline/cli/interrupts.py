@@ -1,8 +1,8 @@
 """Ctrl-C in the interactive session, as terminal users expect it.
 
 The first press stops what is running (the model's reply, a command, a question) and returns to
-the prompt with the task saved; a second press within two seconds, or a press at the task prompt,
-quits. The loop's own SIGINT handler does this, so no KeyboardInterrupt ever lands in the middle
+the prompt with the task saved; a second press within two seconds of it (the step not yet
+stopped, or stopping), or a press at the task prompt, quits. The loop's own SIGINT handler does this, so no KeyboardInterrupt ever lands in the middle
 of the core's work.
 """
 
@@ -34,6 +34,12 @@ class Interrupts:
         self._last = float("-inf")
         self.handle: TaskHandle | None = None  # the task running now, if any
         self.stopped = False  # the last task ended because the user pressed Ctrl-C
+
+    def start(self, handle: TaskHandle) -> None:
+        """A new step runs: its first Ctrl-C stops it, however soon after the last one."""
+        self.handle = handle
+        self.stopped = False
+        self._last = float("-inf")
 
     def press(self) -> None:
         now = self._clock()

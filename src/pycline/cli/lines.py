@@ -49,7 +49,12 @@ class LineReader:
         """One line without its newline; None at end of input."""
         if self._session is not None:
             try:
-                typed: str = await self._session.prompt_async(self._ansi(prompt))
+                # prompt_toolkit would put its own SIGINT handler in and, on leaving, remove
+                # whatever handler there is, the session's included: Ctrl-C would then do
+                # nothing for the rest of the session. At its prompt Ctrl-C is a key anyway.
+                typed: str = await self._session.prompt_async(
+                    self._ansi(prompt), handle_sigint=False
+                )
             except EOFError:
                 return None
             except KeyboardInterrupt:

@@ -10,36 +10,36 @@ from collections.abc import Callable, Sequence
 
 from pycline import DISTRIBUTION
 
-COMMANDS = (
-    "run",
-    "history",
-    "resume",
-    "mcp",
-    "hooks",
-    "rules",  # switch rules files and workflows on or off (cli/toggles_cmd.py)
-    "workflows",
-    "config",
-    "auth",
-    # saved tasks and their checkpoints (cli/tasks_cmd.py, cli/checkpoints_cmd.py)
-    "show",
-    "export",
-    "delete",
-    "favorite",
-    "checkpoints",
-    "restore",
-    "diff",
-    "setup",
-    "acp",  # serve the Agent Client Protocol for editors (pycline/acp/)
-    "ui",  # the web UI (pycline/web/)
-    # many tasks at once (cli/worktree_cmd.py, cli/batch_cmd.py, cli/bg_cmd.py)
-    "worktree",
-    "batch",
-    "tasks",
-    "attach",
-    "stop",
-    "doctor",  # what works on this machine and in this folder (cli/doctor_cmd.py)
-    "completion",  # shell completion scripts (cli/shell_completion.py)
-)
+# Every subcommand and what it does: `pycline --help` lists them in this order.
+SUMMARIES: dict[str, str] = {
+    "run": "run a task headless, for scripts and CI (--bg: in the background)",
+    "resume": "continue a saved task (the latest one in this folder by default)",
+    "history": "past tasks, newest first, with their folder, status and cost",
+    "show": "one saved task: its record and what happened",
+    "export": "a task's conversation as Markdown",
+    "delete": "delete a task with its checkpoints",
+    "favorite": "star a task",
+    "checkpoints": "a task's checkpoints",
+    "diff": "what changed between checkpoints, or since one",
+    "restore": "files and/or conversation back to a checkpoint",
+    "ui": "the chat, history, checkpoints and settings in a browser",
+    "tasks": "the tasks running now, in every folder",
+    "attach": "follow a running task and answer its questions",
+    "stop": "stop a running task",
+    "worktree": "tasks run in their own git worktree: list, show, diff, merge, discard",
+    "batch": "many headless tasks from a JSON Lines file, each in its own copy",
+    "config": "show or change settings; `config allow` for always-allowed commands",
+    "auth": "store a provider's API key",
+    "setup": "choose the provider and model",
+    "mcp": "MCP servers: list, add, remove, enable, disable, restart, tools, trust",
+    "rules": "the .clinerules files: list, switch on or off",
+    "workflows": "the workflows (/name commands): list, switch on or off",
+    "hooks": "the hooks of this folder: list, trust",
+    "doctor": "what works on this machine and in this folder, and how to fix the rest",
+    "completion": "shell completion for bash, zsh or fish",
+    "acp": "serve the Agent Client Protocol for editors (Zed, JetBrains, Neovim, …)",
+}
+COMMANDS = tuple(SUMMARIES)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -57,16 +57,13 @@ def _sandbox_flag(namespace: argparse.Namespace) -> argparse.Namespace:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pycline",
+        usage="pycline [OPTIONS] [TASK ...]\n       pycline COMMAND [OPTIONS] ...",
         description=(
-            "An autonomous coding agent in your terminal. `pycline [TASK]` starts an interactive "
-            "session; `pycline run TASK` runs headless; `pycline history` lists past tasks "
-            "(`show`, `export`, `delete`, `favorite`, `resume` take a task id; `checkpoints`, "
-            "`diff`, `restore` work with its checkpoints); "
-            "`pycline rules` and `pycline workflows` list them and switch them on or off; "
-            "`pycline config` shows or changes settings; `pycline auth PROVIDER` stores a key; "
-            "`pycline ui` opens the chat in a browser; `pycline doctor` checks what works here. "
-            "Every command: " + ", ".join(COMMANDS) + " (`pycline COMMAND --help`)."
+            "An autonomous coding agent in your terminal. `pycline` starts an interactive\n"
+            "session: type tasks at the Task> prompt (a TASK given here is the first one)."
         ),
+        epilog=_commands_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _common(parser)
     parser.add_argument(
@@ -78,6 +75,17 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_flags(parser, interactive=True)
     parser.add_argument("task", nargs="*", help="what to do (asked for when omitted)")
     return parser
+
+
+def _commands_help() -> str:
+    width = max(map(len, COMMANDS))
+    rows = "\n".join(f"  {name:<{width}}  {about}" for name, about in SUMMARIES.items())
+    return (
+        f"commands:\n{rows}\n\n"
+        "`pycline COMMAND --help` tells more. The options above from --cwd to -y go before or "
+        "after a\ncommand's name (`pycline --cwd ~/proj history`); the model options matter to "
+        "commands that\nrun a model."
+    )
 
 
 class _Version(argparse.Action):
@@ -173,48 +181,48 @@ def near_command(word: str) -> str | None:
     return found[0] if found else None
 
 
+# Each of the terminal's subcommands' parser: (module, factory, the factory's arguments), imported
+# only when asked (`pycline.main` knows those of `ui` and `acp`).
+_PARSERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "run": ("pycline.cli.main", "build_run_parser", ()),
+    "resume": ("pycline.cli.main", "build_resume_parser", ()),
+    "mcp": ("pycline.cli.mcp_cmd", "build_parser", ()),
+    "hooks": ("pycline.cli.hooks_cmd", "build_parser", ()),
+    "rules": ("pycline.cli.toggles_cmd", "build_parser", ("rules",)),
+    "workflows": ("pycline.cli.toggles_cmd", "build_parser", ("workflows",)),
+    "config": ("pycline.cli.config_cmd", "build_config_parser", ()),
+    "auth": ("pycline.cli.config_cmd", "build_auth_parser", ()),
+    "setup": ("pycline.cli.setup_wizard", "build_parser", ()),
+    "worktree": ("pycline.cli.worktree_cmd", "build_parser", ()),
+    "batch": ("pycline.cli.batch_cmd", "build_parser", ()),
+    "tasks": ("pycline.cli.bg_cmd", "tasks_parser", ()),
+    "attach": ("pycline.cli.bg_cmd", "attach_parser", ()),
+    "stop": ("pycline.cli.bg_cmd", "stop_parser", ()),
+    "doctor": ("pycline.cli.doctor_cmd", "build_parser", ()),
+    "completion": ("pycline.cli.shell_completion", "build_parser", ()),
+    **{name: ("pycline.cli.tasks_cmd", "build_parser", (name,)) for name in (
+        "history", "show", "export", "delete", "favorite"
+    )},
+    **{name: ("pycline.cli.checkpoints_cmd", "build_parser", (name,)) for name in (
+        "checkpoints", "restore", "diff"
+    )},
+}  # fmt: skip
+
+
+def command_parser(name: str) -> argparse.ArgumentParser:
+    """The parser of one of the terminal's subcommands."""
+    import importlib
+
+    module, factory, arguments = _PARSERS[name]
+    built: argparse.ArgumentParser = getattr(importlib.import_module(module), factory)(*arguments)
+    return built
+
+
 def command_parsers() -> dict[str, Callable[[], argparse.ArgumentParser]]:
-    """Each subcommand's parser (for shell completion and the command reference)."""
+    """Each of the terminal's subcommands' parser (`pycline.main.command_parsers` has them all)."""
     from functools import partial
 
-    from pycline.cli import (
-        batch_cmd,
-        bg_cmd,
-        checkpoints_cmd,
-        config_cmd,
-        doctor_cmd,
-        hooks_cmd,
-        mcp_cmd,
-        setup_wizard,
-        shell_completion,
-        tasks_cmd,
-        toggles_cmd,
-        worktree_cmd,
-    )
-
-    parsers: dict[str, Callable[[], argparse.ArgumentParser]] = {
-        "run": build_run_parser,
-        "resume": build_resume_parser,
-        "mcp": mcp_cmd.build_parser,
-        "hooks": hooks_cmd.build_parser,
-        "rules": partial(toggles_cmd.build_parser, "rules"),
-        "workflows": partial(toggles_cmd.build_parser, "workflows"),
-        "config": config_cmd.build_config_parser,
-        "auth": config_cmd.build_auth_parser,
-        "setup": setup_wizard.build_parser,
-        "worktree": worktree_cmd.build_parser,
-        "batch": batch_cmd.build_parser,
-        "tasks": bg_cmd.tasks_parser,
-        "attach": bg_cmd.attach_parser,
-        "stop": bg_cmd.stop_parser,
-        "doctor": doctor_cmd.build_parser,
-        "completion": shell_completion.build_parser,
-    }
-    for name in ("history", "show", "export", "delete", "favorite"):
-        parsers[name] = partial(tasks_cmd.build_parser, name)
-    for name in ("checkpoints", "restore", "diff"):
-        parsers[name] = partial(checkpoints_cmd.build_parser, name)
-    return {name: parsers[name] for name in COMMANDS if name in parsers}
+    return {name: partial(command_parser, name) for name in COMMANDS if name in _PARSERS}
 
 
 def _dispatch(args: list[str]) -> int:

@@ -25,12 +25,23 @@ def shows_result(tool: str) -> bool:
     return facts_of(tool).effect == "mcp"
 
 
-def failure_reason(result: str) -> str:
-    """The line that says why a tool failed, not the generic "the tool failed" preamble."""
+REASON_LINES = 8  # lines of a failed tool's reason shown
+
+
+def failure_reason(result: str) -> list[str]:
+    """Why a tool failed, as lines to show: the error's first paragraph (what went wrong, with
+    the lines it quotes), not the generic "the tool failed" preamble nor the file contents and
+    advice that follow for the model."""
     found = _ERROR.search(result)
-    text = found.group(1) if found else result
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    return lines[0][:LINE_WIDTH] if lines else "failed (no reason given)"
+    text = (found.group(1) if found else result).strip()
+    paragraph = text.split("\n\n", 1)[0]
+    lines = [line.rstrip()[:LINE_WIDTH] for line in paragraph.splitlines() if line.strip()]
+    if not lines:
+        return ["failed (no reason given)"]
+    if len(lines) > REASON_LINES:
+        more = len(lines) - REASON_LINES
+        lines = [*lines[:REASON_LINES], f"… {more} more lines (the model sees them all)"]
+    return lines
 
 
 def shown_result(result: str) -> list[str]:

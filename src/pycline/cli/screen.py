@@ -173,7 +173,10 @@ class Screen:
                 for line in self.output.finish():
                     self.line(paint(line, "dim"))
                 if not ok:
-                    self.line(paint(look.failed.format(render.failure_reason(result)), "red"))
+                    first, *more = render.failure_reason(result)
+                    self.line(paint(look.failed.format(first), "red"))
+                    for line in more:
+                        self.line(paint(f"    {line}", "red"))
                 elif render.shows_result(tool):
                     for line in render.shown_result(result):
                         self.line(paint(f"  {line}", "dim"))

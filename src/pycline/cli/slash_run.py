@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, assert_never
 
+from pycline.app import slash_commands
 from pycline.cli import slash
 from pycline.cli.style import style
 from pycline.commands import Compact, SetModel, StopProcess
@@ -83,20 +84,20 @@ class SlashState:
     def running(self) -> bool:
         return self.handle is not None and not self.handle.done
 
-    def commands(self) -> list[slash.SlashCommand]:
-        return slash.registry(self.cwd, self.home)
+    def commands(self) -> list[slash_commands.SlashCommand]:
+        return slash_commands.registry(self.cwd, self.home)
 
 
 async def run(state: SlashState, line: str, where: Where) -> Outcome | None:
     """None: the line is not a slash command (an ordinary message)."""
-    parts = slash.split(line)
+    parts = slash_commands.split(line)
     if parts is None:
         return None
     name, rest = parts
     commands = state.commands()
-    command = slash.find(commands, name)
+    command = slash_commands.find(commands, name)
     if command is None:
-        near = slash.nearest(commands, name)
+        near = slash_commands.nearest(commands, name)
         hint = f" Did you mean /{near}?" if near else ""
         state.say(style(f"Unknown command /{name}.{hint} (/help lists them)", "yellow"))
         return Handled()
@@ -191,13 +192,15 @@ async def _undo(state: SlashState, _: str) -> None:
 
 async def _history(state: SlashState, _: str) -> None:
     from pycline.app.tasks import Tasks
-    from pycline.cli.tasks_cmd import record_line
+    from pycline.cli.tasks_cmd import history_header, record_line
 
     records = Tasks(state.home).records(workspace=state.cwd, limit=10)
     if not records:
         state.say("No tasks in this folder yet.")
+    else:
+        state.say(style(history_header(folders=False), "dim"))
     for record in records:
-        state.say(record_line(record))
+        state.say(record_line(record, folders=False))
     if records:
         state.say(style("/resume ID continues one.", "dim"))
 

@@ -51,6 +51,9 @@ def build_parser(name: str) -> argparse.ArgumentParser:
         parser.add_argument("--search", default="", help="only tasks whose text contains this")
         parser.add_argument("--limit", type=int, default=50)
         parser.add_argument("--favorites", action="store_true", help="only starred tasks")
+        parser.add_argument(
+            "--cwd", help="only the tasks of this folder (default: every folder's tasks)"
+        )
         return parser
     optional = name in ("show", "export")
     parser.add_argument(
@@ -96,7 +99,10 @@ def run_tasks_command(name: str, argv: list[str]) -> int:
 
 
 def _history(tasks: Tasks, ns: argparse.Namespace) -> int:
-    found = tasks.list(search=ns.search, limit=ns.limit, favorites=ns.favorites)
+    folder = None if ns.cwd is None else Path(ns.cwd).expanduser()
+    if folder is not None and not folder.is_dir():
+        raise PyclineError(f"--cwd {ns.cwd}: not a folder")
+    found = tasks.list(search=ns.search, limit=ns.limit, favorites=ns.favorites, workspace=folder)
     _report(found.problems)
     records = found.records
     if ns.json:
@@ -105,21 +111,45 @@ def _history(tasks: Tasks, ns: argparse.Namespace) -> int:
     if not records:
         print("No tasks yet.")
         return 0
+    folders = folder is None  # one folder asked for: no need to repeat it on every line
+    print(history_header(folders=folders))
     for r in records:
-        print(record_line(r))
+        print(record_line(r, folders=folders))
     return 0
 
 
-def record_line(r: TaskRecord) -> str:
+_FOLDER_WIDTH = 28
+
+
+def history_header(*, folders: bool = True) -> str:
+    folder = f"{'FOLDER':<{_FOLDER_WIDTH}}  " if folders else ""
+    return (
+        f" {'ID':<13}  {'WHEN':<16}  {'STATUS':<9}  {'TOKENS IN':>9} {'CACHED':>8} {'OUT':>6}  "
+        f"{'COST':>7}  "
+        f"{'SIZE':>8}  {folder}TASK"
+    )
+
+
+def record_line(r: TaskRecord, *, folders: bool = True) -> str:
+    """One task under `history_header` (a star before a favourite's id)."""
     text = " ".join(r.task.split())
     if len(text) > 60:
         text = text[:59] + "…"
     star = "*" if r.favorite else " "
+    folder = f"{short_folder(r.workspace):<{_FOLDER_WIDTH}}  " if folders else ""
     return (
-        f"{star}{r.id}  {_when(r.ts)}  {r.status:<9}  {r.tokens_in:>7} in "
-        f"{r.cache_reads:>8} cached {r.tokens_out:>6} out"
-        f"  ${r.total_cost:.4f}  {human_size(r.size):>8}  {text}"
+        f"{star}{r.id:<13}  {_when(r.ts)}  {r.status:<9}  {r.tokens_in:>9} {r.cache_reads:>8} "
+        f"{r.tokens_out:>6}  ${r.total_cost:>6.4f}  {human_size(r.size):>8}  {folder}{text}"
     )
+
+
+def short_folder(workspace: str) -> str:
+    """The folder as a person says it: `~/proj`, and its end when it is long."""
+    home = str(Path.home())
+    shown = "~" + workspace[len(home) :] if workspace.startswith(home + "/") else workspace
+    if len(shown) > _FOLDER_WIDTH:
+        shown = "…" + shown[-(_FOLDER_WIDTH - 1) :]
+    return shown
 
 
 def _show(tasks: Tasks, ns: argparse.Namespace) -> int:

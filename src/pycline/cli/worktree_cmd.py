@@ -31,6 +31,9 @@ from pycline.errors import PyclineError
 def run_in_worktree(ns: argparse.Namespace, run: Callable[[argparse.Namespace], int]) -> int:
     """Create the worktree, run the task inside it with `run`, then finish as --on-finish says."""
     home = pycline_home()
+    if (problem := _name_or_task(ns)) is not None:
+        print(f"pycline: {problem}", file=sys.stderr)
+        return 2
     try:
         info = asyncio.run(
             worktrees.create(
@@ -70,6 +73,24 @@ def run_in_worktree(ns: argparse.Namespace, run: Callable[[argparse.Namespace], 
             print(patch, end="" if patch.endswith("\n") else "\n")
     merge_failed = report.merge is not None and not isinstance(report.merge, Merged)
     return code or (1 if merge_failed else 0)
+
+
+def _name_or_task(ns: argparse.Namespace) -> str | None:
+    """`--worktree "fix the bug"`: words no worktree can be named are the task, when no other
+    task was given; otherwise what is wrong and what to type instead (None: all is well)."""
+    name = ns.worktree
+    if not name or worktrees.valid_name(name):
+        return None
+    given = bool(ns.task) or bool(getattr(ns, "task_file", None))
+    if not given and any(ch.isspace() for ch in name):
+        ns.task, ns.worktree = [name], ""
+        return None
+    command = "pycline run" if hasattr(ns, "task_file") else "pycline"
+    return (
+        f"{name!r} is not a usable worktree name (letters, digits, '.', '_', '-'). "
+        f'Name it with `{command} --worktree=NAME "your task"`, or let pycline name it with '
+        f'`{command} --worktree -- "your task"`.'
+    )
 
 
 def _ask_finish(info: WorktreeInfo) -> str:
