@@ -201,12 +201,15 @@ function Toggles({ store }) {
     ${rows.length ? rows.map((r) => {
       const what = `${r.global ? "Global" : "Project"} ${r.kind === "rules" ? "rule" : "workflow"} ${r.name}`;
       const set = async (/** @type {Event} */ e) => {
+        const on = /** @type {HTMLInputElement} */ (e.currentTarget).checked;
+        // Shown at once: a redraw before the list is read again must not put the box back.
+        setRows((now) => now.map((x) => (x.path === r.path && x.kind === r.kind ? { ...x, on } : x)));
         try {
-          await api.post("/api/toggles", { kind: r.kind, path: r.path, on: /** @type {HTMLInputElement} */ (e.currentTarget).checked });
+          await api.post("/api/toggles", { kind: r.kind, path: r.path, on });
         } catch (err) {
           store.notify(errorText(err), true);
         }
-        setN(n + 1);
+        setN((k) => k + 1);
       };
       return html`<li><label><input type="checkbox" checked=${r.on} aria-label=${what} onChange=${set} /> ${what}</label> <span class="muted">${r.path}</span></li>`;
     }) : html`<li class="muted">No rules files or workflows.</li>`}
