@@ -8,10 +8,12 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from pycline.app.background.paths import state_dir, valid_id
+from pycline.app.background.paths import secret_file, state_dir, valid_id
 from pycline.storage.atomic import atomic_write_json
 
 BgStatus = Literal["starting", "running", "waiting", "completed", "failed", "cancelled"]
+# Who runs the task: a `run --bg` worker, or a task of the user's terminal, web UI or editor.
+FrontEnd = Literal["background", "terminal", "web", "editor"]
 FINISHED: tuple[BgStatus, ...] = ("completed", "failed", "cancelled")
 
 
@@ -29,6 +31,7 @@ class BgState:
     question: dict[str, Any] | None = None  # what it waits for, as sent to attached clients
     reason: str = ""  # why it ended, when it did not complete
     log: str = ""  # the process's output file, for when it dies unexpectedly
+    front_end: FrontEnd = "background"
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -59,11 +62,18 @@ def load(home: Path, bg_id: str) -> BgState | None:
         return None
 
 
+def forget(home: Path, bg_id: str) -> None:
+    """Remove a task's record and secret (a live task's, once it ends or its process died)."""
+    if valid_id(bg_id):
+        state_file(home, bg_id).unlink(missing_ok=True)
+        secret_file(home, bg_id).unlink(missing_ok=True)
+
+
 def load_all(home: Path) -> list[BgState]:
     folder = state_dir(home)
     if not folder.is_dir():
         return []
-    found = (load(home, p.stem) for p in folder.glob("bg-*.json"))
+    found = (load(home, p.stem) for p in folder.glob("*.json"))
     return sorted((s for s in found if s is not None), key=lambda s: s.started)
 
 

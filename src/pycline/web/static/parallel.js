@@ -66,7 +66,7 @@ export class ParallelView {
     const parts = [
       h("div", { class: "history-top" }, h("span", { text: when }), h("span", { class: `status ${r.status}`, "aria-label": `Status of ${r.id}`, text: r.status })),
       h("div", { class: "history-open", text: r.task }),
-      h("div", { class: "history-meta" }, h("code", { text: r.id }), h("span", { text: `$${(r.cost || 0).toFixed(4)}` }), h("span", { text: r.workspace })),
+      h("div", { class: "history-meta" }, h("code", { text: r.id }), h("span", { class: "muted", text: r.front_end }), h("span", { text: `$${(r.cost || 0).toFixed(4)}` }), h("span", { text: r.workspace })),
     ];
     if (r.question) parts.push(h("div", { class: "warn", text: `Waiting for: ${r.question}` }));
     else if (r.reason && r.status !== "completed") parts.push(h("div", { class: "muted", text: r.reason }));
