@@ -18,17 +18,17 @@ from tests.cli.test_background import board, cli, env  # noqa: F401  (`env`: a f
 from tests.cli.test_interactive import spawn
 
 
-def terminal(env: dict[str, str], workspace: Path, script: Path) -> pexpect.spawn:
-    extra = {"XDG_RUNTIME_DIR": env["XDG_RUNTIME_DIR"]}
+def terminal(environ: dict[str, str], workspace: Path, script: Path) -> pexpect.spawn:
+    extra = {"XDG_RUNTIME_DIR": environ["XDG_RUNTIME_DIR"]}
     args = ["--provider", "scripted", "--script", str(script)]
-    return spawn(args, Path(env["PYCLINE_HOME"]), workspace, extra)
+    return spawn(args, Path(environ["PYCLINE_HOME"]), workspace, extra)
 
 
-def listed(env: dict[str, str], status: str) -> dict[str, Any]:
+def listed(environ: dict[str, str], status: str) -> dict[str, Any]:
     """The one live task on the board once it has `status` (the terminal writes it as it goes)."""
     deadline = time.monotonic() + 30
     while True:
-        entries = board(env)
+        entries = board(environ)
         if (entries and entries[0]["status"] == status) or time.monotonic() > deadline:
             assert len(entries) == 1 and entries[0]["status"] == status, entries
             return entries[0]

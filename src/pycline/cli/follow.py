@@ -46,10 +46,11 @@ async def follow(handle: TaskHandle, view: View) -> None:
             answering.add(task)
             asking[event.question_id] = task
             task.add_done_callback(finished)
-        elif isinstance(event, QuestionAnswered) and (task := asking.get(event.question_id)):
+        elif isinstance(event, QuestionAnswered):
             # Answered elsewhere (`pycline attach`, the web UI): the prompt goes.
-            if task is not asyncio.current_task():
-                task.cancel()
+            prompt = asking.get(event.question_id)
+            if prompt is not None and prompt is not asyncio.current_task():
+                prompt.cancel()
 
     stop = handle.listen(on_event)
     ended = asyncio.ensure_future(handle.wait())
