@@ -20,7 +20,6 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from pycline.app.background import client
 from pycline.app.background import state as bg_state
 from pycline.app.background.board import board
 from pycline.app.background.paths import (
@@ -163,6 +162,8 @@ def stop_parser() -> argparse.ArgumentParser:
 def run_stop(argv: list[str]) -> int:
     ns = stop_parser().parse_args(argv)
     try:
+        from pycline.app.background import client
+
         print(asyncio.run(client.stop(pycline_home(), ns.id)))
     except PyclineError as exc:
         print(f"pycline: {exc}", file=sys.stderr)
@@ -197,6 +198,7 @@ def run_attach(argv: list[str]) -> int:
 
 
 async def _attach(bg_id: str) -> int:
+    from pycline.app.background import client
     from pycline.cli.bg_render import attached_screen, prompt_answer, render_event
 
     state = bg_state.load(pycline_home(), bg_id)
