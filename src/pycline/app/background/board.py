@@ -21,6 +21,7 @@ from pycline.app.background.state import (
     forget,
     load_all,
     process_alive,
+    still_running,
 )
 from pycline.errors import PyclineError
 
@@ -54,7 +55,7 @@ def board(home: Path) -> list[BoardEntry]:
     entries = []
     for state in load_all(home):
         status, reason = state.status, state.reason
-        if state.front_end != "background" and not process_alive(state.pid):
+        if state.front_end != "background" and not still_running(state):
             _remove_stale(home, state)
             continue
         if status not in FINISHED and not process_alive(state.pid):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pycline.app.background.paths import make_secret
 from pycline.app.background.server import BackgroundServer
-from pycline.app.background.state import BgState, FrontEnd
+from pycline.app.background.state import BgState, FrontEnd, process_start
 from pycline.app.handle import TaskHandle
 
 
@@ -31,6 +31,7 @@ async def serve_live(home: Path, front_end: FrontEnd, handle: TaskHandle, worksp
         task=handle.title,
         workspace=str(workspace),
         pid=os.getpid(),
+        pid_start=process_start(os.getpid()),
         status="starting",
         started=time.time(),
         task_id=handle.id,

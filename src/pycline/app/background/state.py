@@ -32,6 +32,7 @@ class BgState:
     reason: str = ""  # why it ended, when it did not complete
     log: str = ""  # the process's output file, for when it dies unexpectedly
     front_end: FrontEnd = "background"
+    pid_start: int | None = None  # when its process started: a reused pid is not it
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -75,6 +76,21 @@ def load_all(home: Path) -> list[BgState]:
         return []
     found = (load(home, p.stem) for p in folder.glob("*.json"))
     return sorted((s for s in found if s is not None), key=lambda s: s.started)
+
+
+def process_start(pid: int) -> int | None:
+    """When process `pid` started (clock ticks since boot); None where the system cannot tell."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def still_running(state: BgState) -> bool:
+    """Whether the process that wrote `state` still runs (not another one given its pid)."""
+    if not process_alive(state.pid):
+        return False
+    return state.pid_start is None or process_start(state.pid) in (None, state.pid_start)
 
 
 def process_alive(pid: int) -> bool:
