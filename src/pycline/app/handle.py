@@ -343,6 +343,12 @@ class TaskHandle:
         assert self._runner is not None
         return await asyncio.shield(self._runner)
 
+    def when_done(self, callback: Callable[[], None]) -> None:
+        """Call `callback` the moment the task ends, before those waiting in `wait()` that
+        started waiting after this call hear of it."""
+        assert self._runner is not None
+        self._runner.add_done_callback(lambda _: callback())
+
     # --- lifecycle (the session's side) ----------------------------------------------------------
 
     def attach(

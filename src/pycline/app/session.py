@@ -269,14 +269,18 @@ class Session:
         """List a task just started on the board while it runs (see `front_end`)."""
         if self.front_end is None:
             return
-        from pycline.app.background.live import serve_live
+        from pycline.app.background.live import go_live
 
-        async def live() -> None:
-            # Not being listed must never stop the task (a runtime folder that is not ours).
+        try:
+            live = go_live(self.home, self.front_end, handle, self.workspace)
+        except (PyclineError, OSError):
+            return  # not being listed never stops the task (a runtime folder not ours)
+
+        async def serve() -> None:
             with contextlib.suppress(PyclineError, OSError):
-                await serve_live(self.home, self.front_end or "terminal", handle, self.workspace)
+                await live.serve()
 
-        job = asyncio.get_running_loop().create_task(live(), name=f"live:{handle.id}")
+        job = asyncio.get_running_loop().create_task(serve(), name=f"live:{handle.id}")
         self._live.add(job)
         job.add_done_callback(self._live.discard)
 

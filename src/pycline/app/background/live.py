@@ -14,36 +14,53 @@ import secrets
 import time
 from pathlib import Path
 
-from pycline.app.background.paths import make_secret
+from pycline.app.background import state as bg_state
+from pycline.app.background.paths import make_secret, socket_path
 from pycline.app.background.server import BackgroundServer
 from pycline.app.background.state import BgState, FrontEnd, process_start
 from pycline.app.handle import TaskHandle
+from pycline.errors import PyclineError
 
 
-def new_live_id() -> str:
-    return "live-" + secrets.token_hex(6)
+def go_live(home: Path, front_end: FrontEnd, handle: TaskHandle, workspace: Path) -> LiveTask:
+    """Put `handle`'s task (just started) on the board; `serve()` its socket until it ends.
 
-
-async def serve_live(home: Path, front_end: FrontEnd, handle: TaskHandle, workspace: Path) -> None:
-    """Put `handle`'s task on the board and serve its socket until the task ends."""
+    The record goes the moment the task ends, before the front end that runs it hears of it
+    (a `pycline tasks` typed after the task ended never lists it); the socket soon after."""
     state = BgState(
-        id=new_live_id(),
+        id="live-" + secrets.token_hex(6),
         task=handle.title,
         workspace=str(workspace),
         pid=os.getpid(),
-        pid_start=process_start(os.getpid()),
         status="starting",
         started=time.time(),
         task_id=handle.id,
         front_end=front_end,
+        pid_start=process_start(os.getpid()),
     )
     make_secret(home, state.id)
-    server = BackgroundServer(home, state, None, handle)
-    try:
-        await server.open()
-        # However it ends (its failure is for whoever runs it to report), or the session closes.
-        with contextlib.suppress(Exception):
-            await handle.wait()
-    finally:
-        with contextlib.suppress(OSError):
-            await asyncio.shield(server.close(keep=False))
+    handle.when_done(lambda: _forget(home, state.id))
+    return LiveTask(BackgroundServer(home, state, None, handle))
+
+
+class LiveTask:
+    def __init__(self, server: BackgroundServer) -> None:
+        self._server = server
+
+    async def serve(self) -> None:
+        server = self._server
+        try:
+            await server.open()
+            # However it ends (its failure is for whoever runs it to report).
+            with contextlib.suppress(Exception):
+                await server.handle.wait()
+        finally:
+            with contextlib.suppress(OSError):
+                await asyncio.shield(server.close(keep=False))
+
+
+def _forget(home: Path, live_id: str) -> None:
+    with contextlib.suppress(OSError):
+        bg_state.forget(home, live_id)
+    with contextlib.suppress(OSError, PyclineError):
+        socket_path(live_id).unlink(missing_ok=True)

@@ -110,7 +110,8 @@ class BackgroundServer:
 
     async def _save(self, snapshot: BgState) -> None:
         async with self._saving:
-            if snapshot is self.state:  # only the newest state is worth writing
+            # Only the newest state is worth writing; a live task's record goes when it ends.
+            if snapshot is self.state and (self._background or not self.handle.done):
                 await asyncio.to_thread(bg_state.save, self.home, snapshot)
 
     # --- running ------------------------------------------------------------------------------
