@@ -135,7 +135,7 @@ def main() -> None:
 STREAM_JS = """
 async () => {
   const app = window.pycline;
-  const { Transcript } = await import('/static/transcript.js');
+  const { Transcript } = await import('/static/lib/transcript.js');
   const t = new Transcript('bench-stream');
   app.transcripts.set('bench-stream', t);
   app.summaries.set('bench-stream', { id: 'bench-stream', task: 'stream', status: 'running' });

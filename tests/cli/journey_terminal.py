@@ -33,6 +33,8 @@ def terminal_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, s
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env.pop("NO_COLOR", None)
     env.pop("PYCLINE_PLAIN_INPUT", None)
+    for size in ("COLUMNS", "LINES"):  # the pseudo-terminal's own size, not the test runner's
+        env.pop(size, None)
     env.update({"PYCLINE_HOME": str(home), "TERM": "xterm-256color", **(extra or {})})
     return env
 

@@ -18,6 +18,9 @@ from pycline.browser.chromium import CHROMIUM_ARGS, ChromiumNotFound, find_chrom
 from tests.web.ui_process import ui_argv
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# What a page waits for comes from a real server starting real tasks (git checkpoints, the
+# sandbox); on a loaded machine that takes seconds, so expectations wait as long as actions do.
+EXPECT_TIMEOUT = 15_000
 START_TIMEOUT = 30.0
 COMPLETE = "<attempt_completion>\n<result>{}</result>\n</attempt_completion>"
 
@@ -162,6 +165,9 @@ def chromium_path() -> str:
 
 @pytest.fixture(scope="module")
 def browser(chromium_path: str) -> Iterator[Any]:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=EXPECT_TIMEOUT)
     # Per module, not per session: Playwright's sync API keeps an event loop running in this
     # thread while it is open, and the asyncio tests that run after these need it gone.
     from playwright.sync_api import sync_playwright
@@ -178,7 +184,7 @@ def new_page(browser: Any) -> Iterator[Callable[[], Any]]:
 
     def make() -> Any:
         context = browser.new_context(viewport={"width": 1100, "height": 800})
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(EXPECT_TIMEOUT)
         contexts.append(context)
         return context.new_page()
 

@@ -41,7 +41,7 @@ def test_every_control_on_every_screen_has_an_accessible_name(start_ui, new_page
     page.get_by_role("button", name="Model", exact=True).click()
     expect(page.get_by_role("dialog", name="Model for this task")).to_be_visible()
     assert unnamed(page) == []
-    page.get_by_role("button", name="Close").click()
+    page.get_by_role("dialog").get_by_role("button", name="Close").click()
     for screen in ("History", "Settings", "MCP Servers", "Parallel Tasks"):
         page.get_by_role("button", name=screen, exact=True).click()
         expect(page.get_by_role("region", name=screen)).to_be_visible()

@@ -55,7 +55,7 @@ def _events() -> list[dict[str, Any]]:
 def _rows(page: Any) -> list[str]:
     """Each row's kind, with the commit of a checkpoint and the first words of a text row."""
     return page.eval_on_selector_all(
-        ".vlist-inner > .row",
+        ".vlist-inner > [role=listitem] > .row",
         """nodes => nodes.map((n) => {
           const kind = [...n.classList].filter((c) => c !== "row").join(".");
           if (kind === "checkpoint") return `checkpoint ${n.dataset.commit.slice(0, 4)}`;

@@ -27,11 +27,12 @@ def test_settings_check_the_server_list_its_models_and_never_show_the_key_back(s
         expect(settings.get_by_text("OK: 2 models")).to_be_visible()
         assert fake.requests[-1].header("Authorization") == f"Bearer {SECRET}"
     settings.get_by_role("combobox", name="act model").fill("local-coder")
-    settings.get_by_role("checkbox", name="Edit project files").check()
-    screenshot(page, "settings")
-    settings.get_by_role("button", name="Save").click()
+    settings.get_by_role("checkbox", name="Edit project files").check()  # each change is saved
     expect(page.get_by_role("status", name="Notifications")).to_contain_text("Settings saved")
-    saved = json.loads((ui.home / "settings" / "settings.json").read_text())
+    screenshot(page, "settings")
+    settings_file = ui.home / "settings" / "settings.json"
+    expect(settings.get_by_role("checkbox", name="Edit project files")).to_be_checked()
+    saved = json.loads(settings_file.read_text())
     assert saved["provider"] == "openai"
     assert saved["model"] == "local-coder"
     assert saved["autoApprove"]["editFiles"] is True

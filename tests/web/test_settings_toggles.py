@@ -33,4 +33,4 @@ def test_settings_switch_a_rules_file_and_a_workflow_off(start_ui, new_page, wor
     ).not_to_be_checked()
     assert enabled_workflows(ui.home, workspace) == []
     assert [t.on for t in rule_toggles(ui.home, workspace)] == [False]
-    assert page.request.get(f"{ui.url.rstrip('/')}/api/workflows").ok
+    assert page.request.get(f"{ui.url.rstrip('/')}/api/commands").ok

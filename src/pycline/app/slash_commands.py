@@ -1,5 +1,6 @@
 """The slash commands a person can type, for every front end: the terminal's `/help` and Tab,
-the web page's `/` menu. One list, so they offer the same commands.
+the web page's `/` menu and its Commands dialog (`GET /api/commands`). One list, so they offer
+the same commands.
 
 Three sources: pycline's own commands (each a typed command to the task or an action of the
 front end), Cline's commands that the core expands into instructions for the model (`/newtask`,
@@ -19,6 +20,8 @@ from pycline.core import commands as core_commands
 from pycline.workspace import workflows as wf
 
 Source = Literal["pycline", "cline", "workflow"]
+FrontEnd = Literal["terminal", "web"]
+BOTH: tuple[FrontEnd, ...] = ("terminal", "web")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +31,8 @@ class SlashCommand:
     help: str
     source: Source = "pycline"
     path: Path | None = None  # a workflow's file
+    # Where it means something: quitting is the terminal's; a page is closed, not exited.
+    front_ends: tuple[FrontEnd, ...] = BOTH
 
 
 BUILTIN: tuple[SlashCommand, ...] = (
@@ -46,7 +51,7 @@ BUILTIN: tuple[SlashCommand, ...] = (
     SlashCommand("ps", "/ps", "the task's background processes"),
     SlashCommand("stop", "/stop N", "stop background process N"),
     SlashCommand("settings", "/settings", "the settings in force, and how to change them"),
-    SlashCommand("exit", "/exit", "quit (the task is saved)"),
+    SlashCommand("exit", "/exit", "quit (the task is saved)", front_ends=("terminal",)),
 )
 
 # Cline's commands, as the core expands them (one of pycline's own of the same name wins).
@@ -63,14 +68,24 @@ def workflows(found: list[wf.Workflow]) -> list[SlashCommand]:
     """The menu's workflows; one named like a command does not hide it."""
     taken = [c.name for c in (*BUILTIN, *CLINE)]
     return [
-        SlashCommand(w.stem, f"/{w.stem}", f"workflow ({w.path.parent})", "workflow", w.path)
+        SlashCommand(w.stem, f"/{w.stem}", _workflow_help(w), "workflow", w.path)
         for w in wf.menu(found, taken=taken)
     ]
 
 
-def registry(root: Path, home: Path) -> list[SlashCommand]:
-    """Every command at this moment in the workspace `root`."""
-    return [*BUILTIN, *CLINE, *workflows(enabled_workflows(home, root))]
+def _workflow_help(w: wf.Workflow) -> str:
+    return f"workflow: {w.description}" if w.description else f"workflow ({w.path.parent})"
+
+
+def registry(root: Path, home: Path, front_end: FrontEnd = "terminal") -> list[SlashCommand]:
+    """Every command `front_end` offers at this moment in the workspace `root`."""
+    every = [*BUILTIN, *CLINE, *workflows(enabled_workflows(home, root))]
+    return [c for c in every if front_end in c.front_ends]
+
+
+def web_commands() -> list[SlashCommand]:
+    """The web page's fixed commands (its workflows come from `registry`)."""
+    return [c for c in (*BUILTIN, *CLINE) if "web" in c.front_ends]
 
 
 def split(line: str) -> tuple[str, str] | None:

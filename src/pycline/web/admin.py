@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from pycline.errors import ConfigError, PyclineError
-from pycline.web.api import SessionOf, fail, json_body, state
+from pycline.web.api import SessionOf, fail, json_body, offered_providers, state
 from pycline.web.tasks import Run, WebSession
 
 if TYPE_CHECKING:
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 FEATURES = ("enableCheckpoints", "notifications")
 CHECK_TIMEOUT = 10.0
+LISTED_TIMEOUT = 5.0
+HUB_APPEARS = 50  # turns of the event loop
 
 
 # --- settings ------------------------------------------------------------------------------------
@@ -26,7 +28,6 @@ CHECK_TIMEOUT = 10.0
 def read_settings(session: WebSession) -> dict[str, Any]:
     from pycline.app.config import load
     from pycline.app.secrets import SecretStore
-    from pycline.app.settings_model import PROVIDERS
 
     settings = load(session.home)
     choice = settings.choice()
@@ -38,7 +39,7 @@ def read_settings(session: WebSession) -> dict[str, Any]:
 
     plan = choice.plan_mode
     return {
-        "providers": list(PROVIDERS),
+        "providers": offered_providers(choice.provider, plan.provider if plan else None),
         "act": mode(choice.provider, choice.model, choice.base_url),
         "plan": mode(plan.provider or choice.provider, plan.model, plan.base_url) if plan else None,
         "autoApprove": settings.auto_approve.model_dump(by_alias=True),
@@ -155,6 +156,30 @@ def mcp_state(session: WebSession) -> dict[str, Any]:
 
 async def _refresh(session: WebSession) -> None:
     await session.session.reload_mcp()
+
+
+async def _refresh_soon(session: WebSession, name: str | None = None) -> None:
+    """Reload the MCP settings in the background and return once the servers are listed (a new
+    one as "connecting"), not once they are connected: a server may take its whole connect
+    timeout, and the page shows it meanwhile."""
+    job = session.spawn(_refresh(session))
+    for _ in range(HUB_APPEARS):  # a first server: the hub is made as the job's first step
+        if session.session.mcp is not None or job.done():
+            break
+        await asyncio.sleep(0)
+    hub = session.session.mcp
+    if hub is None or job.done():
+        return
+
+    def listed() -> bool:
+        assert hub is not None
+        if name is None:  # every server of the settings, each at least connecting
+            servers = hub.servers()
+            return bool(servers) and all(s.status != "disconnected" for s in servers)
+        state = hub.server(name)
+        return state is not None and state.status != "disconnected"
+
+    await hub.wait_until(listed, LISTED_TIMEOUT)
 
 
 def add_routes(app: web.Application, session_of: SessionOf) -> None:
@@ -315,7 +340,7 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         if pending is None:
             return fail(ConfigError("There is no untrusted project MCP file."))
         grant(session.home, pending)
-        await _refresh(session)
+        await _refresh_soon(session)
         return web.json_response({"ok": True})
 
     @routes.post("/api/mcp/add")
@@ -326,10 +351,11 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         body = await json_body(request)
         try:
             server = NewServer.parse(str(body.get("command", "")))
-            add_server(session.home, session.cwd, str(body.get("name", "")).strip(), server)
+            name = str(body.get("name", "")).strip()
+            add_server(session.home, session.cwd, name, server)
         except PyclineError as exc:
             return fail(exc)
-        await _refresh(session)
+        await _refresh_soon(session, name)
         return web.json_response({"ok": True})
 
     async def edit_server(session: WebSession, name: str, change: Change) -> web.Response:
@@ -340,7 +366,10 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             change_server(session.home, session.cwd, name, change, project=project)
         except PyclineError as exc:
             return fail(exc)
-        await _refresh(session)
+        if change == "enable":
+            await _refresh_soon(session, name)
+        else:  # stopping is quick: the page reads the list once it is done
+            await _refresh(session)
         return web.json_response({"ok": True})
 
     @routes.post("/api/mcp/{name}/enabled")

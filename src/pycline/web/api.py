@@ -10,8 +10,8 @@ from typing import Any
 from aiohttp import web
 
 from pycline.app.checkpoints import CheckpointError
+from pycline.app.slash_commands import registry
 from pycline.app.tasks import Tasks
-from pycline.app.toggles import enabled_workflows
 from pycline.command_wire import WireError, read_json
 from pycline.commands import StopProcess
 from pycline.errors import PyclineError
@@ -22,15 +22,25 @@ from pycline.web.transcript import saved_events
 SessionOf = Callable[[web.Request], WebSession]
 
 
+TEST_ONLY_PROVIDERS = frozenset({"scripted"})
+
+
+def offered_providers(*in_use: str | None) -> list[str]:
+    """The providers a person picks from: the real ones, and any test-only one already in use
+    (so a screen never claims another provider than the one set)."""
+    from pycline.app.settings_model import PROVIDERS
+
+    return [p for p in PROVIDERS if p not in TEST_ONLY_PROVIDERS or p in in_use]
+
+
 def state(session: WebSession) -> dict[str, Any]:
     config = session.session.config
     plan = session.session.plan_config or config
-    from pycline.app.settings_model import PROVIDERS
     from pycline.app.tool_catalogue import catalogue_json
 
     return {
         "workspace": str(session.cwd),
-        "providers": list(PROVIDERS),
+        "providers": offered_providers(config.provider, plan.provider),
         "models": {
             "act": f"{config.provider}/{config.model}",
             "plan": f"{plan.provider}/{plan.model}",
@@ -56,6 +66,12 @@ async def json_body(request: web.Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise web.HTTPBadRequest(text="expected a JSON object")
     return data
+
+
+def _busy(session: WebSession, task_id: str) -> bool:
+    """The task is working (not waiting for an answer, not ended)."""
+    run = session.get(task_id)
+    return run is not None and not run.handle.done and run.handle.status == "running"
 
 
 def add_routes(app: web.Application, session_of: SessionOf) -> None:
@@ -156,7 +172,10 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
         mode = (await json_body(request)).get("mode")
         if mode not in ("both", "workspace", "task"):
             return fail(ValueError("mode is both, workspace or task"))
-        await session.stop(task_id)  # a task is rewound only while nothing runs it
+        if mode != "workspace" or _busy(session, task_id):
+            # A conversation is rewound only while nothing runs it; files alone are put back
+            # under a task that waits for its user (a finished one stays finished).
+            await session.stop(task_id)
         try:
             result = await usecases.restore(
                 session.home, task_id, request.match_info["commit"], mode, session.cwd
@@ -188,12 +207,14 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             return fail(exc, 404)
         return _ok({"ok": True})
 
-    @routes.get("/api/workflows")
-    async def workflows(request: web.Request) -> web.Response:
-        """The / menu's workflows: the project's `.clinerules/workflows`, then the user's."""
+    @routes.get("/api/commands")
+    async def commands(request: web.Request) -> web.Response:
+        """The / menu: pycline's and Cline's commands, then the enabled workflows (the
+        project's `.clinerules/workflows`, then the user's), as the terminal's /help lists them."""
         session = session_of(request)
-        found = await asyncio.to_thread(enabled_workflows, session.home, session.cwd)
-        return _ok(usecases.workflow_menu(found))
+        # Workflows are read off the event loop (a slow disk never stalls the other requests).
+        found = await asyncio.to_thread(registry, session.cwd, session.home, "web")
+        return _ok(usecases.command_menu(found))
 
     @routes.get("/api/files")
     async def files(request: web.Request) -> web.Response:

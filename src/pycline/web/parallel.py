@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from pycline.errors import PyclineError
+from pycline.event_wire import WireError, question_from_json
 from pycline.events import Answer
 from pycline.web.api import SessionOf, fail, json_body
 from pycline.web.tasks import WebSession
+from pycline.web.wire import labels_for
 
 if TYPE_CHECKING:
     from pycline.app.worktrees import FinishChoice
@@ -40,14 +42,26 @@ def _board(session: WebSession) -> list[dict[str, Any]]:
             row["ask"] = {
                 "question_id": asked.get("question_id"),
                 "kind": question.get("kind"),
-                "options": [
-                    {"id": o.get("id"), "label": o.get("label")}
-                    for o in question.get("options") or []
-                    if isinstance(o, dict)
-                ],
+                # What an approval is about: the diff of an edit, the command to run.
+                "tool": question.get("tool"),
+                "preview": question.get("preview"),
+                "options": _options(question),
             }
         rows.append(row)
     return rows
+
+
+def _options(question: dict[str, Any]) -> list[dict[str, Any]]:
+    """The question's options with Cline's labels, as the chat shows them (Save for an edit)."""
+    try:
+        labels = labels_for(question_from_json(question))
+    except WireError:  # a question this build cannot read: its own labels
+        labels = {}
+    return [
+        {"id": o.get("id"), "label": labels.get(str(o.get("id")), o.get("label"))}
+        for o in question.get("options") or []
+        if isinstance(o, dict)
+    ]
 
 
 def _run_argv(session: WebSession, text: str) -> tuple[list[str], dict[str, str]]:

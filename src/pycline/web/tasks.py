@@ -13,7 +13,7 @@ import base64
 import contextlib
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,6 +93,7 @@ class WebSession:
     # Sessions of the worktree tasks started here, one per worktree folder.
     worktrees: dict[Path, Session] = field(default_factory=dict)
     _chains: set[asyncio.Task[None]] = field(default_factory=set)
+    _jobs: set[asyncio.Task[None]] = field(default_factory=set)  # `spawn`'s
 
     @property
     def home(self) -> Path:
@@ -166,6 +167,14 @@ class WebSession:
         await asyncio.to_thread(rewind_before_message, self.home, task_id, edit.ts, edit.original)
         return await self.resume_task(task_id, mode=mode, message=edit.text)
 
+    def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run `work` beside the requests (kept until done; its failures show as state, as an
+        MCP server's status does)."""
+        job = asyncio.get_running_loop().create_task(work)
+        self._jobs.add(job)
+        job.add_done_callback(self._jobs.discard)
+        return job
+
     def get(self, task_id: str) -> Run | None:
         return self.runs.get(task_id)
 
@@ -211,6 +220,13 @@ class WebSession:
         self.session.reconfigure(self.overrides)
 
     async def close(self) -> None:
+        # Work beside the requests (an MCP server still connecting) ends first: it could wait
+        # for a server that never answers, and hold up the servers' closing below.
+        jobs = list(self._jobs)
+        for job in jobs:
+            job.cancel()
+        if jobs:
+            await asyncio.wait(jobs, timeout=10)
         for session in self.worktrees.values():
             await session.close()
         await self.session.close()

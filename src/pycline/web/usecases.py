@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pycline.app import menus
 from pycline.app.checkpoints import CheckpointError, label_of
+from pycline.app.slash_commands import SlashCommand, workflows
 from pycline.app.tasks import Tasks
 
 Sort = Literal["newest", "oldest", "cost", "tokens"]
@@ -113,10 +114,16 @@ def rewind_before_message(home: Path, task_id: str, ts: float, text: str) -> int
     return Tasks(home).rewind_before_message(task_id, ts, text)
 
 
+def command_menu(commands: list[SlashCommand]) -> list[dict[str, str]]:
+    """The / menu: the same commands as the terminal's /help (`app.slash_commands`)."""
+    return [
+        {"name": c.name, "usage": c.usage, "help": c.help, "source": c.source} for c in commands
+    ]
+
+
 def workflow_menu(found: list[menus.Workflow]) -> list[dict[str, str]]:
-    """The / menu's workflows (Cline's own commands are listed by the page itself)."""
-    shown = menus.workflow_menu(found, taken=menus.CLINE_COMMANDS)
-    return [{"name": w.stem, "hint": w.description} for w in shown]
+    """The / menu's workflows."""
+    return command_menu(workflows(found))
 
 
 def find_files(root: Path, query: str) -> list[dict[str, str]]:

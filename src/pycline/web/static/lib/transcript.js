@@ -1,13 +1,37 @@
-// A task's transcript: wire events folded into rows. Streaming touches only the last row, and
-// each change bumps that row's version, so the list re-renders one row, never the whole task.
+// A task's transcript: wire events folded into rows. Streaming touches only the last rows, and
+// each change bumps that row's version, so a view redraws one row, never the whole task.
 // A checkpoint is made while the next reply streams, so its event can arrive after later rows:
 // it is placed by the tool call it names (at the end of that call's turn), not where it arrives.
+// No DOM here: the page and `node --test` share this module.
 
-import { isConversational, isGrouped } from "./tools.js";
+import { isConversational, isGrouped, toolFacts } from "./tools.js";
 
-// A call's parameters with one tool_partial applied: its text is appended to each parameter,
-// or starts it over for a name in `replaced` (events v3).
+/**
+ * @typedef {import("../types/page").Row} Row
+ * @typedef {import("../types/page").ToolItem} ToolItem
+ * @typedef {import("../types/page").Usage} Usage
+ * @typedef {import("../types/page").Progress} Progress
+ * @typedef {import("../types/page").Status} Status
+ * @typedef {import("../types/page").AnyEvent} AnyEvent
+ * @typedef {import("../types/page").PageOption} PageOption
+ * @typedef {import("../types/events").EventQuestionAsked} QuestionAsked
+ * @typedef {import("../types/events").EventQuestionAnswered} QuestionAnswered
+ * @typedef {import("../types/events").EventToolPartial} ToolPartial
+ * @typedef {import("../types/events").EventToolStarted} ToolStarted
+ * @typedef {import("../types/events").EventCheckpointCreated} CheckpointCreated
+ * @typedef {import("../types/events").EventSubagent} Subagent
+ * @typedef {QuestionAsked["question"] & { id: string, options?: PageOption[] }} OpenQuestion
+ */
+
+const SCAN = 20; // rows looked back over for the row a streaming event belongs to
+
+/** A call's parameters with one tool_partial applied: its text is appended to each parameter,
+ * or starts it over for a name in `replaced` (events v3).
+ * @param {Record<string, string>} params
+ * @param {Pick<ToolPartial, "params" | "replaced">} e
+ * @returns {Record<string, string>} */
 export function mergePartial(params, e) {
+  /** @type {Record<string, string>} */
   const out = { ...params };
   const replaced = new Set(e.replaced || []);
   for (const [name, text] of Object.entries(e.params || {})) {
@@ -17,29 +41,60 @@ export function mergePartial(params, e) {
 }
 
 export class Transcript {
+  /** @param {string} taskId */
   constructor(taskId) {
     this.taskId = taskId;
+    /** @type {Row[]} */
     this.rows = [];
+    /** @type {Status} */
     this.status = "running";
+    /** @type {"act" | "plan"} */
     this.mode = "act";
     this.text = "";
+    /** @type {Usage} */
     this.usage = { input: 0, output: 0, cacheReads: 0, cacheWrites: 0, cost: 0, context: 0, window: 0 };
-    this.question = null; // {question_id, question}
+    /** @type {Progress | null} */
+    this.progress = null;
+    /** @type {OpenQuestion | null} */
+    this.question = null;
     this.seen = -Infinity; // the last seq applied (replays after a reconnect repeat earlier events)
     this.streaming = false;
+    /** @type {string | undefined | null} the server's run id (a resumed task is a new run) */
+    this.run = undefined;
+    /** @type {string | null} the background task's id, when this page follows one */
+    this.background = null;
+    this.version = 0; // bumped by every batch: views compare it to know the task changed
+    /** @type {Set<(first: number) => void>} */
     this.listeners = new Set();
+    /** @type {Map<string, Record<string, string>>} each streaming call's parameters so far */
+    this.partials = new Map();
     this.nextId = 0;
     this.turn = 0; // bumped by each run and each request; every row remembers its turn
     this.runTurn = 0; // the turn of the current run's start (its checkpoint has no tool call)
-    this.callTurns = new Map(); // tool_call_id -> the turn the call was made in
+    /** @type {Map<string, number>} tool_call_id -> the turn the call was made in */
+    this.callTurns = new Map();
+    /** @type {Map<string, Row>} */
+    this.subagents = new Map();
+    /** @type {Row | null} the command row the user chose to proceed while it runs */
+    this.proceeded = null;
   }
 
+  /** What a tab or the header says: a task that showed its result is completed, even while
+   * the box below still takes optional feedback (Cline's completion ask).
+   * @returns {Status} */
+  get shownStatus() {
+    if (this.status === "waiting" && this.question?.kind === "completion") return "completed";
+    return this.status;
+  }
+
+  /** @param {(first: number) => void} listener */
   on(listener) {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  // Apply a batch; listeners learn whether rows were only appended/changed at the end or more.
+  /** Apply a batch; listeners learn the first row index that changed.
+   * @param {AnyEvent[]} events */
   apply(events) {
     let firstChanged = Infinity;
     for (const e of events) {
@@ -49,6 +104,7 @@ export class Transcript {
       const changed = this.fold(e);
       if (changed !== null) firstChanged = Math.min(firstChanged, changed, before);
     }
+    this.version++;
     for (const l of this.listeners) l(firstChanged);
   }
 
@@ -56,41 +112,49 @@ export class Transcript {
     return this.rows[this.rows.length - 1];
   }
 
-  push(row) {
-    row.id = this.nextId++;
-    row.index = this.rows.length;
-    row.version = 0;
-    row.turn = this.turn;
+  /** @param {Omit<Row, "id" | "index" | "version" | "turn">} fields */
+  push(fields) {
+    const row = /** @type {Row} */ ({ ...fields, id: this.nextId++, index: this.rows.length, version: 0, turn: this.turn });
     this.rows.push(row);
-    return this.rows.length - 1;
+    return row.index;
   }
 
-  // A row that belongs to an earlier turn goes after that turn's rows, before later turns'.
-  insertInTurn(turn, row) {
+  /** A row that belongs to an earlier turn goes after that turn's rows, before later turns'.
+   * @param {number} turn
+   * @param {Omit<Row, "id" | "index" | "version" | "turn">} fields */
+  insertInTurn(turn, fields) {
     let at = this.rows.length;
     while (at > 0 && this.rows[at - 1].turn > turn) at--;
-    if (at === this.rows.length) return this.push(row);
-    row.id = this.nextId++;
-    row.version = 0;
-    row.turn = turn;
+    if (at === this.rows.length) return this.push(fields);
+    const row = /** @type {Row} */ ({ ...fields, id: this.nextId++, index: at, version: 0, turn });
     this.rows.splice(at, 0, row);
     for (let i = at; i < this.rows.length; i++) this.rows[i].index = i;
     return at;
   }
 
+  /** @param {Row} row */
   touch(row) {
     row.version++;
     return row.index;
   }
 
+  /** @param {AnyEvent} e
+   * @returns {number | null} the index of the first row changed, or null */
   fold(e) {
     switch (e.kind) {
-      case "task_started":
+      case "task_started": {
         this.turn++;
         this.runTurn = this.turn;
         this.text = e.task;
-        if (e.resumed) return this.push({ type: "notice", text: "Task resumed." });
-        return this.push({ type: "user", text: e.task });
+        // A new run: nothing from an earlier one is waiting for an answer.
+        this.question = null;
+        this.status = "running";
+        if (!e.resumed) return this.push({ type: "user", text: e.task });
+        const at = this.push({ type: "notice", text: "Task resumed." });
+        const message = /** @type {{ message?: string }} */ (e).message;
+        if (message) this.push({ type: "user", text: message, feedback: true, ts: e.ts, editable: true, original: message });
+        return at;
+      }
       case "user_message":
         if (!this.text) this.text = e.text;
         return this.push({ type: "user", text: e.text, ts: e.ts, editable: !!e.editable });
@@ -129,10 +193,10 @@ export class Transcript {
         return this.push({ type: "text", text: e.text, streaming: false });
       }
       case "tool_partial":
-        this.noteCall(e);
+        this.noteCall(e.tool_call_id);
         return this.toolPartial(e);
       case "tool_started":
-        this.noteCall(e);
+        this.noteCall(e.tool_call_id);
         this.closeReasoning();
         return this.toolStarted(e);
       case "tool_output": {
@@ -141,17 +205,18 @@ export class Transcript {
           row.output = (row.output || "") + e.text;
           return this.touch(row);
         }
-        return this.push({ type: "tool", tool: "execute_command", summary: "", output: e.text });
+        return this.push({ type: "tool", tool: "", summary: "", output: e.text, done: false });
       }
       case "tool_finished": {
         if (isConversational(e.tool)) return null;
         const row = this.lastTool();
         if (!row) return null;
-        const item = row.type === "group" ? row.items[row.items.length - 1] : row;
+        const item = row.type === "group" && row.items ? row.items[row.items.length - 1] : row;
         item.ok = e.ok;
         item.result = e.result;
         item.images = e.images || [];
         item.done = true;
+        if (row.background === undefined && this.proceeded === row) row.background = "running";
         return this.touch(row);
       }
       case "usage":
@@ -175,6 +240,9 @@ export class Transcript {
           cost: this.usage.cost + e.cost,
         });
         return null;
+      case "task_progress":
+        this.progress = { checklist: e.checklist, completed: e.completed, total: e.total, current: e.current };
+        return null;
       case "notice":
         return this.push({ type: "notice", text: e.text });
       case "error":
@@ -184,7 +252,7 @@ export class Transcript {
       case "plan_response":
         return this.push({ type: "plan", text: e.response });
       case "mode_changed":
-        this.mode = e.mode;
+        this.mode = e.mode === "plan" ? "plan" : "act";
         return this.push({ type: "notice", text: `Switched to ${e.mode === "plan" ? "Plan" : "Act"} mode (${e.model}).` });
       case "checkpoint_created":
         return this.checkpoint(e);
@@ -199,22 +267,43 @@ export class Transcript {
         return this.answered(e);
       case "saved_question":
         return this.push({ type: "followup", question: e.text, options: [], answered: true });
-      case "task_ended":
+      case "task_ended": {
         this.streaming = false;
+        this.question = null;
         this.status = e.completed ? "completed" : "failed";
-        if (!e.completed) return this.push({ type: "notice", text: `Task stopped: ${e.reason}` });
-        return null;
+        // The task stops the commands it left running as it ends.
+        for (const row of this.rows) if (row.background === "running") row.background = "exited";
+        // The task's last row already says why it stopped ("Task cancelled.", an error).
+        const last = this.last();
+        if (e.completed || (last && (last.type === "notice" || last.type === "error"))) return null;
+        return this.push({ type: "notice", text: `Task stopped: ${e.reason}` });
+      }
       default:
         return null;
     }
   }
 
-  // One row per sub-agent, updated in place as it starts, uses tools, spends and ends.
+  /** The user let the running command go on: its row says so once the tool returns. */
+  markProceeded() {
+    const row = this.lastTool();
+    if (row && row.type === "tool" && !row.done) this.proceeded = row;
+  }
+
+  /** The background command of a row exited (the task's process list says so).
+   * @param {Row} row */
+  markExited(row) {
+    row.background = "exited";
+    this.touch(row);
+    this.version++;
+    for (const l of this.listeners) l(row.index);
+  }
+
+  /** One row per sub-agent, updated in place as it starts, uses tools, spends and ends.
+   * @param {Subagent} e */
   subagent(e) {
     const who = e.agent ? ` ${e.agent}` : "";
     const tool = e.latest_tool ? ` · ${e.latest_tool}` : "";
-    const text = `Sub-agent${who} ${e.index}/${e.total} ${e.status}${tool} ($${e.cost.toFixed(4)})`;
-    this.subagents ??= new Map();
+    const text = `Sub-agent${who} ${e.index}/${e.total} ${e.status}${tool} ($${(e.cost || 0).toFixed(4)})`;
     const key = e.child_task_id || `${e.index}/${e.total}`;
     const row = this.subagents.get(key);
     if (row) {
@@ -226,13 +315,15 @@ export class Transcript {
     return at;
   }
 
-  noteCall(e) {
-    if (e.tool_call_id && !this.callTurns.has(e.tool_call_id)) this.callTurns.set(e.tool_call_id, this.turn);
+  /** @param {string | undefined} callId */
+  noteCall(callId) {
+    if (callId && !this.callTurns.has(callId)) this.callTurns.set(callId, this.turn);
   }
 
+  /** @param {CheckpointCreated & { saved?: boolean }} e */
   checkpoint(e) {
-    const row = { type: "checkpoint", commit: e.commit, label: e.label };
-    // A saved transcript lists each checkpoint where it belongs already.
+    const row = { type: /** @type {const} */ ("checkpoint"), commit: e.commit, label: e.label };
+    // A transcript saved before tasks kept an event log lists each checkpoint where it belongs.
     if (e.saved) return this.push(row);
     const turn = e.tool_call_id ? this.callTurns.get(e.tool_call_id) : this.runTurn;
     return turn === undefined ? this.push(row) : this.insertInTurn(turn, row);
@@ -247,7 +338,7 @@ export class Transcript {
   }
 
   streamingText() {
-    for (let i = this.rows.length - 1; i >= Math.max(0, this.rows.length - 20); i--) {
+    for (let i = this.rows.length - 1; i >= Math.max(0, this.rows.length - SCAN); i--) {
       const r = this.rows[i];
       if (r.turn !== this.turn) break;
       if (r.type === "text" && r.streaming) return r;
@@ -255,10 +346,11 @@ export class Transcript {
     return null;
   }
 
-  // The row a tool call is drawn in, found by its id (another row may have come in between).
+  /** The row a tool call is drawn in, found by its id (another row may have come in between).
+   * @param {string | undefined} callId */
   callRow(callId) {
     if (!callId) return null;
-    for (let i = this.rows.length - 1; i >= Math.max(0, this.rows.length - 20); i--) {
+    for (let i = this.rows.length - 1; i >= Math.max(0, this.rows.length - SCAN); i--) {
       const r = this.rows[i];
       if (r.type === "tool" && r.callId === callId) return r;
     }
@@ -266,33 +358,36 @@ export class Transcript {
   }
 
   lastTool() {
-    for (let i = this.rows.length - 1; i >= Math.max(0, this.rows.length - 20); i--) {
+    for (let i = this.rows.length - 1; i >= Math.max(0, this.rows.length - SCAN); i--) {
       const r = this.rows[i];
       if (r.type === "tool" || r.type === "group") return r;
     }
     return null;
   }
 
-  // A tool call as it streams: one row that fills in (the file's content as it is written).
-  // Each tool_partial carries what the call's parameters gained since the previous one.
+  /** A tool call as it streams: one row that fills in (the file's content as it is written).
+   * Each tool_partial carries what the call's parameters gained since the previous one, or
+   * starts a parameter over when it is named in `replaced` (events v3; a replay after a
+   * reconnect sends each call once, whole, with every name in `replaced`).
+   * @param {ToolPartial} e */
   toolPartial(e) {
     if (isConversational(e.tool) || isGrouped(e.tool)) return null;
-    this.partialParams ??= new Map();
-    const p = mergePartial(this.partialParams.get(e.tool_call_id) || {}, e);
-    this.partialParams.set(e.tool_call_id, p);
-    const summary = p.path || p.command || p.url || p.server_name || "";
+    const params = mergePartial(this.partials.get(e.tool_call_id) || {}, e);
+    this.partials.set(e.tool_call_id, params);
+    const summary = params.path || params.command || params.url || params.server_name || "";
+    const streamed = params.content || params.diff || "";
     const row = this.callRow(e.tool_call_id);
     if (row) {
-      row.summary = summary;
-      row.streamed = p.content || p.diff || "";
+      Object.assign(row, { summary, streamed, params });
       return this.touch(row);
     }
     this.closeReasoning();
-    return this.push({ type: "tool", tool: e.tool, summary, streamed: p.content || p.diff || "", callId: e.tool_call_id, partial: true, output: "", done: false });
+    return this.push({ type: "tool", tool: e.tool, summary, streamed, params, callId: e.tool_call_id, partial: true, output: "", done: false });
   }
 
+  /** @param {ToolStarted} e */
   toolStarted(e) {
-    this.partialParams?.delete(e.tool_call_id);
+    if (e.tool_call_id) this.partials.delete(e.tool_call_id);
     if (isConversational(e.tool)) return null;
     const streamed = this.callRow(e.tool_call_id);
     if (streamed && streamed.partial) {
@@ -301,18 +396,20 @@ export class Transcript {
       streamed.summary = e.summary;
       return this.touch(streamed);
     }
+    /** @type {ToolItem} */
     const item = { tool: e.tool, summary: e.summary, output: "", done: false };
     if (isGrouped(e.tool)) {
       const row = this.last();
-      if (row && row.type === "group") {
+      if (row && row.type === "group" && row.items) {
         row.items.push(item);
         return this.touch(row);
       }
       return this.push({ type: "group", items: [item] });
     }
-    return this.push({ type: "tool", ...item });
+    return this.push({ type: "tool", ...item, callId: e.tool_call_id });
   }
 
+  /** @param {QuestionAsked} e */
   questionRow(e) {
     const q = e.question;
     const base = { questionId: e.question_id, answered: false, options: q.options };
@@ -349,11 +446,16 @@ export class Transcript {
         return this.push({ type: "ask-error", ...base, title: "Cline is having trouble…", text: `The model made ${q.count} mistakes in a row. Type guidance and Proceed Anyways, or start a new task.` });
       case "error_retry":
         return this.push({ type: "ask-error", ...base, title: "API Request Failed", text: q.error });
+      case "budget_limit": {
+        const spent = q.unit === "usd" ? `$${q.spent.toFixed(2)} of $${q.cap.toFixed(2)}` : `${q.spent} of ${q.cap} tokens`;
+        return this.push({ type: "ask-error", ...base, title: "Spending cap reached", text: `This ${q.scope} has used ${spent}. Raise the cap to go on, or stop.` });
+      }
       default:
         return null;
     }
   }
 
+  /** @param {QuestionAnswered} e */
   answered(e) {
     if (this.question && this.question.id === e.question_id) this.question = null;
     this.status = "running";
@@ -373,4 +475,10 @@ export class Transcript {
     }
     return null;
   }
+}
+
+/** The facts of the tool a row shows (the server's catalogue).
+ * @param {Row | ToolItem} row */
+export function factsOf(row) {
+  return toolFacts(row.tool || "");
 }

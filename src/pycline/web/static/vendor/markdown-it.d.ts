@@ -1,0 +1,2 @@
+export { default } from "markdown-it";
+export * from "markdown-it";
