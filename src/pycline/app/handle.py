@@ -344,8 +344,8 @@ class TaskHandle:
         return await asyncio.shield(self._runner)
 
     def when_done(self, callback: Callable[[], None]) -> None:
-        """Call `callback` the moment the task ends, before those waiting in `wait()` that
-        started waiting after this call hear of it."""
+        """Call `callback` as soon as the task ends: before any `wait()` begun after this
+        call returns."""
         assert self._runner is not None
         self._runner.add_done_callback(lambda _: callback())
 

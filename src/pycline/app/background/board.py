@@ -8,11 +8,9 @@ crashed) is never listed, and its leftovers are removed.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from pycline.app.background.paths import socket_path
 from pycline.app.background.state import (
     FINISHED,
     BgState,
@@ -23,7 +21,6 @@ from pycline.app.background.state import (
     process_alive,
     still_running,
 )
-from pycline.errors import PyclineError
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +53,7 @@ def board(home: Path) -> list[BoardEntry]:
     for state in load_all(home):
         status, reason = state.status, state.reason
         if state.front_end != "background" and not still_running(state):
-            _remove_stale(home, state)
+            forget(home, state.id)  # what a killed process left behind
             continue
         if status not in FINISHED and not process_alive(state.pid):
             status, reason = "failed", reason or "the background process ended unexpectedly"
@@ -77,10 +74,3 @@ def board(home: Path) -> list[BoardEntry]:
             )
         )
     return entries
-
-
-def _remove_stale(home: Path, state: BgState) -> None:
-    with contextlib.suppress(OSError, PyclineError):
-        socket_path(state.id).unlink(missing_ok=True)
-    with contextlib.suppress(OSError):
-        forget(home, state.id)

@@ -15,11 +15,10 @@ import time
 from pathlib import Path
 
 from pycline.app.background import state as bg_state
-from pycline.app.background.paths import make_secret, socket_path
+from pycline.app.background.paths import make_secret
 from pycline.app.background.server import BackgroundServer
 from pycline.app.background.state import BgState, FrontEnd, process_start
 from pycline.app.handle import TaskHandle
-from pycline.errors import PyclineError
 
 
 def go_live(home: Path, front_end: FrontEnd, handle: TaskHandle, workspace: Path) -> LiveTask:
@@ -39,7 +38,7 @@ def go_live(home: Path, front_end: FrontEnd, handle: TaskHandle, workspace: Path
         pid_start=process_start(os.getpid()),
     )
     make_secret(home, state.id)
-    handle.when_done(lambda: _forget(home, state.id))
+    handle.when_done(lambda: bg_state.forget(home, state.id))
     return LiveTask(BackgroundServer(home, state, None, handle))
 
 
@@ -57,10 +56,3 @@ class LiveTask:
         finally:
             with contextlib.suppress(OSError):
                 await asyncio.shield(server.close(keep=False))
-
-
-def _forget(home: Path, live_id: str) -> None:
-    with contextlib.suppress(OSError):
-        bg_state.forget(home, live_id)
-    with contextlib.suppress(OSError, PyclineError):
-        socket_path(live_id).unlink(missing_ok=True)

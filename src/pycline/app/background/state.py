@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from pycline.app.background.paths import secret_file, state_dir, valid_id
+from pycline.app.background.paths import secret_file, socket_path, state_dir, valid_id
+from pycline.errors import PyclineError
 from pycline.storage.atomic import atomic_write_json
 
 BgStatus = Literal["starting", "running", "waiting", "completed", "failed", "cancelled"]
@@ -64,10 +66,14 @@ def load(home: Path, bg_id: str) -> BgState | None:
 
 
 def forget(home: Path, bg_id: str) -> None:
-    """Remove a task's record and secret (a live task's, once it ends or its process died)."""
-    if valid_id(bg_id):
+    """Remove a task's record, secret and socket (a live task's, once it ended or its process
+    died); what cannot be removed is left for the next listing."""
+    if not valid_id(bg_id):
+        return
+    with contextlib.suppress(OSError, PyclineError):
         state_file(home, bg_id).unlink(missing_ok=True)
         secret_file(home, bg_id).unlink(missing_ok=True)
+        socket_path(bg_id).unlink(missing_ok=True)
 
 
 def load_all(home: Path) -> list[BgState]:
