@@ -183,3 +183,31 @@ async def test_a_line_nested_100k_deep_is_a_parse_error_and_lone_surrogates_are_
     folder = next((isolated_home / "tasks").iterdir())
     history = (folder / "api_conversation_history.json").read_bytes().decode("utf-8")
     assert "hi \ufffd there" in json.loads(history)[0]["content"][0]["text"]
+
+
+async def _pycline(home: Path, *args: str) -> str:
+    env = {**os.environ, "PYCLINE_HOME": str(home)}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "pycline", *args, env=env, stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await asyncio.wait_for(proc.communicate(), READ_TIMEOUT)
+    assert proc.returncode == 0
+    return out.decode()
+
+
+async def test_an_editors_task_is_on_the_board_and_stopped_from_a_terminal(
+    tmp_path: Path, workspace: Path, isolated_home: Path
+) -> None:
+    script = script_file(tmp_path, command(f'{sys.executable} -c "print(1)"'), COMPLETE)
+    client = RecordingClient(answers=["hang"])  # the editor leaves the approval open
+    async with subprocess_agent(client, isolated_home, script) as (conn, process):
+        sid = await start(conn, client, workspace)
+        turn = asyncio.create_task(conn.prompt(session_id=sid, prompt=text("run it")))
+        await asyncio.wait_for(client.permission_asked.wait(), READ_TIMEOUT)
+        [entry] = json.loads(await _pycline(isolated_home, "tasks", "--json"))
+        assert entry["front_end"] == "editor" and entry["pid"] == process.pid
+        assert entry["task"] == "run it" and entry["workspace"] == str(workspace)
+        assert "stopped" in await _pycline(isolated_home, "stop", entry["id"])
+        response = await asyncio.wait_for(turn, READ_TIMEOUT)
+        assert response.stop_reason == "cancelled"
+        assert json.loads(await _pycline(isolated_home, "tasks", "--json")) == []

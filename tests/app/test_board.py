@@ -64,3 +64,18 @@ def test_the_board_lists_every_task_with_status_cost_and_question(isolated_home:
     assert entries["bg-000000000002"].task_id == "123"
     lost = entries["bg-000000000003"]
     assert lost.status == "failed" and "ended unexpectedly" in lost.reason
+
+
+def test_a_live_task_is_listed_only_while_the_process_that_wrote_it_runs(
+    isolated_home: Path,
+) -> None:
+    me, started = os.getpid(), bg_state.process_start(os.getpid())
+    assert started is not None
+    running = BgState("live-000000000001", "typed", "/w", me, "running", 1.0, front_end="web")
+    reused = running.updated(id="live-000000000002", pid_start=started + 1)  # pid given again
+    dead = running.updated(id="live-000000000003", pid=_dead_pid())
+    for state in (running.updated(pid_start=started), reused, dead):
+        bg_state.save(isolated_home, state)
+    assert [(e.id, e.front_end) for e in board(isolated_home)] == [("live-000000000001", "web")]
+    left = sorted(p.name for p in (isolated_home / "background").iterdir())
+    assert left == ["live-000000000001.json"]  # the stale records are removed

@@ -13,11 +13,13 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.web.conftest import complete, followup, screenshot, write_file
+from tests.web.test_chat import send_task
 
 CLI = [sys.executable, "-m", "pycline"]
 GIT = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.invalid"]
@@ -145,3 +147,49 @@ def test_a_task_started_in_a_new_worktree_edits_only_the_worktree(start_ui, new_
     view.get_by_role("listitem", name="work").get_by_role("button", name="Merge work").click()
     expect(view.get_by_text("No worktree tasks.")).to_be_visible()
     assert (workspace / "w.txt").read_text() == "from the task\n"
+
+
+def _cli_json(ui: Any, runtime: dict[str, str], *args: str, stdin: str = "") -> Any:
+    env = {**os.environ, "PYCLINE_HOME": str(ui.home), **runtime}
+    done = subprocess.run(
+        [*CLI, *args], input=stdin, capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout) if "--json" in args else done.stdout
+
+
+def test_a_task_of_one_page_is_listed_and_answered_elsewhere(start_ui, new_page, runtime):
+    # Each task of this server runs the script from its start: a question, then the end.
+    here = start_ui([followup("Which colour?", "Red", "Blue"), complete("Chosen.")], env=runtime)
+    page = new_page()
+    page.goto(here.url)
+    send_task(page, "Pick a colour")
+    blue = page.get_by_role("button", name="Blue")
+    expect(blue).to_be_visible()
+    [entry] = _cli_json(here, runtime, "tasks", "--json")
+    assert entry["front_end"] == "web" and entry["status"] == "waiting"
+    assert entry["task"] == "Pick a colour" and "Which colour?" in entry["question"]
+
+    # `pycline attach` in a terminal answers it; the page shows it answered, and goes on.
+    shown = _cli_json(here, runtime, "attach", entry["id"], stdin="2\n")
+    assert "Which colour?" in shown and "Chosen." in shown
+    expect(page.get_by_text("Chosen.").first).to_be_visible()
+    expect(blue).to_be_hidden()
+
+    # Another web UI lists the page's next task with the other live ones, and answers it.
+    page.get_by_role("button", name="New Task").first.click()
+    send_task(page, "Pick again")
+    expect(page.get_by_role("button", name="Red")).to_be_visible()
+    there = start_ui([complete()], env=runtime)
+    other = new_page()
+    other.goto(there.url)
+    other.get_by_role("button", name="Parallel Tasks").click()
+    view = other.get_by_role("region", name="Parallel Tasks")
+    item = view.get_by_role("listitem", name="Pick again")
+    expect(item.get_by_text("web", exact=True)).to_be_visible(timeout=30_000)
+    expect(item.get_by_text("Waiting for: Which colour?")).to_be_visible()
+    item.get_by_role("button", name="Red").click()
+    expect(page.get_by_role("button", name="Red")).to_be_hidden()
+    expect(page.get_by_text("Chosen.").first).to_be_visible()
+    again = next(r for r in here.api_history() if r["task"] == "Pick again")
+    assert "Red" in here.api_messages(again["id"])

@@ -193,6 +193,7 @@ class PyclineAgent:
             home=self.home,
             overrides=self.flags,
             mcp_servers=client_servers(mcp_servers or []),
+            front_end="editor",
         )
         config, plan = tasks.config, tasks.plan_config
         return AcpSession(

@@ -339,6 +339,12 @@ class TaskHandle:
         assert self._runner is not None
         return await asyncio.shield(self._runner)
 
+    def when_done(self, callback: Callable[[], None]) -> None:
+        """Call `callback` as soon as the task ends: before any `wait()` begun after this
+        call returns."""
+        assert self._runner is not None
+        self._runner.add_done_callback(lambda _: callback())
+
     # --- lifecycle (the session's side) ----------------------------------------------------------
 
     def attach(

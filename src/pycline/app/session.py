@@ -30,6 +30,7 @@ from pycline.messages import ImageContent
 from pycline.storage.paths import pycline_home
 
 if TYPE_CHECKING:
+    from pycline.app.background.state import FrontEnd
     from pycline.mcp.hub import McpHub
     from pycline.mcp.settings import ServerConfig
     from pycline.providers.base import Provider
@@ -98,13 +99,21 @@ class TaskOptions:
 
 
 class Session:
-    def __init__(self, workspace: Path, home: Path, builder: TaskBuilder) -> None:
+    """`front_end`: who runs the session's tasks ("terminal", "web", "editor"); each of its
+    tasks is then on the board while it runs, reachable from `pycline tasks`/`attach` and the
+    other front ends. None: not listed (a background worker lists its own task; tests)."""
+
+    def __init__(
+        self, workspace: Path, home: Path, builder: TaskBuilder, front_end: FrontEnd | None = None
+    ) -> None:
         self.workspace = workspace
         self.home = home
         self._builder = builder
         self._handles: dict[str, TaskHandle] = {}
         self._prepared: dict[str, Task] = {}  # made by prepare_task, not started yet
         self._closed = False
+        self.front_end = front_end
+        self._live: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def open(
@@ -114,6 +123,7 @@ class Session:
         home: Path | None = None,
         overrides: ConfigOverrides | None = None,
         mcp_servers: Mapping[str, ServerConfig] | None = None,
+        front_end: FrontEnd | None = None,
     ) -> Session:
         """Resolve the model configuration and connect the MCP servers for `workspace`."""
         home = home or pycline_home()
@@ -127,7 +137,7 @@ class Session:
         plan = resolve_plan(flags, home, config, workspace=workspace, profile=profile, settings=now)
         builder = TaskBuilder(home, config, plan, flags=flags, snapshot=snapshot)
         await builder.start_mcp(workspace, extra=mcp_servers)
-        return cls(workspace, home, builder)
+        return cls(workspace, home, builder, front_end)
 
     @property
     def store(self) -> TaskStore:
@@ -254,6 +264,26 @@ class Session:
         task = self._prepared.pop(handle.id)
         controls_of(handle).begin(text)
         handle.run(lambda: task.start(text, tuple(images)))
+        self._go_live(handle)
+
+    def _go_live(self, handle: TaskHandle) -> None:
+        """List a task just started on the board while it runs (see `front_end`)."""
+        if self.front_end is None:
+            return
+        from pycline.app.background.live import go_live
+
+        try:
+            live = go_live(self.home, self.front_end, handle, self.workspace)
+        except (PyclineError, OSError):
+            return  # not being listed never stops the task (a runtime folder not ours)
+
+        async def serve() -> None:
+            with contextlib.suppress(PyclineError, OSError):
+                await live.serve()
+
+        job = asyncio.get_running_loop().create_task(serve(), name=f"live:{handle.id}")
+        self._live.add(job)
+        job.add_done_callback(self._live.discard)
 
     async def resume_task(
         self,
@@ -283,6 +313,7 @@ class Session:
         )
         self._attach(handle, task, options)
         handle.run(run)
+        self._go_live(handle)
         return handle
 
     def _settings(self, options: TaskOptions, mode: Mode | None) -> TaskSettings:
@@ -323,6 +354,8 @@ class Session:
             # A task that failed has already raised through `wait()` to whoever ran it.
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await handle.wait()
+        # Their tasks have ended: each takes its record off the board.
+        await asyncio.gather(*self._live, return_exceptions=True)
         await self._builder.close()
         for handle in self._handles.values():
             if not handle.started:

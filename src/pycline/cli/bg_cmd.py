@@ -1,7 +1,8 @@
-"""Background tasks from the terminal: `pycline run --bg`, `pycline tasks`, `attach`, `stop`.
+"""Tasks on the board from the terminal: `pycline run --bg`, `pycline tasks`, `attach`, `stop`.
 
 Each background task is its own detached process with a control socket (see
-`pycline.app.background`); these commands start one, list them all, talk to one.
+`pycline.app.background`); every task a terminal, web UI or editor runs has one too while it
+runs. These commands start a background task, list them all, talk to any one.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from pycline.app.background import client
 from pycline.app.background import state as bg_state
 from pycline.app.background.board import board
 from pycline.app.background.paths import (
@@ -117,8 +117,9 @@ def _wait_started(home: Path, bg_id: str, proc: subprocess.Popen[bytes]) -> bool
 def tasks_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pycline tasks",
-        description="Background tasks of this user: running, waiting for an answer, finished "
-        "and failed, with their cost.",
+        description="This user's tasks: every task running in a terminal, web UI or editor, "
+        "and background tasks (running, waiting for an answer, finished and failed), with "
+        "their cost.",
     )
     parser.add_argument("--json", action="store_true", help="JSON output")
     return parser
@@ -131,12 +132,13 @@ def run_tasks_board(argv: list[str]) -> int:
         print(json.dumps([asdict(e) for e in entries], indent=1))
         return 0
     if not entries:
-        print("No background tasks. Start one with `pycline run --bg TASK`.")
+        print("No tasks running. Start one in the background with `pycline run --bg TASK`.")
         return 0
     for e in entries:
         when = dt.datetime.fromtimestamp(e.started).strftime("%m-%d %H:%M")
         status = e.status.upper() if e.status == "waiting" else e.status
-        print(f"{e.id}  {status:<9} ${e.cost:<8.4f} {when}  {e.task[:60]}")
+        print(f"{e.id}  {status:<9} {e.front_end:<10} ${e.cost:<8.4f} {when}  {e.task[:60]}")
+        print(f"    in {e.workspace}")
         if e.question:
             print(f"    waiting for: {e.question} (`pycline attach {e.id}`)")
         elif e.reason and e.status != "completed":
@@ -148,14 +150,20 @@ def run_tasks_board(argv: list[str]) -> int:
 
 
 def stop_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pycline stop", description="Stop a background task.")
-    parser.add_argument("id", help="the background task's id (see `pycline tasks`)")
+    parser = argparse.ArgumentParser(
+        prog="pycline stop",
+        description="Stop a task (it is saved and can be resumed); a task of a terminal, web UI "
+        "or editor is cancelled there, and that program keeps running.",
+    )
+    parser.add_argument("id", help="the task's id (see `pycline tasks`)")
     return parser
 
 
 def run_stop(argv: list[str]) -> int:
     ns = stop_parser().parse_args(argv)
     try:
+        from pycline.app.background import client
+
         print(asyncio.run(client.stop(pycline_home(), ns.id)))
     except PyclineError as exc:
         print(f"pycline: {exc}", file=sys.stderr)
@@ -169,10 +177,11 @@ def run_stop(argv: list[str]) -> int:
 def attach_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pycline attach",
-        description="Follow a background task and answer its questions (Ctrl-C detaches; the "
+        description="Follow a task running anywhere (the background, a terminal, the web UI, an "
+        "editor): what it did so far, then live; answer its questions (Ctrl-C detaches; the "
         "task keeps running).",
     )
-    parser.add_argument("id", help="the background task's id (see `pycline tasks`)")
+    parser.add_argument("id", help="the task's id (see `pycline tasks`)")
     return parser
 
 
@@ -189,11 +198,12 @@ def run_attach(argv: list[str]) -> int:
 
 
 async def _attach(bg_id: str) -> int:
+    from pycline.app.background import client
     from pycline.cli.bg_render import attached_screen, prompt_answer, render_event
 
     state = bg_state.load(pycline_home(), bg_id)
     if state is None:
-        raise BackgroundError(f"no background task {bg_id!r} (see `pycline tasks`)")
+        raise BackgroundError(f"no task {bg_id!r} on the board (see `pycline tasks`)")
     if state.status in bg_state.FINISHED:
         _state_line(state.to_json())
         return _ended({"status": state.status, "reason": state.reason})

@@ -87,7 +87,7 @@ def run_to_exit_code(
     discarded: list[bool] = []
 
     async def run() -> TaskOutcome:
-        session = await Session.open(cwd, overrides=overrides)
+        session = await Session.open(cwd, overrides=overrides, front_end="terminal")
         try:
             if (untrusted := session.untrusted_mcp_file) is not None:
                 print(

@@ -7,7 +7,7 @@ from typing import Protocol
 
 from pycline.app.handle import TaskHandle
 from pycline.commands import AnswerQuestion
-from pycline.events import Answer, Envelope, Question, QuestionAsked
+from pycline.events import Answer, Envelope, Question, QuestionAnswered, QuestionAsked
 
 
 class View(Protocol):
@@ -29,9 +29,12 @@ async def follow(handle: TaskHandle, view: View) -> None:
     loop = asyncio.get_running_loop()
     failed: asyncio.Future[BaseException] = loop.create_future()
     answering: set[asyncio.Task[None]] = set()
+    asking: dict[str, asyncio.Task[None]] = {}  # the questions on screen, by id
 
     def finished(task: asyncio.Task[None]) -> None:
         answering.discard(task)
+        for question_id in [q for q, t in asking.items() if t is task]:
+            del asking[question_id]
         if not task.cancelled() and (error := task.exception()) and not failed.done():
             failed.set_result(error)
 
@@ -41,7 +44,13 @@ async def follow(handle: TaskHandle, view: View) -> None:
         if isinstance(event, QuestionAsked) and _is_open(handle, event.question_id):
             task = loop.create_task(_answer(handle, view, event))
             answering.add(task)
+            asking[event.question_id] = task
             task.add_done_callback(finished)
+        elif isinstance(event, QuestionAnswered):
+            # Answered elsewhere (`pycline attach`, the web UI): the prompt goes.
+            prompt = asking.get(event.question_id)
+            if prompt is not None and prompt is not asyncio.current_task():
+                prompt.cancel()
 
     stop = handle.listen(on_event)
     ended = asyncio.ensure_future(handle.wait())

@@ -231,7 +231,7 @@ async def session(ns: argparse.Namespace) -> int:
     )
     overrides = overrides_of(ns)
     await _ask_mcp_trust(reader, home, cwd)
-    opened = await Session.open(cwd, home=home, overrides=overrides)
+    opened = await Session.open(cwd, home=home, overrides=overrides, front_end="terminal")
     main = asyncio.current_task()
     assert main is not None
 

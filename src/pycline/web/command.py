@@ -82,7 +82,7 @@ async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int
 
     overrides = ConfigOverrides.from_args(ns)
     try:
-        opened = await Session.open(cwd, overrides=overrides)
+        opened = await Session.open(cwd, overrides=overrides, front_end="web")
     except PyclineError as exc:
         print(f"pycline: {exc}", file=sys.stderr)
         return 2

@@ -1,5 +1,6 @@
 """The Parallel Tasks screen's API: what `pycline tasks`, `run --bg`, `stop`, `attach` (answering)
-and `pycline worktree list|show|diff|merge|discard` offer in the terminal, as JSON."""
+and `pycline worktree list|show|diff|merge|discard` offer in the terminal, as JSON. The board
+lists background tasks and the live tasks of other terminals, web UIs and editors."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ def _board(session: WebSession) -> list[dict[str, Any]]:
 
     rows = []
     for entry in reversed(board(session.home)):  # newest first
+        if entry.front_end != "background" and entry.pid == os.getpid():
+            continue  # this server's own: the page has them already
         row = asdict(entry)
         saved = bg_state.load(session.home, entry.id) if entry.status == "waiting" else None
         asked = saved.question if saved is not None else None

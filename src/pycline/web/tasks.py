@@ -119,7 +119,9 @@ class WebSession:
     async def _worktree_session(self, folder: Path) -> Session:
         found = self.worktrees.get(folder)
         if found is None:
-            found = await Session.open(folder, home=self.home, overrides=self.overrides)
+            found = await Session.open(
+                folder, home=self.home, overrides=self.overrides, front_end="web"
+            )
             self.worktrees[folder] = found
         return found
 

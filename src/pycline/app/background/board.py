@@ -1,7 +1,9 @@
-"""The board: every background task of the user, across processes, with status and cost.
+"""The board: every task of the user running anywhere on the machine, with status and cost.
 
-Data for any front end (`pycline tasks`, the web UI). A task whose process died without writing
-its end is shown as failed.
+Data for any front end (`pycline tasks`, the web UI). Background tasks stay listed once ended; a
+background task whose process died without writing its end is shown as failed. A task of a
+terminal, web UI or editor is listed while its process runs it; one whose process died (killed,
+crashed) is never listed, and its leftovers are removed.
 """
 
 from __future__ import annotations
@@ -9,7 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pycline.app.background.state import FINISHED, BgState, BgStatus, load_all, process_alive
+from pycline.app.background.state import (
+    FINISHED,
+    BgState,
+    BgStatus,
+    FrontEnd,
+    forget,
+    load_all,
+    process_alive,
+    still_running,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +35,8 @@ class BoardEntry:
     task_id: str | None
     question: str | None  # one line: what it is waiting for
     reason: str
+    front_end: FrontEnd
+    pid: int  # the process running it
 
 
 def _question_line(state: BgState) -> str | None:
@@ -39,6 +52,9 @@ def board(home: Path) -> list[BoardEntry]:
     entries = []
     for state in load_all(home):
         status, reason = state.status, state.reason
+        if state.front_end != "background" and not still_running(state):
+            forget(home, state.id)  # what a killed process left behind
+            continue
         if status not in FINISHED and not process_alive(state.pid):
             status, reason = "failed", reason or "the background process ended unexpectedly"
         entries.append(
@@ -53,6 +69,8 @@ def board(home: Path) -> list[BoardEntry]:
                 task_id=state.task_id,
                 question=_question_line(state) if status == "waiting" else None,
                 reason=reason,
+                front_end=state.front_end,
+                pid=state.pid,
             )
         )
     return entries

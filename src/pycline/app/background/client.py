@@ -1,4 +1,8 @@
-"""Talking to a background task over its control socket: status, attach, answer, stop."""
+"""Talking to a task on the board over its control socket: status, attach, answer, stop.
+
+The same for a background worker's task and a live one of a terminal, web UI or editor; stopping
+either cancels the task (saved, resumable), never the process that runs a live one.
+"""
 
 from __future__ import annotations
 
@@ -77,7 +81,7 @@ async def connect(home: Path, bg_id: str, task_id: str = "") -> Attachment:
             asyncio.open_unix_connection(str(path), limit=MAX_LINE), CONNECT_TIMEOUT
         )
     except (OSError, TimeoutError) as exc:
-        raise BackgroundError(f"background task {bg_id} is not running ({exc})") from exc
+        raise BackgroundError(f"task {bg_id} is not running ({exc})") from exc
     return Attachment(reader, writer, task_id, secret)
 
 
@@ -95,7 +99,7 @@ async def stop(home: Path, bg_id: str) -> str:
     """Ask the task to stop (it is saved and can be resumed); a dead socket falls back to SIGTERM."""
     state = load(home, bg_id)
     if state is None:
-        raise BackgroundError(f"no background task {bg_id!r}")
+        raise BackgroundError(f"no task {bg_id!r} on the board (see `pycline tasks`)")
     if state.status in FINISHED:
         return f"{bg_id} has already ended ({state.status})"
     try:
@@ -103,6 +107,9 @@ async def stop(home: Path, bg_id: str) -> str:
     except BackgroundError:
         if not process_alive(state.pid):
             return f"{bg_id} is not running"
+        if state.front_end != "background":
+            # The process is the user's terminal, web UI or editor: never ended from here.
+            raise
         with contextlib.suppress(ProcessLookupError):
             os.kill(state.pid, signal.SIGTERM)
         return f"{bg_id}: sent SIGTERM to process {state.pid}"
@@ -120,7 +127,7 @@ async def answer(home: Path, bg_id: str, question_id: str, reply: Answer) -> Non
     """Answer a waiting background task's question without attaching to it."""
     state = load(home, bg_id)
     if state is None:
-        raise BackgroundError(f"no background task {bg_id!r}")
+        raise BackgroundError(f"no task {bg_id!r} on the board (see `pycline tasks`)")
     conn = await connect(home, bg_id, state.task_id or "")
     try:
         await conn.answer(question_id, reply)

@@ -16,7 +16,8 @@ from pycline.errors import PyclineError
 from pycline.storage.runtime import RuntimeDirError, new_secret
 from pycline.storage.runtime import runtime_dir as _runtime_dir
 
-_ID = re.compile(r"bg-[0-9a-z]{8,32}")
+# `bg-…`: a `pycline run --bg` worker; `live-…`: a task some other front end runs.
+_ID = re.compile(r"(?:bg|live)-[0-9a-z]{8,32}")
 
 
 class BackgroundError(PyclineError):

@@ -1,4 +1,5 @@
-"""The inside of a background task's process: the control socket in front of its TaskHandle.
+"""A task's control socket in front of its TaskHandle: a background worker's, or a live task's
+that a terminal, web UI or editor runs (`pycline.app.background.live`).
 
 The handle keeps every event for late subscribers, so an attaching client gets the task so far
 and then live events; questions still open when it attaches (and new ones) are also sent as
@@ -13,6 +14,7 @@ import contextlib
 import os
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,13 +43,24 @@ from pycline.storage.runtime import client_refusal
 
 
 class BackgroundServer:
-    """Serves `handle`'s task, and the tasks it hands off to (`new_task`), in `session`."""
+    """Serves `handle`'s task, and for a background worker (`run`) the tasks it hands off to
+    (`new_task`) in `session`. A background task takes its result as it is; a live task's
+    completion is a question like any other, for whoever follows it."""
 
-    def __init__(self, home: Path, state: BgState, session: Session, handle: TaskHandle) -> None:
+    def __init__(
+        self,
+        home: Path,
+        state: BgState,
+        session: Session | None,
+        handle: TaskHandle,
+    ) -> None:
         self.home = home
         self.state = state
         self.session = session
         self.handle = handle
+        self._background = state.front_end == "background"
+        self._server: asyncio.AbstractServer | None = None
+        self._stop_listening: Callable[[], None] = lambda: None
         self._moved = asyncio.Event()  # set when the task hands off, or the last one ends
         self._last_seq = 0
         self._saving = asyncio.Lock()
@@ -63,7 +76,7 @@ class BackgroundServer:
                 self._update(cost=cost)
             case TaskStarted(task_id=task_id):
                 self._update(task_id=task_id)
-            case QuestionAsked(question_id=qid, question=CompletionQuestion()):
+            case QuestionAsked(question_id=qid, question=CompletionQuestion()) if self._background:
                 # A background task ends when the model says it is done.
                 self._spawn(self.handle.send(AnswerQuestion(qid, Answer(ACCEPT.id))))
             case QuestionAsked():
@@ -78,9 +91,13 @@ class BackgroundServer:
 
     def _question_message(self) -> dict[str, Any] | None:
         for asked in self.handle.pending_questions:
-            if not isinstance(asked.question, CompletionQuestion):
+            if self._asks(asked):
                 return _question(asked)
         return None
+
+    def _asks(self, asked: QuestionAsked) -> bool:
+        """Whether a question is for the clients to answer."""
+        return not (self._background and isinstance(asked.question, CompletionQuestion))
 
     def _update(self, **changes: Any) -> None:
         self.state = self.state.updated(**changes)
@@ -93,31 +110,60 @@ class BackgroundServer:
 
     async def _save(self, snapshot: BgState) -> None:
         async with self._saving:
-            if snapshot is self.state:  # only the newest state is worth writing
+            # Only the newest state is worth writing; a live task's record goes when it ends.
+            if snapshot is self.state and (self._background or not self.handle.done):
                 await asyncio.to_thread(bg_state.save, self.home, snapshot)
 
     # --- running ------------------------------------------------------------------------------
 
-    async def run(self) -> BgState:
-        """Serve the socket until the task ends; the final state (also saved)."""
+    async def open(self) -> None:
+        """Listen on the task's socket and follow the task on the board."""
         self._secret = read_secret(self.home, self.state.id)
         path = socket_path(self.state.id)
         path.unlink(missing_ok=True)
         old = os.umask(0o177)  # the socket is created 0600: only this user may connect
         try:
-            server = await asyncio.start_unix_server(self._serve, path=str(path), limit=MAX_LINE)
+            self._server = await asyncio.start_unix_server(
+                self._serve, path=str(path), limit=MAX_LINE
+            )
         finally:
             os.umask(old)
+        self._stop_listening = self.handle.listen(self._on_event)
+        self._update(status="running", pid=os.getpid(), task_id=self.handle.id)
+
+    async def close(self, reason: str = "", *, keep: bool = True) -> BgState:
+        """Stop serving; the final state, saved when `keep` (else the record is removed)."""
+        self._stop_listening()
+        self._moved.set()
+        status = self.handle.status if self.handle.status in bg_state.FINISHED else "failed"
+        self.state = self.state.updated(
+            status=status, reason=reason, question=None, ended=time.time()
+        )
+        if keep:
+            await asyncio.to_thread(bg_state.save, self.home, self.state)
+        else:
+            async with self._saving:  # no pending write may bring the record back
+                await asyncio.to_thread(bg_state.forget, self.home, self.state.id)
+        if self._server is not None:
+            self._server.close()
+            socket_path(self.state.id).unlink(missing_ok=True)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._server.wait_closed(), 5)
+        return self.state
+
+    async def run(self) -> BgState:
+        """A background worker's task: serve the socket until it (and what it hands off to)
+        ends; the final state (also saved)."""
+        assert self.session is not None
+        await self.open()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self.handle.post, Cancel())
-        stop_listening = [self.handle.listen(self._on_event)]
-        self._update(status="running", pid=os.getpid(), task_id=self.handle.id)
 
         def continued(_: TaskHandle, following: TaskHandle) -> None:
-            stop_listening[0]()
+            self._stop_listening()
             self.handle, self._last_seq = following, 0
-            stop_listening[0] = following.listen(self._on_event)
+            self._stop_listening = following.listen(self._on_event)
             self._update(task_id=following.id)
             moved, self._moved = self._moved, asyncio.Event()
             moved.set()
@@ -129,17 +175,7 @@ class BackgroundServer:
         except Exception as exc:  # the board shows why; the process still ends cleanly
             reason = f"{type(exc).__name__}: {exc}"
         finally:
-            stop_listening[0]()
-            self._moved.set()
-            status = self.handle.status if self.handle.status in bg_state.FINISHED else "failed"
-            self.state = self.state.updated(
-                status=status, reason=reason, question=None, ended=time.time()
-            )
-            await asyncio.to_thread(bg_state.save, self.home, self.state)
-            server.close()
-            path.unlink(missing_ok=True)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(server.wait_closed(), 5)
+            await self.close(reason)
         return self.state
 
     # --- clients ------------------------------------------------------------------------------
@@ -198,7 +234,7 @@ class BackgroundServer:
                     event = envelope.event
                     if (
                         isinstance(event, QuestionAsked)
-                        and not isinstance(event.question, CompletionQuestion)
+                        and self._asks(event)
                         and (envelope.seq > seen or event.question_id in open_now)
                     ):
                         writer.write(encode(_question(event)))

@@ -14,7 +14,8 @@ import { CodeBlock, Counts, Diff, diffCounts } from "./common.js";
  * @typedef {import("../lib/store.js").Store} Store
  * @typedef {{ question_id: string, kind: string, tool?: string | null, preview?: string | null, options: { id: string, label: string }[] }} BgAsk
  * @typedef {{ id: string, task: string, workspace: string, status: string, cost: number, started: number,
- *   task_id: string | null, question: string | null, reason: string, ask?: BgAsk }} BgTask
+ *   task_id: string | null, question: string | null, reason: string, ask?: BgAsk,
+ *   front_end: "background" | "terminal" | "web" | "editor", pid: number }} BgTask
  * @typedef {{ name: string, branch: string, path: string, base: string, target?: string, created: number }} Worktree
  */
 
@@ -105,7 +106,7 @@ function BgItem({ store, r, changed }) {
   return html`<li class="history-item" aria-label=${r.task}>
     <div class="history-top"><span>${new Date(r.started * 1000).toLocaleString()}</span><span class=${`status ${r.status}`} aria-label=${`Status of ${r.id}`}>${r.status}</span></div>
     <div class="history-open">${r.task}</div>
-    <div class="history-meta"><code>${r.id}</code><span>$${(r.cost || 0).toFixed(4)}</span><span>${r.workspace}</span></div>
+    <div class="history-meta"><code>${r.id}</code><span class="muted">${r.front_end}</span><span>$${(r.cost || 0).toFixed(4)}</span><span>${r.workspace}</span></div>
     ${r.question ? html`<div class="warn">Waiting for: ${r.question}</div>` : r.reason && r.status !== "completed" ? html`<div class="muted">${r.reason}</div>` : null}
     ${r.ask ? html`<${AnswerBox} store=${store} r=${r} ask=${r.ask} changed=${changed} />` : null}
     <div class="history-meta">
