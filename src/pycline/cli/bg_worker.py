@@ -13,6 +13,7 @@ import json
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from pycline.app.background import state as bg_state
@@ -42,7 +43,9 @@ def main(spec_path: str) -> int:
 
 async def _run(ns: argparse.Namespace, home: Path, state: BgState) -> BgState:
     from pycline.app.background.server import BackgroundServer
-    from pycline.app.session import Session, TaskOptions
+    from pycline.app.handle import TaskHandle
+    from pycline.app.runner import run_chain
+    from pycline.app.session import Session, TaskOptions, TaskOutcome
 
     session = await Session.open(Path(ns.cwd).resolve(), home=home, overrides=overrides_of(ns))
     try:
@@ -51,7 +54,13 @@ async def _run(ns: argparse.Namespace, home: Path, state: BgState) -> BgState:
             mode="plan" if ns.plan else "act",
             options=TaskOptions(approve_all_inside=ns.yes),
         )
-        return await BackgroundServer(home, state, session, handle).run()
+
+        async def chain(
+            first: TaskHandle, continued: Callable[[TaskHandle, TaskHandle], None]
+        ) -> TaskOutcome:
+            return (await run_chain(session, first, continued=continued)).outcome
+
+        return await BackgroundServer(home, state, chain, handle).run()
     finally:
         await session.close()
 

@@ -14,7 +14,7 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +23,9 @@ from pycline.app.background.paths import read_secret, socket_path
 from pycline.app.background.protocol import MAX_LINE, encode, read_message
 from pycline.app.background.state import BgState
 from pycline.app.handle import CommandRejected, TaskHandle
-from pycline.app.runner import run_chain
-from pycline.app.session import Session
 from pycline.command_wire import accepted, command_from_json, rejected, request_of
 from pycline.commands import AnswerQuestion, Cancel
+from pycline.core.options import TaskOutcome
 from pycline.event_wire import WireError, envelope_json
 from pycline.event_wire import encode as wire_encode
 from pycline.events import (
@@ -41,22 +40,26 @@ from pycline.events import (
 )
 from pycline.storage.runtime import client_refusal
 
+# Runs a task and those it hands off to (`app.runner.run_chain` in the worker's session), telling
+# `continued(previous, next)` of each hand-off; the last task's outcome.
+Chain = Callable[[TaskHandle, Callable[[TaskHandle, TaskHandle], None]], Awaitable[TaskOutcome]]
+
 
 class BackgroundServer:
     """Serves `handle`'s task, and for a background worker (`run`) the tasks it hands off to
-    (`new_task`) in `session`. A background task takes its result as it is; a live task's
+    (`new_task`), run by `chain`. A background task takes its result as it is; a live task's
     completion is a question like any other, for whoever follows it."""
 
     def __init__(
         self,
         home: Path,
         state: BgState,
-        session: Session | None,
+        chain: Chain | None,
         handle: TaskHandle,
     ) -> None:
         self.home = home
         self.state = state
-        self.session = session
+        self.chain = chain
         self.handle = handle
         self._background = state.front_end == "background"
         self._server: asyncio.AbstractServer | None = None
@@ -154,7 +157,7 @@ class BackgroundServer:
     async def run(self) -> BgState:
         """A background worker's task: serve the socket until it (and what it hands off to)
         ends; the final state (also saved)."""
-        assert self.session is not None
+        assert self.chain is not None
         await self.open()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -170,8 +173,8 @@ class BackgroundServer:
 
         reason = ""
         try:
-            finished = await run_chain(self.session, self.handle, continued=continued)
-            reason = "" if finished.outcome.completed else finished.outcome.reason
+            outcome = await self.chain(self.handle, continued)
+            reason = "" if outcome.completed else outcome.reason
         except Exception as exc:  # the board shows why; the process still ends cleanly
             reason = f"{type(exc).__name__}: {exc}"
         finally:
