@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.web.conftest import complete, write_file
@@ -165,10 +164,7 @@ def test_a_command_left_running_says_so_and_the_processes_dialog_follows_it(star
     expect(dialog.get_by_text("exited (0)")).to_be_visible()
 
 
-# The saved ui_messages keep neither an edit's diff nor the context window; the task's event log
-# (the core's recorder, on its way to main) does, and the page replays it as live events. Strict:
-# once the log lands this passes, and the mark must go.
-@pytest.mark.xfail(strict=True, reason="a reopened task is replayed from the core's event log")
+# A reopened task is replayed from its event log (the core's recorder), as it was shown live.
 def test_a_reopened_task_shows_its_diffs_and_its_context_window(start_ui, new_page):
     ui = start_ui([write_file("d.txt", "kept\n"), complete("Saved d.txt.")])
     page = new_page()
