@@ -73,8 +73,8 @@ def test_the_mcp_view_trusts_a_project_file_and_lists_its_server(start_ui, new_p
     expect(view.get_by_role("note")).to_contain_text("asks before it runs")
     approve = view.get_by_role("checkbox", name="Always allow echo")
     expect(approve).not_to_be_checked()
-    approve.check()
-    expect(view.get_by_role("checkbox", name="Always allow echo")).to_be_checked()
+    approve.click()  # the box shows what the server saved, once it answers
+    expect(view.get_by_role("checkbox", name="Always allow echo")).to_be_checked(timeout=30_000)
     screenshot(page, "mcp")
     saved = json.loads((ui.home / "settings" / "settings.json").read_text())
     assert saved["mcpAutoApprove"] == {"everything": ["echo"]}
