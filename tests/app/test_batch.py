@@ -177,6 +177,13 @@ def test_timeout_and_cost_cap_stop_a_task_and_leave_no_process(
     assert rows["pricey"]["status"] == "over_budget" and rows["pricey"]["cost"] > 0.5
 
 
+def _as_from_a_shell() -> None:
+    """Ctrl-C as a shell leaves it for a command it starts: delivered, with its default action
+    (the test runner's process may have blocked or ignored it, and a child inherits both)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_the_batch_cleanly_and_keeps_finished_results(
     tmp_path: Path, repo: Path, isolated_home: Path
 ) -> None:
@@ -194,6 +201,7 @@ def test_ctrl_c_stops_the_batch_cleanly_and_keeps_finished_results(
         batch_command(tasks, out, "--workers", "2"),
         env=batch_env(isolated_home),
         stdin=subprocess.DEVNULL,  # not the test runner's own channel (pytest-xdist's workers)
+        preexec_fn=_as_from_a_shell,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
