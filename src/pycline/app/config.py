@@ -158,19 +158,24 @@ _PRICE_KEYS = {
 
 
 def _without_prices(local: dict[str, Any]) -> dict[str, Any]:
-    out = dict(local)
-    for where in ("top", "planMode"):
-        holder = out if where == "top" else out.get("planMode")
-        if not isinstance(holder, dict):
-            continue
-        info = holder.get("modelInfo")
-        if isinstance(info, dict):
-            trimmed = {k: v for k, v in info.items() if k not in _PRICE_KEYS}
-            holder = {**holder, "modelInfo": trimmed or None}
-            if where == "top":
-                out = holder
-            else:
-                out["planMode"] = holder
+    """The workspace's settings without `modelInfo` prices (in Act and Plan mode): an object
+    that held nothing else goes too, so the user's own `modelInfo` stays whole under it."""
+    out = _trim_prices(local)
+    plan = out.get("planMode")
+    if isinstance(plan, dict):
+        out["planMode"] = _trim_prices(plan)
+    return out
+
+
+def _trim_prices(holder: dict[str, Any]) -> dict[str, Any]:
+    out = dict(holder)
+    info = out.get("modelInfo")
+    if isinstance(info, dict):
+        trimmed = {k: v for k, v in info.items() if k not in _PRICE_KEYS}
+        if trimmed:
+            out["modelInfo"] = trimmed
+        else:
+            del out["modelInfo"]
     return out
 
 

@@ -160,10 +160,21 @@ def check_workspace(
     may only be stricter than the one found there.
     """
     _check_object(settings_model, data, source=source, path="")
-    clean = canonical(settings_model, data, where=f"{source}: ")
+    clean = without_nulls(canonical(settings_model, data, where=f"{source}: "))
     _check_sandbox(clean, lower or {}, source=source)
     _check_checkpoints(clean, lower or {}, source=source)
     return clean
+
+
+def without_nulls(data: Mapping[str, Any]) -> dict[str, Any]:
+    """`data` without its `null`s, at any depth: a project's file lays values over the user's
+    key by key, and a `null` would not set a value but remove the user's (their prices, their
+    Plan-mode model), so it says nothing."""
+    return {
+        key: without_nulls(value) if isinstance(value, Mapping) else value
+        for key, value in data.items()
+        if value is not None
+    }
 
 
 def _check_object(
@@ -172,12 +183,13 @@ def _check_object(
     allowed = _ALLOWED[model.__name__]
     for key, value in data.items():
         dotted = f"{path}{key}"
-        if is_secret_name(key):
+        field = _field_of(model, key)
+        # No setting holds a key, so only an unknown name can be one (`maxTokens` is not).
+        if field is None and is_secret_name(key):
             raise ConfigError(
                 f"{source}: {dotted!r} looks like a credential; API keys are never kept in "
                 "settings files. Store it with `pycline auth PROVIDER`."
             )
-        field = _field_of(model, key)
         if field is None:
             raise ConfigError(f"{source}: unknown setting {dotted!r}.")
         if field not in allowed:
