@@ -6,7 +6,7 @@ task's id), answered by an `accepted` or `rejected` reply; or a request `{"op": 
 Task to client: `{"type": "state", "state": {...}}`, `{"type": "event", "event": <an event envelope>}`,
 `{"type": "question", "question_id": ID, "question": {...}}` for each question to answer,
 `{"type": "ended", "status": ...}`, and the command replies. A line that is not a JSON object
-gets a `rejected` reply; the connection goes on.
+gets a `rejected` reply (so does one over `MAX_LINE`); the connection goes on.
 """
 
 from __future__ import annotations
@@ -28,13 +28,33 @@ def encode(message: dict[str, Any]) -> bytes:
 async def read_message(reader: asyncio.StreamReader) -> dict[str, Any] | None:
     """The next message, or None at the end of the stream; `WireError` for a line that is not
     a JSON object (the line is consumed: the next call reads on)."""
-    line = await reader.readline()
+    try:
+        line = await reader.readuntil(b"\n")
+    except asyncio.IncompleteReadError as exc:
+        line = exc.partial  # the last line, without its newline
+    except asyncio.LimitOverrunError as exc:
+        await _skip_line(reader, exc.consumed)
+        raise WireError(f"a message must be at most {MAX_LINE // (1024 * 1024)} MiB") from None
     if not line:
         return None
     data = read_json(line)
     if not isinstance(data, dict):
         raise WireError("a message must be a JSON object")
     return data
+
+
+async def _skip_line(reader: asyncio.StreamReader, consumed: int) -> None:
+    """Drop the rest of an oversized line, its newline included, so the next read starts at the
+    next message (the stream's buffer never holds more than its limit meanwhile)."""
+    while True:
+        await reader.readexactly(consumed)
+        try:
+            await reader.readuntil(b"\n")
+            return
+        except asyncio.IncompleteReadError:
+            return  # the stream ended inside the line
+        except asyncio.LimitOverrunError as exc:
+            consumed = exc.consumed
 
 
 async def read_replies(reader: asyncio.StreamReader) -> dict[str, Any] | None:

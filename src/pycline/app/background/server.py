@@ -185,11 +185,7 @@ class BackgroundServer:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            try:
-                request = await read_message(reader)
-            except WireError as exc:
-                request = None
-                writer.write(encode(rejected(self.handle.id, str(exc))))
+            request = await self._first_message(reader, writer)
             # The first message carries the task's secret; a command in it is read without.
             given = request.pop("secret", None) if request is not None else None
             refused = client_refusal(writer.get_extra_info("socket"), self._secret, given)
@@ -209,6 +205,18 @@ class BackgroundServer:
             writer.close()
             with contextlib.suppress(ConnectionError):
                 await writer.wait_closed()
+
+    async def _first_message(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> dict[str, Any] | None:
+        """The first well-formed message; each line before it that is not one (too long, not
+        JSON) gets a `rejected` reply, and the connection goes on."""
+        while True:
+            try:
+                return await read_message(reader)
+            except WireError as exc:
+                writer.write(encode(rejected(self.handle.id, str(exc))))
+                await writer.drain()
 
     async def _command(self, data: dict[str, Any]) -> dict[str, Any]:
         """Carry out one command; its reply (rejected, with the reason, for anything amiss)."""
