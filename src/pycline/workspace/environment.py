@@ -6,6 +6,8 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
+from pycline.workspace.names import shown_name
+
 
 @dataclass(frozen=True, slots=True)
 class EnvironmentInfo:
@@ -27,7 +29,7 @@ def environment_details(
     if info.recently_modified:
         lines.append("# Recently Modified Files")
         lines.append("Changed outside this task since you last used them; re-read before editing:")
-        lines.extend(info.recently_modified)
+        lines.extend(shown_name(path) for path in info.recently_modified)
         lines.append("")
     if info.terminals:
         lines.append("# Actively Running Terminals")

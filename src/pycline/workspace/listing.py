@@ -19,6 +19,7 @@ from pathlib import Path
 from pycline.workspace.access import AccessRules
 from pycline.workspace.gitignore import IgnoreChain, chain_for
 from pycline.workspace.ignore import IgnoreRules
+from pycline.workspace.names import shown_name
 
 LOCK = "🔒"
 DEFAULT_LIMIT = 200
@@ -147,7 +148,7 @@ def _children(folder: Path) -> dict[str, tuple[bool, bool]] | None:
 
 
 def format_listing(entries: list[Entry], truncated: bool) -> str:
-    lines = [f"{LOCK} {e.path}" if e.blocked else e.path for e in entries]
+    lines = [f"{LOCK} {shown_name(e.path)}" if e.blocked else shown_name(e.path) for e in entries]
     if truncated:
         lines.append("")
         lines.append(TRUNCATION_NOTE)
