@@ -76,7 +76,9 @@ async def prepared(
     if sandbox is None or not sandbox.enabled:
         return Prepared(argv, full_env)
     files = [(f, f) for f in shell.files()]
-    argv = wrap(
+    # Off the event loop: the sandbox looks through the home folders it shows (`home_scan`).
+    argv = await asyncio.to_thread(
+        wrap,
         argv,
         sandbox,
         cwd,

@@ -4,7 +4,7 @@ A command line cannot be made safe by reading it: `python -c`, `git show`, `grep
 thousand other forms read what they like. So the command runs where it cannot reach what it must
 not: the file system is mounted read-only except the workspace (writable in `workspace-write`,
 read-only in `read-only`) and a private `/tmp`; the user's home shows only toolchains and build
-settings (`sandbox_home`), never credential files; pycline's home, the runtime folders (session
+settings (`sandbox_home`), never credential files, sockets or FIFOs (`home_scan`); pycline's home, the runtime folders (session
 bus, control sockets), container engines' sockets and the paths `.clineignore` hides are covered
 by empty stand-ins; the parts of `.git` that make git run programs (hooks, config, attributes)
 are read-only; secrets are removed from the environment (`sandbox_env`); abstract sockets of the
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from pycline.terminal import sandbox_home
+from pycline.terminal import home_scan, sandbox_home
 from pycline.terminal.confine import can_scope_abstract_sockets, confined
 from pycline.terminal.sandbox_env import clean_env
 from pycline.terminal.sandbox_home import is_under as under
@@ -186,17 +186,21 @@ def wrap(
     user_home = _real_dir(policy.user_home)
     shown: list[Path] = [workspace]
     # A workspace that holds the home (the home itself) shows it; its secrets are still covered.
+    inside_home: list[Path] = []
     if user_home is not None and not user_home.is_relative_to(workspace):
         args += ["--tmpfs", str(user_home)]
         for path in sandbox_home.visible_paths(user_home, env, policy.home_visible):
             args += _show(path)
             shown.append(path)
+            inside_home.append(path)
     # pycline's own interpreter (which sets up the confinement) wherever it lives.
     for path in _interpreter_paths():
         if _hidden_by(path, user_home) and not any(path.is_relative_to(s) for s in shown):
             args += ["--ro-bind", str(path), str(path)]
             shown.append(path)
     masks = _masks(policy, user_home, shown)
+    # Sockets, FIFOs and credential stores inside the shown folders, where the command sees them.
+    masks += [p for p in home_scan.to_cover(inside_home) if p not in masks]
     # A mask over a folder that holds the workspace (worktrees live in PYCLINE_HOME) goes
     # first, so the workspace is mounted over it and stays reachable.
     before = [m for m in masks if workspace.is_relative_to(m)]
