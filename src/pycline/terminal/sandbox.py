@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from pycline.terminal import home_scan, sandbox_home
+from pycline.terminal import git_guard, home_scan, sandbox_home
 from pycline.terminal.confine import can_scope_abstract_sockets, confined
 from pycline.terminal.sandbox_env import clean_env
 from pycline.terminal.sandbox_home import is_under as under
@@ -320,9 +320,11 @@ def _cover(real: Path) -> list[str]:
     return []
 
 
-# The parts of a git directory that make git run programs: hooks, and the config and attribute
-# files that name filters, diff and merge drivers, fsmonitor or a hooks path.
-_GIT_EXECUTABLE_PARTS = ("hooks", "info", "config", "config.worktree", "modules")
+# The parts of a git directory that make git run programs (hooks, and the config and attribute
+# files that name filters, diff and merge drivers, fsmonitor or a hooks path) or follow another
+# place (`commondir`, `gitdir`, alternates, submodules' git directories): read-only where they
+# exist; `git_guard` removes any that a command creates.
+_GIT_EXECUTABLE_PARTS = git_guard.FOLLOWED
 
 
 def _git_mounts(workspace: Path, *, writable: bool) -> list[str]:
@@ -355,9 +357,10 @@ def _git_mounts(workspace: Path, *, writable: bool) -> list[str]:
     worktrees = dot_git / "worktrees"
     if worktrees.is_dir():
         for entry in sorted(worktrees.iterdir())[:200]:
-            config = entry / "config.worktree"
-            if config.is_file() and not config.is_symlink():
-                args += ["--ro-bind", str(config), str(config)]
+            for name in ("config.worktree", "commondir", "gitdir"):
+                part = entry / name
+                if part.is_file() and not part.is_symlink():
+                    args += ["--ro-bind", str(part), str(part)]
     return args
 
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+from dataclasses import replace
 
 from pycline.errors import ToolError
 from pycline.events import ALWAYS_ALLOW, APPROVE, DENY, ApprovalQuestion, Option, ToolOutput
 from pycline.prompts.responses import DENIED, with_feedback
 from pycline.storage.paths import pycline_home
+from pycline.terminal import git_guard
 from pycline.terminal.process import ShellProcess
 from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable, limits, unavailable_reason
 from pycline.tools.base import (
@@ -109,6 +111,26 @@ class ExecuteCommandTool:
         return await self._execute(command, timeout, ctx, sandbox)
 
     async def _execute(
+        self, command: str, timeout: float, ctx: ToolContext, sandbox: SandboxPolicy | None
+    ) -> ToolResult:
+        guarded = sandbox is not None and sandbox.mode == "workspace-write"
+        root = sandbox.workspace if sandbox is not None else ctx.workspace.root
+        before = await asyncio.to_thread(git_guard.look, root) if guarded else None
+        found: list[str] = []
+        try:
+            result = await self._run(command, timeout, ctx, sandbox)
+        finally:
+            if before is not None:
+                first = git_guard.first_look(before)
+                found = await asyncio.to_thread(git_guard.mended, before, first)
+                for line in found:
+                    ctx.say(ToolOutput(f"[pycline] {line}\n"))
+        if found:
+            note = "\n".join(f"[pycline] {line}" for line in found)
+            result = replace(result, text=f"{result.text}\n{note}")
+        return result
+
+    async def _run(
         self, command: str, timeout: float, ctx: ToolContext, sandbox: SandboxPolicy | None
     ) -> ToolResult:
         try:
