@@ -226,9 +226,10 @@ class ShadowGit:
             return
         await asyncio.to_thread(self._check_workspace)
         if not (self.git_dir / "HEAD").exists():
-            self.git_dir.mkdir(parents=True, exist_ok=True)
-            # No templates: no sample hooks, nothing we would have to keep inert.
-            await self._git.run("init", "--quiet", "--template=")
+            self.git_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # No templates: no sample hooks, nothing we would have to keep inert. Shared 0600:
+            # git makes every file of it 0600 and every folder 0700, whatever the umask.
+            await self._git.run("init", "--quiet", "--template=", "--shared=0600")
         layout = await self._git.run("config", "--get", "pycline.layout", ok=(0, 1))
         if layout.text != LAYOUT_VERSION:
             await self._configure()
@@ -282,7 +283,7 @@ class ShadowGit:
 
     def _write_info_files(self) -> None:
         info = self.git_dir / "info"
-        info.mkdir(parents=True, exist_ok=True)
+        info.mkdir(mode=0o700, parents=True, exist_ok=True)
         attributes = info / "attributes"
         if not attributes.exists() or attributes.read_text(encoding="utf-8") != ATTRIBUTES:
             write_atomic(attributes, ATTRIBUTES)

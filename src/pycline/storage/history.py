@@ -66,6 +66,18 @@ _UPSERT = (
 _SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
+def _private(path: Path) -> None:
+    """The index readable by this user only: SQLite makes its files with the umask, and its
+    `-wal` and `-shm` files with the mode of the database file."""
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
+        for suffix in ("", *_SIDE_FILES):
+            with contextlib.suppress(FileNotFoundError):
+                side = f"{path}{suffix}"
+                if os.stat(side).st_mode & 0o077:
+                    os.chmod(side, 0o600)
+
+
 class HistoryIndex:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -81,6 +93,7 @@ class HistoryIndex:
             self.reset()
 
     def _create(self) -> None:
+        _private(self.path)
         with closing(self._connect()) as db, db:
             db.executescript(_SCHEMA)
             # A file that is a database but not ours (or an older schema) is as good as corrupt.

@@ -336,14 +336,14 @@ class TaskStore:
         return sync_index(self.index, self.tasks_dir, lambda path: TaskFolder(path).load_record())
 
     def create(self) -> TaskFolder:
-        self.tasks_dir.mkdir(parents=True, exist_ok=True)
+        self.tasks_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         stamp = int(time.time() * 1000)
         # Ids are millisecond timestamps, as in Cline; mkdir without exist_ok makes them unique
         # even when several pycline processes start in the same millisecond.
         while True:
             path = self.tasks_dir / str(stamp)
             try:
-                path.mkdir()
+                path.mkdir(mode=0o700)
             except FileExistsError:
                 stamp += 1
                 continue

@@ -296,6 +296,15 @@ async def check_data_folder(home: Path) -> list[Check]:
                 f"chmod go-w {home}",
             )
         ]
+    if mode & 0o077:
+        return [
+            Check(
+                "data folder",
+                "warn",
+                detail + ": other users can read your tasks' prompts and results",
+                f"chmod -R go-rwx {home}",
+            )
+        ]
     secrets = home / "secrets.json"
     if secrets.exists() and stat.S_IMODE(secrets.stat().st_mode) & 0o077:
         return [
