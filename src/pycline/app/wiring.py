@@ -222,8 +222,8 @@ def task_services(
 ) -> TaskServices:
     """The per-task services: the user's ignore rules, a registry of background processes, the
     browser, the session's MCP hub, and, given `diagnostics` (the language server settings),
-    the language servers that check edits (each started on the first edit of its language);
-    `settings` adds the auto-approval lists, linters and sandbox."""
+    the language servers that check edits (started when the task runs, for the languages the
+    workspace holds, or on the first edit of a language); `settings` adds the auto-approval lists, linters and sandbox."""
     from pycline.browser.session import BrowserSession
     from pycline.terminal.background import BackgroundProcesses
     from pycline.terminal.user_shell import prefetch as prefetch_shell
@@ -262,6 +262,7 @@ def task_services(
             proceed=asyncio.Event(),
         ),
         closers=[background.stop_all, browser.close, *([servers.close] if servers else [])],
+        starters=[servers.warm] if servers else [],
     )
 
 

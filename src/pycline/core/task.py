@@ -284,6 +284,7 @@ class Task:
         self.record.status = "running"
         outcome = TaskOutcome(False, "The task was cancelled.")
         try:
+            self.services.start()
             added = await self.capabilities.before_run(self, user_content)
             if isinstance(added, Stop):
                 outcome = TaskOutcome(False, added.reason, over_budget=added.over_budget)

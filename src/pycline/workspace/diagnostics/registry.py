@@ -1,10 +1,12 @@
-"""The language servers of one session: started on first use, kept warm, restarted after a
-crash, and never allowed to hold up an edit.
+"""The language servers of one session: started in the background for the languages the
+workspace holds (`warm`) or on first use, kept warm, restarted after a crash, and never allowed
+to hold up an edit.
 
 `problems(path, text)` answers within the time budget or returns None: the server is missing,
 still starting (it keeps starting in the background for the next edit), crashed, or hung. A
 server that fails to start, or times out on several checks in a row, is killed; it is started
-again on the next check, up to MAX_STARTS times a session.
+again on the next check, up to MAX_STARTS times a session. An edit waits for its server once,
+for the budget (`ProblemCheck.wait`); later answers are kept in `late` for the next result.
 
 Given an `install_home`, a server installed nowhere is installed there on first use (see
 `provision`); that one-time wait is not counted in the budget, and its start and outcome are
@@ -16,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +26,7 @@ from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
 
-from pycline.editing.problems import Problem
+from pycline.editing.problems import LateProblems, Problem
 from pycline.terminal.sandbox import SandboxPolicy
 from pycline.workspace.diagnostics import provision
 from pycline.workspace.diagnostics.connection import Connection, ServerFailed, errors_only
@@ -37,7 +40,10 @@ from pycline.workspace.diagnostics.servers import (
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BUDGET = 4.0  # seconds per check
+DEFAULT_BUDGET = 1.5  # seconds an edit may wait for its server
+# The workspace scan that finds which languages to warm up stops after this many entries.
+SCAN_LIMIT = 5_000
+_SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "target", "dist", "build", "vendor"})
 START_LIMIT = 60.0  # a server still not initialised after this is taken for hung
 MAX_STARTS = 3
 MAX_TIMEOUTS = 3  # checks in a row without an answer before a running server is restarted
@@ -80,6 +86,29 @@ class LanguageServers:
         self._slots: dict[str, _Slot] = {}
         self._notices: list[str] = []
         self._closed = False
+        self.late = LateProblems()  # edits' checks that outlived the edit
+        self._warming: asyncio.Task[None] | None = None
+
+    def warm(self) -> None:
+        """Start, in the background, the installed servers of the languages the workspace
+        holds, so the first edit of a language finds its server ready (or nearly)."""
+        if self._closed or self._warming is not None:
+            return
+        self._warming = asyncio.create_task(self._warm())
+
+    async def warmed(self) -> None:
+        """Wait until the warm-up's servers have started (or failed to)."""
+        if self._warming is not None:
+            await asyncio.shield(self._warming)
+
+    async def _warm(self) -> None:
+        suffixes = await asyncio.to_thread(suffixes_present, self.root)
+        slots: dict[str, _Slot] = {}
+        for suffix in sorted(suffixes):
+            slot = self._slot(Path(f"file{suffix}"))
+            if slot is not None and slot.launch is not None:
+                slots[slot.spec.language] = slot
+        await asyncio.gather(*(self._ready(slot) for slot in slots.values()))
 
     def handles(self, path: Path) -> bool:
         return self._slot(path) is not None
@@ -106,8 +135,11 @@ class LanguageServers:
         notices, self._notices = self._notices, []
         return notices
 
-    async def problems(self, path: Path, text: str) -> list[Problem] | None:
-        """The errors the server finds in `text` as the content of `path`, or None."""
+    async def problems(
+        self, path: Path, text: str, *, limit: float | None = None
+    ) -> list[Problem] | None:
+        """The errors the server finds in `text` as the content of `path` within `limit`
+        seconds (None: the budget), or None."""
         slot = self._slot(path)
         if slot is None or self._closed:
             return None
@@ -115,7 +147,7 @@ class LanguageServers:
             return None
         heard = slot.connection.heard if slot.connection is not None else None
         try:
-            async with asyncio.timeout(self.budget):
+            async with asyncio.timeout(self.budget if limit is None else limit):
                 async with slot.lock:
                     found = await self._check_once_more_after_a_crash(slot, path, text)
         except TimeoutError:
@@ -299,6 +331,11 @@ class LanguageServers:
 
     async def close(self) -> None:
         self._closed = True
+        await self.late.cancel()
+        if self._warming is not None:
+            self._warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._warming
         for slot in self._slots.values():
             if slot.installing is not None:
                 slot.installing.cancel()
@@ -337,6 +374,33 @@ def locate(
         return None
     done = provision.installed(install_home, spec.language)
     return spec, Launch(spec, done.command, done.init_options) if done else None
+
+
+def suffixes_present(root: Path, limit: int = SCAN_LIMIT) -> set[str]:
+    """The file suffixes found in the workspace (lower-cased), from a scan of at most `limit`
+    entries, shallow folders first, hidden and dependency folders left out."""
+    found: set[str] = set()
+    folders = [root]
+    seen = 0
+    while folders and seen < limit:
+        folder = folders.pop(0)
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            if entry.name.startswith("."):
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in _SKIPPED_DIRS:
+                        folders.append(Path(entry.path))
+                elif (suffix := os.path.splitext(entry.name)[1]) != "":
+                    found.add(suffix.lower())
+            except OSError:
+                continue
+    return found
 
 
 def _settle(settle: float | None) -> dict[str, float]:
