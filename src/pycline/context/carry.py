@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pycline.context.dedupe import NOTE, copies_of
-from pycline.context.results import parse_header
+from pycline.context.results import looks_failed, parse_header
 from pycline.messages import Message, TextContent, ToolUseContent
 from pycline.parsing.blocks import ToolUseBlock
 from pycline.parsing.stream import parse_assistant_message
@@ -37,7 +37,6 @@ TAIL_CHARS = 1_500
 TAIL_COMMANDS = 3  # the latest distinct commands whose output's end is carried
 FILE_CHARS = 12_000  # one file's copy, cut in the middle beyond this
 _SAID = re.compile(r"<(feedback|answer|user_message)>\n?(.*?)\n?</\1>", re.DOTALL)
-_FAILED = re.compile(r"<error>|\((?:exit code [1-9]\d*|killed by signal \d+)")
 _PER_REQUEST = ("<environment_details>", "# Task progress")
 _WRITE_TOOLS = frozenset({"write_to_file", "replace_in_file"})
 
@@ -179,7 +178,7 @@ def _user_block(text: str, call: tuple[str, dict[str, str]] | None, found: _Foun
         return
     body = text[header.end :]
     found.words.extend(middle_cut(m.group(2).strip(), USER_WORDS_CHARS) for m in _SAID.finditer(body))
-    if _FAILED.search(body[:400]):
+    if looks_failed(body):
         found.error = middle_cut(text.strip(), ERROR_CHARS)
     if header.tool == "execute_command" or (call and call[0] == "execute_command"):
         command = (call[1].get("command", "") if call else "") or (header.arg or "")

@@ -25,6 +25,7 @@ from pycline.context.lighten import (
     OLD_OUTPUT_CHARS,
     OLD_OUTPUT_MARKER,
     RECENT_TURNS,
+    CUT_WHEN_RERUN,
     RERUN_NOTE,
     CallKey,
     call_key,
@@ -235,7 +236,7 @@ class LightView:
             seen = self._latest_result[key] != (i, j)
             if not seen and _long_output(block.text):
                 self._ageing.add(i)
-            text = shortened(block.text, seen, turns)
+            text = shortened(block.text, seen, turns, cut_rerun=key[0] in CUT_WHEN_RERUN)
             if text is not None:
                 content[j] = TextContent(text, block.tool_use_id)
         if not spans and all(a is b for a, b in zip(content, message.content, strict=True)):
