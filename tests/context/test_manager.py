@@ -124,9 +124,7 @@ def test_notice_sits_where_history_was_cut() -> None:
     for i in range(40):
         turn(history, f"f{i}.py", 2000)
     manager = ContextManager()
-    prepared = manager.prepare(
-        history, window=64_000, last_total_tokens=None, context_limit=10_000
-    )
+    prepared = manager.prepare(history, window=64_000, last_total_tokens=None, context_limit=10_000)
     assert prepared.action == "truncate" and prepared.notice == TRUNCATION_NOTICE
     assert manager.deleted_range is not None
     start, end = manager.deleted_range

@@ -31,9 +31,9 @@ HEADING = (
     "in the work."
 )
 USER_WORDS_CHARS = 2_000  # each of the user's messages, cut in the middle beyond this
-ERROR_CHARS = 2_000
-TAIL_LINES = 20
-TAIL_CHARS = 1_500
+ERROR_CHARS = 1_200
+TAIL_LINES = 15
+TAIL_CHARS = 1_000
 TAIL_COMMANDS = 3  # the latest distinct commands whose output's end is carried
 FILE_CHARS = 12_000  # one file's copy, cut in the middle beyond this
 _SAID = re.compile(r"<(feedback|answer|user_message)>\n?(.*?)\n?</\1>", re.DOTALL)
@@ -48,6 +48,7 @@ class _Found:
     words: list[str] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # path -> latest copy
     edited_unseen: set[str] = field(default_factory=set)  # edited, no full copy in history
+    written: set[str] = field(default_factory=set)  # paths the task wrote or edited
     error: str = ""
     outputs: dict[str, str] = field(default_factory=dict)  # command -> latest output
     checklist: str = ""
@@ -81,17 +82,30 @@ def notice(removed: Sequence[Message], after: Sequence[Message], budget: int) ->
 
 def _sections(found: _Found, later: _Found) -> list[tuple[str, list[str]]]:
     files = [(p, t) for p, t in found.files.items() if p not in later.files]
+    written = [(p, t) for p, t in files if p in found.written]
+    read = [(p, t) for p, t in files if p not in found.written]
     unseen = sorted(found.edited_unseen - set(later.files) - {p for p, _ in files})
-    outputs = [(c, o) for c, o in found.outputs.items() if c not in later.outputs]
+    error = found.error if not later.error else ""
+    # The failed command's output is the error's: not told twice.
+    outputs = [
+        (c, o) for c, o in found.outputs.items() if c not in later.outputs and o not in error
+    ]
     calls = ", ".join(f"{c} ×{n}" if n > 1 else c for c, n in found.calls.items())
     return [
         ("What the user said in the removed part", found.words),
-        ("The last error", [found.error] if found.error and not later.error else []),
-        ("The task's checklist", [found.checklist] if found.checklist and not later.checklist else []),
-        ("The latest copy of each file read or written in the removed part", _files(files)),
-        ("Files edited in the removed part (re-read them before editing)", [", ".join(unseen)] if unseen else []),
+        ("The last error", [error] if error else []),
+        (
+            "The task's checklist",
+            [found.checklist] if found.checklist and not later.checklist else [],
+        ),
         ("The end of each command's latest output", _outputs(outputs[-TAIL_COMMANDS:])),
+        ("The latest copy of each file written in the removed part", _files(written)),
+        (
+            "Files edited in the removed part (re-read them before editing)",
+            [", ".join(unseen)] if unseen else [],
+        ),
         ("Calls removed", [middle_cut(calls, 2_000)] if calls else []),
+        ("The latest copy of each file read in the removed part", _files(read)),
     ]
 
 
@@ -112,12 +126,16 @@ def tail(text: str, lines: int = TAIL_LINES, chars: int = TAIL_CHARS) -> str:
 
 
 def middle_cut(text: str, chars: int) -> str:
-    """`text` with its middle left out beyond `chars` (an error's cause is often at its end)."""
+    """`text` with its middle left out beyond `chars`, a third kept from its start and the rest
+    from its end (an error's cause is printed last), cut at line ends where there are some."""
     if len(text) <= chars:
         return text
-    half = chars // 2
-    skipped = len(text) - 2 * half
-    return f"{text[:half]}\n[… {skipped:,} characters left out …]\n{text[-half:]}"
+    head = text[: chars // 3]
+    head = head[: head.rfind("\n")] if "\n" in head else head
+    end = text[len(text) - (chars - len(head)) :]
+    end = end[end.find("\n") + 1 :] if "\n" in end[:-1] else end
+    skipped = len(text) - len(head) - len(end)
+    return f"{head}\n[… {skipped:,} characters left out …]\n{end}"
 
 
 # --- reading the messages ---------------------------------------------------------------------
@@ -149,7 +167,9 @@ def _assistant(
         _called(use.name, dict(use.params), found)
     if native:
         return None
-    block = next((b for b in parse_assistant_message(message.text) if isinstance(b, ToolUseBlock)), None)
+    block = next(
+        (b for b in parse_assistant_message(message.text) if isinstance(b, ToolUseBlock)), None
+    )
     if block is None:
         return None
     _called(block.name, dict(block.params), found)
@@ -177,20 +197,23 @@ def _user_block(text: str, call: tuple[str, dict[str, str]] | None, found: _Foun
             found.words.append(middle_cut(text.strip(), USER_WORDS_CHARS))
         return
     body = text[header.end :]
-    found.words.extend(middle_cut(m.group(2).strip(), USER_WORDS_CHARS) for m in _SAID.finditer(body))
+    found.words.extend(
+        middle_cut(m.group(2).strip(), USER_WORDS_CHARS) for m in _SAID.finditer(body)
+    )
     if looks_failed(body):
         found.error = middle_cut(text.strip(), ERROR_CHARS)
     if header.tool == "execute_command" or (call and call[0] == "execute_command"):
         command = (call[1].get("command", "") if call else "") or (header.arg or "")
         found.outputs.pop(command, None)  # keep commands in the order of their latest run
         found.outputs[command] = body
-    for path, (a, b), done in copies_of(text):
+    for copied, (a, b), done in copies_of(text):
         if not done and text[a:b] != NOTE:
-            found.files.pop(path, None)
-            found.files[path] = text[a:b]
-            found.edited_unseen.discard(path)
-    if call is not None and call[0] in _WRITE_TOOLS and (path := call[1].get("path")):
-        _written(_key(path), call, body, found)
+            found.files.pop(copied, None)
+            found.files[copied] = text[a:b]
+            found.edited_unseen.discard(copied)
+    if call is not None and call[0] in _WRITE_TOOLS and (written := call[1].get("path")):
+        found.written.add(_key(written))
+        _written(_key(written), call, body, found)
 
 
 def _written(path: str, call: tuple[str, dict[str, str]], body: str, found: _Found) -> None:

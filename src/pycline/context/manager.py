@@ -35,9 +35,9 @@ Action: TypeAlias = Literal["none", "truncate", "condense"]
 # The notice's first line, for recognising it; the whole notice says what the gap held
 # (`carry.notice`).
 TRUNCATION_NOTICE = carry.HEADING
-# Characters the notice may carry over from the gap, per token of the step limit: about a tenth
-# of the limit (files, the user's words, the last error, command tails).
-CARRY_CHARS_PER_LIMIT_TOKEN = 0.4
+# Characters the notice may carry over from the gap, per token of the step limit: about a sixth
+# of the limit, in tokens (the user's words, the last error, files, command tails).
+CARRY_CHARS_PER_LIMIT_TOKEN = 0.6
 STATE_VERSION = 1
 
 
@@ -189,9 +189,12 @@ class ContextManager:
         halvings = 0
         while used >= budget or (used > target and halvings < MAX_HALVINGS):
             keep: Keep = "quarter" if used / 2 > budget else "half"
-            if not self._truncate_once(history, keep):
+            if self._truncate_once(history, keep):
+                action, halvings = "truncate", halvings + 1
+            elif used >= budget and self.deleted_range is not None and self._carry_chars > 0:
+                self._carry_chars //= 4  # nothing more to cut: the notice carries less
+            else:
                 break
-            action, halvings = "truncate", halvings + 1
             view = self._full(history)
             used = fixed + estimate_messages(view)
         self._frozen = Frozen(list(history), view, used)
