@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from pycline.context.collapse import HEAD, calls_of, digest, spent_step
 from pycline.context.dedupe import NOTE, copies_of, replace_spans
 from pycline.context.lighten import (
+    CUT_WHEN_RERUN,
     OLD_OUTPUT_CHARS,
     OLD_OUTPUT_MARKER,
     RECENT_TURNS,
-    CUT_WHEN_RERUN,
     RERUN_NOTE,
     CallKey,
     call_key,
