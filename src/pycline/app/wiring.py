@@ -241,6 +241,7 @@ def task_services(
             budget=diagnostics.timeout,
             install_home=diagnostics.install_home,
             sandbox=settings.sandbox,
+            cold_wait=0.0,  # a server still starting answers with the next result
         )
         if diagnostics is not None
         else None

@@ -227,7 +227,7 @@ async def _propose_and_save(
         ctx.services.linters,
         servers,
         confine=_linter_confinement(ctx),
-        wait=servers.budget if servers is not None else None,
+        wait=servers.wait_for(resolved.path) if servers is not None else None,
         late=servers.late if servers is not None else None,
     )
     # The old file's lint runs while the user looks at the proposal.

@@ -46,6 +46,7 @@ SCAN_LIMIT = 5_000
 _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "target", "dist", "build", "vendor"})
 START_LIMIT = 60.0  # a server still not initialised after this is taken for hung
 MAX_STARTS = 3
+CLOSE_GRACE = 0.25  # seconds a server gets to shut down when the session ends
 MAX_TIMEOUTS = 3  # checks in a row without an answer before a running server is restarted
 WORKSPACE_LIMIT = 50
 
@@ -75,11 +76,15 @@ class LanguageServers:
         settle: float | None = None,
         install_home: Path | None = None,
         sandbox: SandboxPolicy | None = None,
+        cold_wait: float | None = None,
     ) -> None:
         self.root = root
         self.sandbox = sandbox  # the commands' sandbox: servers run in it too
         self.commands = dict(commands or {})
         self.budget = budget
+        # How long an edit waits for a server not yet started (None: the budget); 0 leaves the
+        # whole check of such an edit to the background.
+        self.cold_wait = budget if cold_wait is None else cold_wait
         self.servers = tuple(servers)
         self.settle = settle
         self.install_home = install_home
@@ -129,6 +134,12 @@ class LanguageServers:
             f"Installing {server.label} into {where} for {server.title} checks "
             "(once; installLanguageServers: false turns this off)…"
         )
+
+    def wait_for(self, path: Path) -> float:
+        """How long an edit of `path` waits for its server: the budget once it runs."""
+        slot = self._slot(path)
+        running = slot is not None and slot.connection is not None and slot.connection.alive
+        return self.budget if running else self.cold_wait
 
     def take_notices(self) -> list[str]:
         """What happened to installs since the last call (each said once)."""
@@ -237,14 +248,15 @@ class LanguageServers:
                 return None
             slot.starts += 1
             slot.starting = asyncio.create_task(self._start(slot.launch))
+        starting = slot.starting  # several checks (and the warm-up) may wait on the one start
         try:
             # Shielded: a check that runs out of time leaves the start going for the next one.
-            slot.connection = await asyncio.shield(slot.starting)
+            slot.connection = await asyncio.shield(starting)
         except ServerFailed as exc:
             slot.last_error = str(exc)
             return None
         finally:
-            if slot.starting.done():
+            if slot.starting is starting and starting.done():
                 slot.starting = None
         return slot.connection
 
@@ -346,7 +358,8 @@ class LanguageServers:
                 with contextlib.suppress(asyncio.CancelledError, ServerFailed):
                     await slot.starting
             if slot.connection is not None:
-                await slot.connection.close()
+                # A server keeps nothing of the user's: a short grace, then the kill.
+                await slot.connection.close(grace=CLOSE_GRACE)
         self._slots.clear()
 
 
