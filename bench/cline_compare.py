@@ -103,6 +103,7 @@ class Run:
     written: int = 0  # bytes written to disk, as the disk counts them
     dirtied: int = 0  # the same figure (kept for files saved by earlier versions)
     edits: list[int] = field(default_factory=list)  # indices of the steps that edit a file
+    started: float = 0.0  # when the agent's process was started (perf_counter)
     files: int = 0  # files left in the data folder
     problem: str | None = None
     pid: int | None = None  # the agent's process while it runs
@@ -306,6 +307,7 @@ def _timed(run: Run, command: list[str], **kwargs: Any) -> subprocess.CompletedP
     """Run the agent, charging its wall time and disk writes (its children's too) to `run`."""
     timeout = kwargs.pop("timeout", None)
     before, started = _io(), time.perf_counter()
+    run.started = started
     with subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
     ) as agent:
@@ -424,6 +426,9 @@ def report(runs: dict[str, Run]) -> None:
         summaries = sum(r.kind == "summary" for r in run.requests)
         extra = f"; {summaries} compaction requests" if summaries else ""
         print(f"    per-turn ms by tenth: {' '.join(f'{t:.1f}' for t in tenths)}{extra}")
+        start_up = run.requests[0].arrived - run.started if run.started else 0.0
+        last = run.started + run.wall - run.sent[-1] if run.sent and run.started else 0.0
+        print(f"    start to first request {start_up:.2f} s; last reply to exit {last:.2f} s")
         if (waits := run.edit_waits()) and name != "cline":
             print(f"    edit → next request, s: {_distribution(waits)}")
         if cpu := run.cpu_tenths():

@@ -84,6 +84,19 @@ def warm_up_sdk(provider: str | None) -> None:
     ).start()
 
 
+def warm_up_session(workspace: Path) -> None:
+    """Start, on threads, what the first task of a session would otherwise wait for before its
+    first request: the sandbox's probe (one bwrap run) and the user's shell environment (a
+    `bash -i`). Each is cached for the process; whoever needs it first waits only for the rest."""
+    import threading
+
+    from pycline.terminal.sandbox import bwrap_path
+    from pycline.terminal.user_shell import prefetch as prefetch_shell
+
+    threading.Thread(target=bwrap_path, name="sandbox-probe", daemon=True).start()
+    prefetch_shell(workspace)
+
+
 def browser_status(chromium: str | None = None) -> str | None:
     """None when the browser tool can be offered; else why not and how to enable it.
 
@@ -241,7 +254,8 @@ def task_services(
             budget=diagnostics.timeout,
             install_home=diagnostics.install_home,
             sandbox=settings.sandbox,
-            cold_wait=0.0,  # a server still starting answers with the next result
+            # A server still starting answers with a later result, unless the user set the wait.
+            cold_wait=None if diagnostics.wait_for_start else 0.0,
         )
         if diagnostics is not None
         else None

@@ -17,26 +17,35 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
-
-from lsprotocol import types as lsp
 
 from pycline.editing.problems import LateProblems, Problem
 from pycline.terminal.sandbox import SandboxPolicy
 from pycline.workspace.diagnostics import provision
-from pycline.workspace.diagnostics.connection import Connection, ServerFailed, errors_only
 from pycline.workspace.diagnostics.servers import (
     DEFAULT_SERVERS,
     Launch,
+    ServerFailed,
     ServerSpec,
     launch_for,
     spec_for,
 )
+
+if TYPE_CHECKING:
+    from lsprotocol import types as lsp
+
+    from pycline.workspace.diagnostics.connection import Connection
+
+# The LSP client and its types (a second or more of imports) load on a thread when a server is
+# first started, never on the way to the task's first request.
+_CONNECTION = "pycline.workspace.diagnostics.connection"
 
 log = logging.getLogger(__name__)
 
@@ -167,6 +176,8 @@ class LanguageServers:
         if found is None:
             return None
         slot.timeouts = 0
+        from pycline.workspace.diagnostics.connection import errors_only  # loaded by the start
+
         return [_problem(slot.spec, d) for d in errors_only(found)]
 
     async def _check_once_more_after_a_crash(
@@ -263,7 +274,8 @@ class LanguageServers:
     async def _start(self, launch: Launch) -> Connection:
         # What pycline installed lives in its home, which the sandbox covers.
         reveal = [provision.install_root(self.install_home)] if self.install_home else []
-        connection = Connection(
+        module = await asyncio.to_thread(importlib.import_module, _CONNECTION)
+        connection: Connection = module.Connection(
             launch, self.root, sandbox=self.sandbox, reveal=reveal, **_settle(self.settle)
         )
         try:
@@ -333,11 +345,7 @@ class LanguageServers:
                     continue
                 lines.append(_display(uri, self.root))
                 for d in shown[:WORKSPACE_LIMIT]:
-                    level = (
-                        "Error"
-                        if d.severity in (None, lsp.DiagnosticSeverity.Error)
-                        else ("Warning")
-                    )
+                    level = "Error" if d.severity in (None, _ERROR) else ("Warning")
                     lines.append(f"- [{level}] Line {d.range.start.line + 1}: {d.message}")
         return "\n".join(lines)
 
@@ -363,7 +371,8 @@ class LanguageServers:
         self._slots.clear()
 
 
-_SHOWN = (None, lsp.DiagnosticSeverity.Error, lsp.DiagnosticSeverity.Warning)
+_ERROR, _WARNING = 1, 2  # LSP's DiagnosticSeverity values
+_SHOWN = (None, _ERROR, _WARNING)
 
 
 def locate(
