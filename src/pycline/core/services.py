@@ -24,12 +24,14 @@ class TaskServices:
     access: AccessRules = field(default_factory=AllowAll)
     tools: ToolServices = field(default_factory=ToolServices)
     closers: list[Closer] = field(default_factory=list)
-    # Started when a run begins (language servers warming up), never before it: a task built
-    # only to be looked at starts nothing.
+    # Started once the run's first request is answered (language servers warming up), never
+    # before: a task built only to be looked at starts nothing.
     starters: list[Callable[[], None]] = field(default_factory=list)
 
     def start(self) -> None:
-        for start in self.starters:
+        """Run each starter once."""
+        starters, self.starters = self.starters, []
+        for start in starters:
             start()
 
     async def close(self) -> None:

@@ -284,7 +284,6 @@ class Task:
         self.record.status = "running"
         outcome = TaskOutcome(False, "The task was cancelled.")
         try:
-            self.services.start()
             added = await self.capabilities.before_run(self, user_content)
             if isinstance(added, Stop):
                 outcome = TaskOutcome(False, added.reason, over_budget=added.over_budget)
@@ -329,6 +328,9 @@ class Task:
             self.history.append(Message("user", content, time.time()))
             await self._saved()
             reply = await self.requests.next_reply()
+            # What runs beside the task (language servers warming up) starts once the first
+            # request is answered: its start-up work never delays that request.
+            self.services.start()
             if reply is None:
                 return TaskOutcome(False, state.last_error or "The model request failed.")
             self.history.append(calls.history_message(reply, time.time()))

@@ -20,9 +20,11 @@ import contextlib
 import importlib
 import logging
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
@@ -274,7 +276,7 @@ class LanguageServers:
     async def _start(self, launch: Launch) -> Connection:
         # What pycline installed lives in its home, which the sandbox covers.
         reveal = [provision.install_root(self.install_home)] if self.install_home else []
-        module = await asyncio.to_thread(importlib.import_module, _CONNECTION)
+        module = await _import_aside(_CONNECTION)
         connection: Connection = module.Connection(
             launch, self.root, sandbox=self.sandbox, reveal=reveal, **_settle(self.settle)
         )
@@ -396,6 +398,34 @@ def locate(
         return None
     done = provision.installed(install_home, spec.language)
     return spec, Launch(spec, done.command, done.init_options) if done else None
+
+
+async def _import_aside(name: str) -> ModuleType:
+    """Import `name` on a daemon thread: the loop goes on meanwhile, and a process that ends
+    before the import is done does not wait for it (the default executor's threads are joined
+    at exit)."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[ModuleType] = loop.create_future()
+
+    def settle(module: ModuleType | None, error: BaseException | None) -> None:
+        if done.done():
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            assert module is not None
+            done.set_result(module)
+
+    def work() -> None:
+        try:
+            module, error = importlib.import_module(name), None
+        except Exception as exc:  # handed to the awaiting task
+            module, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, module, error)
+
+    threading.Thread(target=work, name="lsp-import", daemon=True).start()
+    return await done
 
 
 def suffixes_present(root: Path, limit: int = SCAN_LIMIT) -> set[str]:
