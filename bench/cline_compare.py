@@ -15,17 +15,22 @@ prompt's usage, so both agents budget on the same count. Per run:
   1.25 for Anthropic), with the cached share; the largest request.
 - wall time of the agent's process; per-turn time (from the end of a reply to the next request)
   by tenth of the run, and the last tenth over the first.
-- bytes written to disk by the agent and its children (the kernel's `write_bytes` less
-  `cancelled_write_bytes`: pages dirtied, less those truncated or deleted before they were written
-  back) and files left in its data folder (for pycline, PYCLINE_HOME with the checkpoint
-  repository; for Cline, its data folder and home).
+- bytes written to disk by the agent and its children, as the disk counts them (the kernel's
+  `write_bytes`, nothing subtracted) and files left in its data folder (for pycline,
+  PYCLINE_HOME with the checkpoint repository; for Cline, its data folder and home).
+- for pycline, the time from each edit's reply (the edit is auto-approved at once) to the next
+  request: what the language server's check adds to an edit, first edit apart.
 
 Cline: `cline@3.0.65`, installed on first use into bench/.cline (git-ignored) with
 `npm install --prefix`; its default configuration (agentic compaction, its default tools), run
 with `--json` and `--data-dir` in a temporary HOME, with the local session backend (no hub
 daemon) and telemetry off. Where bubblewrap works the whole comparison runs in a network
 namespace that has only loopback, so neither agent can reach anything but the fake.
-pycline: `pycline run -y --sandbox off` with its defaults, checkpoints on.
+pycline: `pycline run -y` with its defaults as a user gets them: sandbox where bubblewrap works,
+language servers on, checkpoints on.
+`--repeat N` runs each size N times, the agents interleaved (Cline, pycline, pycline, Cline, …),
+so a change in the machine's load falls on all of them alike; each repetition is its own cell in
+the targets.
 A run counts only if the agent finished and every write and edit landed in the workspace.
 The targets the report checks are printed at its end.
 
@@ -95,8 +100,10 @@ class Run:
     requests: list[Recorded] = field(default_factory=list)
     sent: list[float] = field(default_factory=list)  # when each reply's last byte went out
     wall: float = 0.0
-    written: int = 0  # bytes written to disk: pages dirtied less those dropped before writeback
-    dirtied: int = 0  # pages dirtied, in bytes, counting those that never reached the disk
+    written: int = 0  # bytes written to disk, as the disk counts them
+    dirtied: int = 0  # the same figure (kept for files saved by earlier versions)
+    edits: list[int] = field(default_factory=list)  # indices of the steps that edit a file
+    started: float = 0.0  # when the agent's process was started (perf_counter)
     files: int = 0  # files left in the data folder
     problem: str | None = None
     pid: int | None = None  # the agent's process while it runs
@@ -125,6 +132,11 @@ class Run:
         """Seconds from the end of each reply to the next request."""
         arrived = [r.arrived for r in self.requests]
         return [b - a for a, b in zip(self.sent, arrived[1:], strict=False)]
+
+    def edit_waits(self) -> list[float]:
+        """Seconds from each edit's reply to the next request, in order."""
+        gaps = self.gaps()
+        return [gaps[i] for i in self.edits if i < len(gaps)]
 
     def tenths(self) -> list[float]:
         """Median per-turn time of each tenth of the run, in ms (fewer parts for short runs)."""
@@ -169,6 +181,7 @@ class ScriptedModel:
         self.dump = dump
         self.root = root
         self.steps = cline_task.steps(run.turns, run.shape)
+        run.edits = [i for i, step in enumerate(self.steps) if step.kind == "edit"]
         self.next = 0
         self.lock = threading.Lock()
         self.prices = PrefixCache()
@@ -294,6 +307,7 @@ def _timed(run: Run, command: list[str], **kwargs: Any) -> subprocess.CompletedP
     """Run the agent, charging its wall time and disk writes (its children's too) to `run`."""
     timeout = kwargs.pop("timeout", None)
     before, started = _io(), time.perf_counter()
+    run.started = started
     with subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
     ) as agent:
@@ -309,9 +323,7 @@ def _timed(run: Run, command: list[str], **kwargs: Any) -> subprocess.CompletedP
     run.wall = time.perf_counter() - started
     after = _io()
     run.dirtied = after["write_bytes"] - before["write_bytes"]
-    # A page dirtied and then truncated or deleted before writeback never reaches the disk (a
-    # file replaced by a new version within seconds): the kernel counts it as cancelled.
-    run.written = run.dirtied - (after["cancelled_write_bytes"] - before["cancelled_write_bytes"])
+    run.written = run.dirtied  # as the disk counts them: nothing subtracted
     return done
 
 
@@ -348,7 +360,7 @@ def run_pycline(run: Run, root: Path, tmp: Path, base_url: str, timeout: float) 
         subprocess.run([*pycline, "config", "set", key, value], env=env, check=True,
                        capture_output=True)  # fmt: skip
     command = [*pycline, "run", "--provider", "openai", "--model", MODEL, "--base-url", base_url,
-               "--api-key", "sk-bench", "-y", "--sandbox", "off", "--cwd", str(root),
+               "--api-key", "sk-bench", "-y", "--cwd", str(root),
                cline_task.TASKS[run.shape]]  # fmt: skip
     done = _timed(run, command, env=env, timeout=timeout)
     run.files = _count_files(home)
@@ -414,6 +426,11 @@ def report(runs: dict[str, Run]) -> None:
         summaries = sum(r.kind == "summary" for r in run.requests)
         extra = f"; {summaries} compaction requests" if summaries else ""
         print(f"    per-turn ms by tenth: {' '.join(f'{t:.1f}' for t in tenths)}{extra}")
+        start_up = run.requests[0].arrived - run.started if run.started else 0.0
+        last = run.started + run.wall - run.sent[-1] if run.sent and run.started else 0.0
+        print(f"    start to first request {start_up:.2f} s; last reply to exit {last:.2f} s")
+        if (waits := run.edit_waits()) and name != "cline":
+            print(f"    edit → next request, s: {_distribution(waits)}")
         if cpu := run.cpu_tenths():
             ratio = run.cpu_ratio() or 0
             print(
@@ -421,6 +438,17 @@ def report(runs: dict[str, Run]) -> None:
             )
         if run.problem:
             print(f"    FAILED: {run.problem}", flush=True)
+
+
+def _distribution(waits: list[float]) -> str:
+    first, rest = waits[0], sorted(waits[1:])
+    if not rest:
+        return f"first {first:.2f} (the only edit)"
+    p90 = rest[min(len(rest) - 1, int(0.9 * len(rest)))]
+    return (
+        f"first {first:.2f}; then n={len(rest)} min {rest[0]:.2f} median "
+        f"{statistics.median(rest):.2f} p90 {p90:.2f} max {rest[-1]:.2f}"
+    )
 
 
 @dataclass(frozen=True)
@@ -445,16 +473,24 @@ class Target:
                 return run.written / cline.written if cline.written else None
             case "wall time":
                 return run.wall / cline.wall
+            case "edit wait after the first edit, s (max)":
+                waits = run.edit_waits()[1:]
+                return max(waits) if waits else None
         raise AssertionError(self.what)
 
 
 TARGETS = (
-    Target("OpenAI-priced input", (200, 800), 0.5),
-    Target("Anthropic-priced input", (200, 800), 0.5),
-    Target("raw input", (800,), 0.5),
+    Target("wall time", (4,), 0.5),
+    Target("edit wait after the first edit, s (max)", (4, 50, 200, 800), 1.5),
+    Target("raw input", (200,), 0.5),
+    Target("OpenAI-priced input", (200,), 0.5),
+    Target("Anthropic-priced input", (200,), 0.5),
+    Target("raw input", (800,), 0.4),
+    Target("OpenAI-priced input", (800,), 0.4),
+    Target("Anthropic-priced input", (800,), 0.4),
+    Target("bytes written", (4, 200, 800), 1.0),
+    Target("per-turn CPU time, last/first tenth", (800,), 1.3),
     Target("per-turn time, last/first tenth", (800,), 1.5),
-    Target("per-turn CPU time, last/first tenth", (800,), 1.5),
-    Target("bytes written", (200, 800), 1.0),
     Target("wall time", (200, 800), 0.5),
 )
 
@@ -472,7 +508,7 @@ def check_targets(results: list[dict[str, Run]]) -> bool:
             for name, run in runs.items():
                 if name == "cline" or not run.requests:
                     continue
-                base = run if target.what.startswith("per-turn") else cline
+                base = run if target.what.startswith(("per-turn", "edit")) else cline
                 if not base.requests:
                     continue
                 value = target.value(run, cline)
@@ -506,6 +542,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shapes", nargs="+", default=list(cline_task.SHAPES),
                         choices=cline_task.SHAPES)  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="4 and 50 turns only")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of each size, the agents interleaved")  # fmt: skip
     parser.add_argument("--timeout", type=float, default=3600, help="seconds per agent run")
     parser.add_argument("--agents", nargs="+", default=["cline", "pycline-xml", "pycline-native"])
     parser.add_argument("--dump", type=Path, help="write every request body into this folder")
@@ -536,14 +574,18 @@ def main(argv: list[str] | None = None) -> int:
     baseline = _load(args.baseline) if args.baseline is not None else {}
     for shape in args.shapes:
         for n in turns:
-            runs = {name: measure(name, shape, n, args.timeout, args.dump) for name in args.agents}
-            if "cline" not in runs:
-                runs = {"cline": baseline.get((shape, n), Run("cline", shape, n)), **runs}
-            report(runs)
-            results.append(runs)
-            failed = failed or any(r.problem for r in runs.values())
-            if args.save is not None:
-                _save(args.save, results)
+            for k in range(args.repeat):
+                # Interleaved, and in turn first: neither agent always runs on a warmer machine.
+                order = args.agents if k % 2 == 0 else args.agents[::-1]
+                runs = {name: measure(name, shape, n, args.timeout, args.dump) for name in order}
+                runs = {name: runs[name] for name in args.agents}
+                if "cline" not in runs:
+                    runs = {"cline": baseline.get((shape, n), Run("cline", shape, n)), **runs}
+                report(runs)
+                results.append(runs)
+                failed = failed or any(r.problem for r in runs.values())
+                if args.save is not None:
+                    _save(args.save, results)
     if any(r["cline"].requests for r in results):
         check_targets(results)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

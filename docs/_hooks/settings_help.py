@@ -61,7 +61,8 @@ DESCRIPTIONS: dict[str, str] = {
     "useAutoCondense": "Condense the conversation into a summary near the context limit "
     "(Cline's switch).",
     "contextLimit": "Tokens a request may reach before the oldest history is trimmed; unset, "
-    "a size chosen for cost. The model's context window caps it.",
+    "15% of the model's context window (8,000 to 64,000). Higher keeps more history in view at "
+    "a higher price per request; the window caps it.",
     "notifications": "A desktop notification (`notify-send`) when a task waits for you.",
     "linters": "Your linters per file pattern: glob → command with `{file}`, e.g. "
     '`{"*.py": ["ruff", "check", "--output-format=concise", "{file}"]}`; new findings after an '
@@ -74,7 +75,8 @@ DESCRIPTIONS: dict[str, str] = {
     "(relative to the home); credential files in them stay hidden.",
     "languageServers": "The language server command per language (`python`, `typescript`, `go`, "
     "`rust`); `[]` turns one off, and nothing is installed for a language you set.",
-    "diagnosticsTimeout": "Seconds a language server check may add to an edit.",
+    "diagnosticsTimeout": "Seconds an edit waits for its language server's check (later answers "
+    "reach the model with the next tool result).",
     "installLanguageServers": "Install a missing language server (TypeScript's, from npm) into "
     "`PYCLINE_HOME/lsp` on first use.",
     "toolCallFormat": "`native` API tool calls, `xml` tool calls in the text, or `auto`: native "

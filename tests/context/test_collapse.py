@@ -49,7 +49,7 @@ def test_user_words_errors_and_news_keep_a_step() -> None:
 def test_xml_steps_collapse_like_native_ones() -> None:
     history = [TASK, *xml_turn("list_files", {"path": "."}, "a.py\n")]
     for i in range(RECENT_TURNS + 3):
-        history += xml_turn("execute_command", {"command": "make"}, f"build {i}\n" * 50)
+        history += xml_turn("search_files", {"path": ".", "regex": "x"}, f"build {i}\n" * 50)
     sent = lighten(history)
-    assert digest({"execute_command": 3}) in sent[2].text
+    assert digest({"search_files": 3}) in sent[2].text
     assert len(sent) == len(history) - 6

@@ -47,17 +47,24 @@ def test_a_re_read_file_leaves_a_note_where_the_older_copy_was_and_the_latest_in
     assert new in sent[4].text and NOTE not in sent[4].text
 
 
-def test_a_command_run_again_keeps_only_the_latest_output() -> None:
+def test_a_command_run_again_keeps_the_start_and_end_of_its_earlier_output() -> None:
     for turn in (
-        lambda i, out: native_turn(i, "execute_command", {"command": "pytest"}, out),
-        lambda i, out: xml_turn("execute_command", {"command": "pytest"}, out),
+        lambda i, out: native_turn(i, "execute_command", {"command": "git pull"}, out),
+        lambda i, out: xml_turn("execute_command", {"command": "git pull"}, out),
     ):
-        first, second = "3 failed\n" + "trace\n" * 50, "all passed\n" + "ok\n" * 50
-        history = [TASK, *turn(1, first), *turn(2, second)]
+        first = "Updating 1..2\n" + "".join(f" file{i}.py | 2 +-\n" for i in range(200))
+        first += "CONFLICT (content): Merge conflict in a.py\n"
+        second = "Already up to date.\n" + "ok\n" * 300
+        history = [TASK, *turn(1, first), *turn(2, second), *turn(3, "Already up to date.\n")]
         sent = lighten(history)
-        assert RERUN_NOTE in sent[2].text and first not in sent[2].text
-        assert sent[2].text.startswith("[execute_command for 'pytest'] Result:\n")
-        assert second in sent[4].text
+        earlier = sent[2].text
+        assert earlier.startswith("[execute_command for 'git pull'] Result:\nUpdating 1..2\n")
+        assert "Merge conflict in a.py" in earlier and "file100.py" not in earlier
+        assert "the command ran again later" in earlier and RERUN_NOTE not in earlier
+        assert sent[4].text.startswith("[execute_command for 'git pull'] Result:\nAlready")
+        assert sent[6] == history[6]  # the latest run is whole
+        short = [TASK, *turn(1, "3 failed\n"), *turn(2, "all passed\n")]
+        assert lighten(short)[2].content[0] == short[2].content[0]  # short: kept as it is
 
 
 def test_different_calls_keep_their_output_and_the_checklist_does_not_make_calls_differ() -> None:
@@ -105,7 +112,7 @@ def test_the_task_message_is_never_changed() -> None:
     assert lighten(history)[0] == task
 
 
-def test_an_output_older_than_the_recent_turns_keeps_only_its_first_lines() -> None:
+def test_an_output_older_than_the_recent_turns_keeps_its_first_and_last_lines() -> None:
     lines = [f"src/m{i}.py:3: def handler_{i}()" for i in range(60)]
     history = [
         TASK,
@@ -116,9 +123,11 @@ def test_an_output_older_than_the_recent_turns_keeps_only_its_first_lines() -> N
     recent = native_turn(99, "execute_command", {"command": "make"}, "built\n" * 300)
     sent = lighten([*history, *recent])
     old = sent[2].text
-    assert old.startswith("[search_files for '.'] Result:\n" + "\n".join(lines[:8]))
-    removed = len("\n".join(lines[8:])) + 1
-    assert lines[8] not in old and old_output_note(removed, RECENT_TURNS + 1) in old
+    assert old.startswith("[search_files for '.'] Result:\n" + "\n".join(lines[:4]))
+    assert old.endswith("\n".join(lines[-8:]))  # an error is printed at the end
+    removed = len("\n".join(lines)) - len("\n".join(lines[:4])) - len("\n".join(lines[-8:]))
+    assert lines[4] not in old and lines[-9] not in old
+    assert old_output_note(removed, RECENT_TURNS + 1) in old
     assert sent[-1] == recent[-1]  # the latest output is whole
 
 

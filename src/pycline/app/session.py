@@ -134,6 +134,7 @@ class Session:
         now = snapshot.get()
         config = resolve(flags, home, workspace=workspace, profile=profile, settings=now)
         wiring.warm_up_sdk(config.provider)
+        wiring.warm_up_session(workspace)
         plan = resolve_plan(flags, home, config, workspace=workspace, profile=profile, settings=now)
         builder = TaskBuilder(home, config, plan, flags=flags, snapshot=snapshot)
         await builder.start_mcp(workspace, extra=mcp_servers)

@@ -138,8 +138,8 @@ class Settings(Profile):
     browser_executable_path: str | None = None
     auto_condense_threshold: float | None = Field(None, gt=0, le=1)  # fraction of the window
     use_auto_condense: bool = False  # Cline's switch: condense at the threshold (default 0.75)
-    # Tokens a request may reach before the oldest history is trimmed (None: a size chosen for
-    # cost, context.steps.DEFAULT_LIMIT); the model's window caps it.
+    # Tokens a request may reach before the oldest history is trimmed (None: a share of the
+    # model's window chosen for cost, context.steps.default_limit); the window caps it.
     context_limit: int | None = Field(None, ge=4_000)
     notifications: bool = False
     linters: dict[str, list[str]] = Field(default_factory=dict)
@@ -151,7 +151,7 @@ class Settings(Profile):
     sandbox_readable: list[str] = Field(default_factory=list)
     # Language servers checking each edit: language -> command ([] turns a language off).
     language_servers: dict[str, list[str]] = Field(default_factory=dict)
-    diagnostics_timeout: float = Field(4.0, gt=0, le=120)  # seconds a check may add to an edit
+    diagnostics_timeout: float = Field(1.5, gt=0, le=120)  # seconds an edit may wait
     # A language server found nowhere (TypeScript's) is installed into PYCLINE_HOME/lsp on first use.
     install_language_servers: bool = True
     # Native API tool calls, XML tool calls, or native where the model's catalogue entry says so.

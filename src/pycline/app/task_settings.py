@@ -131,6 +131,9 @@ class DiagnosticsSettings:
     commands: dict[str, tuple[str, ...]]  # `languageServers`: language -> command
     timeout: float  # `diagnosticsTimeout`, seconds
     install_home: Path | None  # where missing servers are installed; None: never
+    # A `diagnosticsTimeout` the user set is waited for even while a server starts; by default
+    # an edit does not wait for a starting server (its problems come with a later result).
+    wait_for_start: bool = False
 
 
 def diagnostics_settings(
@@ -145,7 +148,8 @@ def diagnostics_settings(
     if os.environ.get("PYCLINE_LANGUAGE_SERVERS", "").lower() in ("0", "off", "false", "no"):
         commands = dict.fromkeys(LANGUAGE_SERVER_KEYS, ())
     install_home = home if settings.install_language_servers else None
-    return DiagnosticsSettings(commands, settings.diagnostics_timeout, install_home)
+    chosen = "diagnostics_timeout" in settings.model_fields_set
+    return DiagnosticsSettings(commands, settings.diagnostics_timeout, install_home, chosen)
 
 
 @dataclass(frozen=True, slots=True)

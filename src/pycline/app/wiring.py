@@ -84,6 +84,19 @@ def warm_up_sdk(provider: str | None) -> None:
     ).start()
 
 
+def warm_up_session(workspace: Path) -> None:
+    """Start, on threads, what the first task of a session would otherwise wait for before its
+    first request: the sandbox's probe (one bwrap run) and the user's shell environment (a
+    `bash -i`). Each is cached for the process; whoever needs it first waits only for the rest."""
+    import threading
+
+    from pycline.terminal.sandbox import bwrap_path
+    from pycline.terminal.user_shell import prefetch as prefetch_shell
+
+    threading.Thread(target=bwrap_path, name="sandbox-probe", daemon=True).start()
+    prefetch_shell(workspace)
+
+
 def browser_status(chromium: str | None = None) -> str | None:
     """None when the browser tool can be offered; else why not and how to enable it.
 
@@ -222,8 +235,8 @@ def task_services(
 ) -> TaskServices:
     """The per-task services: the user's ignore rules, a registry of background processes, the
     browser, the session's MCP hub, and, given `diagnostics` (the language server settings),
-    the language servers that check edits (each started on the first edit of its language);
-    `settings` adds the auto-approval lists, linters and sandbox."""
+    the language servers that check edits (started when the task runs, for the languages the
+    workspace holds, or on the first edit of a language); `settings` adds the auto-approval lists, linters and sandbox."""
     from pycline.browser.session import BrowserSession
     from pycline.terminal.background import BackgroundProcesses
     from pycline.terminal.user_shell import prefetch as prefetch_shell
@@ -241,6 +254,8 @@ def task_services(
             budget=diagnostics.timeout,
             install_home=diagnostics.install_home,
             sandbox=settings.sandbox,
+            # A server still starting answers with a later result, unless the user set the wait.
+            cold_wait=None if diagnostics.wait_for_start else 0.0,
         )
         if diagnostics is not None
         else None
@@ -262,6 +277,7 @@ def task_services(
             proceed=asyncio.Event(),
         ),
         closers=[background.stop_all, browser.close, *([servers.close] if servers else [])],
+        starters=[servers.warm] if servers else [],
     )
 
 

@@ -6,7 +6,7 @@ note on every request, so a long task keeps growing by a few hundred characters 
 steps, once `recent` turns old, are left out in pairs (the call with its result, so native calls
 stay matched and roles keep alternating), and the user message before each run of them gets one
 line counting what was left out. A step is kept whenever its result holds anything else: the
-latest copy of a file, an error, the user's words, an image.
+latest copy of a file, an error (a failed command's cut output too), the user's words, an image.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from pycline.context.results import parse_header
+from pycline.context.results import looks_failed, parse_header
 from pycline.messages import Message, TextContent, ToolUseContent
 from pycline.parsing.blocks import ToolUseBlock
 from pycline.parsing.stream import parse_assistant_message
@@ -50,7 +50,8 @@ def _spent(text: str, markers: Sequence[str]) -> bool:
     header = parse_header(text)
     if header is None or len(text) - header.end > SPENT_BODY_CHARS:
         return False
-    return any(m in text[header.end :] for m in markers)
+    body = text[header.end :]
+    return not looks_failed(body) and any(m in body for m in markers)
 
 
 @lru_cache(maxsize=4096)

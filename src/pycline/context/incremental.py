@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pycline.context.collapse import HEAD, calls_of, digest, spent_step
 from pycline.context.dedupe import NOTE, copies_of, replace_spans
 from pycline.context.lighten import (
+    CUT_WHEN_RERUN,
     OLD_OUTPUT_CHARS,
     OLD_OUTPUT_MARKER,
     RECENT_TURNS,
@@ -235,7 +236,7 @@ class LightView:
             seen = self._latest_result[key] != (i, j)
             if not seen and _long_output(block.text):
                 self._ageing.add(i)
-            text = shortened(block.text, seen, turns)
+            text = shortened(block.text, seen, turns, cut_rerun=key[0] in CUT_WHEN_RERUN)
             if text is not None:
                 content[j] = TextContent(text, block.tool_use_id)
         if not spans and all(a is b for a, b in zip(content, message.content, strict=True)):

@@ -6,10 +6,12 @@ a pure function of those messages, so a resumed task sends the same view:
 
 - file copies: every copy of a file but the latest one (a read, an edit's echo of the saved file,
   a mention) becomes a short note; the latest copy is never touched (`dedupe`).
-- repeated calls: the output of a command run again later with the same parameters, or of a
-  search or listing repeated later, becomes a note; the latest run's output stays.
+- repeated calls: the output of a search or listing repeated later becomes a note; a command
+  run again keeps the start and end of its earlier output (`git pull`, `tail log` say something
+  new each time); the latest run's output stays whole.
 - old outputs: other outputs of commands, searches and listings more than `RECENT_TURNS` turns
-  old are cut to their first lines, with a note saying how much was left out.
+  old keep their first and last lines (an error is printed at the end), with a note in the
+  middle saying how much was left out.
 - spent steps: old steps whose results are only such notes leave the request, counted in one
   line (`collapse`).
 - per-request context: the environment details and progress reminders the loop appends to each
@@ -34,12 +36,16 @@ RERUN_NOTE = "[Output removed to save context: the same call was made again late
 # Outputs of commands, searches and listings more than this many turns old are cut to their
 # first lines: the model has acted on them by then, and can repeat the call.
 RECENT_TURNS = 10
-OLD_OUTPUT_LINES = 8
-OLD_OUTPUT_CHARS = 800
+OLD_OUTPUT_LINES = 4  # kept from the start of an old output
+OLD_OUTPUT_TAIL_LINES = 8  # and from its end
+OLD_OUTPUT_CHARS = 800  # an old output longer than this is cut (head and tail within it)
+_HEAD_CHARS = 300
 # Tools whose output a later identical call replaces: it reports the same thing, newer.
 RERUNNABLE = frozenset(
     {"execute_command", "search_files", "list_files", "list_code_definition_names"}
 )
+# Of those, the ones whose earlier output may say what the later one does not (a command's).
+CUT_WHEN_RERUN = frozenset({"execute_command"})
 # Parameters that do not change what a call does (the focus-chain checklist rides on any call).
 _IGNORED_PARAMS = frozenset({"task_progress"})
 # Blocks the loop appends to each request; only the newest copy says anything current.
@@ -66,6 +72,10 @@ OLD_OUTPUT_MARKER = "removed to save context; repeat the call if you need it.]"
 
 def old_output_note(chars: int, turns: int) -> str:
     return f"[{chars:,} more characters of this output, from {turns} turns ago, {OLD_OUTPUT_MARKER}"
+
+
+def rerun_cut_note(chars: int) -> str:
+    return f"[{chars:,} more characters of this output (the command ran again later) {OLD_OUTPUT_MARKER}"
 
 
 # --- per-request context ----------------------------------------------------------------------
@@ -145,17 +155,24 @@ def _results(messages: Sequence[Message]) -> list[tuple[int, int, CallKey]]:
     return found
 
 
-def shortened(text: str, key_seen: bool, turns_ago: int) -> str | None:
-    """The text to send instead of an older output, None to send it as it is."""
+def shortened(text: str, key_seen: bool, turns_ago: int, *, cut_rerun: bool = False) -> str | None:
+    """The text to send instead of an older output, None to send it as it is. `key_seen`: the
+    same call was made later; `cut_rerun`: its output is then cut, not replaced by a note."""
     header = parse_header(text)
     end = header.end if header is not None else 0
     body = text[end:]
-    if key_seen:
+    if key_seen and not cut_rerun:
         return text[:end] + RERUN_NOTE if len(body) > len(RERUN_NOTE) else None
-    if turns_ago < RECENT_TURNS or len(body) <= OLD_OUTPUT_CHARS:
+    if (turns_ago < RECENT_TURNS and not key_seen) or len(body) <= OLD_OUTPUT_CHARS:
         return None
-    head = "\n".join(body.split("\n")[:OLD_OUTPUT_LINES])[:OLD_OUTPUT_CHARS]
-    return f"{text[:end]}{head}\n{old_output_note(len(body) - len(head), turns_ago)}"
+    lines = body.rstrip("\n").split("\n")
+    head = "\n".join(lines[:OLD_OUTPUT_LINES])[:_HEAD_CHARS]
+    tail = "\n".join(lines[OLD_OUTPUT_LINES:][-OLD_OUTPUT_TAIL_LINES:])
+    tail = tail[-(OLD_OUTPUT_CHARS - len(head)) :]
+    left_out = len(body) - len(head) - len(tail)
+    # A rerun's note does not name its age: it stays the same on later requests.
+    note = rerun_cut_note(left_out) if key_seen else old_output_note(left_out, turns_ago)
+    return f"{text[:end]}{head}\n{note}\n{tail}"
 
 
 def _shorten_outputs(messages: list[Message], start: int) -> list[Message]:
@@ -170,7 +187,9 @@ def _shorten_outputs(messages: list[Message], start: int) -> list[Message]:
         if i >= start:
             block = messages[i].content[j]
             assert isinstance(block, TextContent)
-            text = shortened(block.text, key in seen, user_turns[i])
+            text = shortened(
+                block.text, key in seen, user_turns[i], cut_rerun=key[0] in CUT_WHEN_RERUN
+            )
             if text is not None:
                 replace.setdefault(i, {})[j] = text
         seen.add(key)

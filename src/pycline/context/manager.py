@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+from pycline.context import carry
 from pycline.context.budget import max_allowed, should_compact
 from pycline.context.dedupe import ReadEdit, apply_edits, find_duplicate_reads
 from pycline.context.incremental import LightView
@@ -31,12 +32,12 @@ from pycline.messages import Message, TextContent
 
 Action: TypeAlias = Literal["none", "truncate", "condense"]
 
-TRUNCATION_NOTICE = (
-    "[NOTE] Older conversation history was removed at this point to stay within the context "
-    "window. The original task above is kept in full; the messages that follow come from later "
-    "in the work. Re-read any file you need rather than relying on what the removed messages "
-    "said, and keep working towards the user's latest request."
-)
+# The notice's first line, for recognising it; the whole notice says what the gap held
+# (`carry.notice`).
+TRUNCATION_NOTICE = carry.HEADING
+# Characters the notice may carry over from the gap, per token of the step limit: about a sixth
+# of the limit, in tokens (the user's words, the last error, files, command tails).
+CARRY_CHARS_PER_LIMIT_TOKEN = 0.6
 STATE_VERSION = 1
 
 
@@ -56,10 +57,9 @@ class ContextManager:
     ) -> None:
         self.deleted_range = deleted_range
         self.edits: tuple[ReadEdit, ...] = tuple(edits)
-        self._sent_len: int | None = None  # history length at the last request
-        self._usage_stale = False
         self._view = LightView()  # `lighten` of what is sent, updated as history grows
         self._frozen: Frozen | None = None  # the view at the last step
+        self._carry_chars = int(step_limit(0, None) * CARRY_CHARS_PER_LIMIT_TOKEN)
 
     # --- the decisions ------------------------------------------------------------------------
 
@@ -77,7 +77,8 @@ class ContextManager:
         or, at a step, the whole view lightened and, past the limit, trimmed (module docstring).
 
         `last_total_tokens` is the previous request's reported total (input + output + cache);
-        None when the provider gave no usage. `auto_condense` enables condensing at that fraction
+        None when the provider gave no usage. It is not what steps are decided on: that is our
+        own count of the request (a reported figure describes the request before a step). `auto_condense` enables condensing at that fraction
         of the window (0 = at the budget) or at the limit, whichever comes first; None disables
         it. `context_limit` (tokens) is where a step trims history; None: the default
         (`steps.step_limit`).
@@ -85,7 +86,8 @@ class ContextManager:
         changed = self._validate(history)
         budget = max_allowed(window)
         limit = step_limit(window, context_limit)
-        used = self._tokens_used(history, last_total_tokens, system)
+        self._carry_chars = int(limit * CARRY_CHARS_PER_LIMIT_TOKEN)
+        used = self._tokens_used(history, system)
         action: Action = "none"
         # With condensing on, the summary replaces history at the limit at the latest (the cost
         # point), not only near the window's end, which the limit never lets history reach.
@@ -103,7 +105,6 @@ class ContextManager:
             changed = changed or action != "none"
         if condense:
             action = "condense"
-        self._sent(history)
         return self._prepared(history, action, changed, used, stepped=stepped)
 
     def aggressive(self, history: Sequence[Message], *, system: str = "") -> Prepared:
@@ -120,7 +121,6 @@ class ContextManager:
             view = self._full(history)
             used -= estimate_messages(before) - estimate_messages(view)
             self._frozen = Frozen(list(history), view, used)
-        self._sent(history)
         return self._prepared(history, action, changed, used, stepped=action != "none")
 
     def reset(self) -> None:
@@ -128,8 +128,6 @@ class ContextManager:
         self.deleted_range = None
         self.edits = ()
         self._frozen = None
-        self._sent_len = None
-        self._usage_stale = True  # the last reported usage was for the old, long history
 
     # --- the view -----------------------------------------------------------------------------
 
@@ -149,9 +147,8 @@ class ContextManager:
             return self._view.update(edited)
         start, end = self.deleted_range
         before_gap = edited[start - 1]
-        noted = Message(
-            before_gap.role, (*before_gap.content, TextContent(TRUNCATION_NOTICE)), before_gap.ts
-        )
+        said = carry.notice(edited[start : end + 1], edited[end + 1 :], self._carry_chars)
+        noted = Message(before_gap.role, (*before_gap.content, TextContent(said)), before_gap.ts)
         return self._view.update([*edited[: start - 1], noted, *edited[end + 1 :]])
 
     def _kept_indices(self, length: int) -> list[int]:
@@ -177,31 +174,29 @@ class ContextManager:
     ) -> tuple[Action, int]:
         """Apply the savings and, past the limit, trim the oldest history; then freeze the view.
 
-        Reported usage and our estimate disagree (tokenizers differ, CJK text, images): the
-        estimate of what is left is scaled by their ratio instead of subtracting estimated
-        tokens. Trimming goes down to `step_target`, keeping at least a quarter of what follows
-        the task, except over the budget, where it goes on while the estimate is still over it,
-        so one request never carries a known overflow.
+        Sizes are our own count of what is sent (`tokens`), so the step's result is the size the
+        next decision starts from. Trimming goes down to `step_target`, keeping at least a
+        quarter of what follows the task, except over the budget, where it goes on while the
+        count is still over it, so one request never carries a known overflow.
         """
         fixed = estimate_text(system)
         # Whether to trim is decided on the size that triggered the step: the savings alone
         # would otherwise put off trimming to a step soon after.
         target = step_target(limit, fixed) if used >= limit else budget
-        estimate = max(fixed + estimate_messages(self.render(history)), 1)
         view = self._full(history)
-        now = fixed + estimate_messages(view)
-        used, estimate = used * now // estimate, max(now, 1)
+        used = fixed + estimate_messages(view)
         action: Action = "none"
         halvings = 0
         while used >= budget or (used > target and halvings < MAX_HALVINGS):
             keep: Keep = "quarter" if used / 2 > budget else "half"
-            if not self._truncate_once(history, keep):
+            if self._truncate_once(history, keep):
+                action, halvings = "truncate", halvings + 1
+            elif used >= budget and self.deleted_range is not None and self._carry_chars > 0:
+                self._carry_chars //= 4  # nothing more to cut: the notice carries less
+            else:
                 break
-            action, halvings = "truncate", halvings + 1
             view = self._full(history)
-            now = fixed + estimate_messages(view)
-            used = used * now // estimate
-            estimate = max(now, 1)
+            used = fixed + estimate_messages(view)
         self._frozen = Frozen(list(history), view, used)
         return action, used
 
@@ -219,14 +214,12 @@ class ContextManager:
         self.edits = self._plan_edits(history)
         return True
 
-    def _tokens_used(self, history: Sequence[Message], last_total: int | None, system: str) -> int:
-        if last_total is not None and last_total > 0 and not self._usage_stale:
-            if self._sent_len is None or self._sent_len > len(history):
-                return last_total
-            new = list(history[self._sent_len :])
-            if new and new[0].role == "assistant":
-                new = new[1:]  # the reply to the last request is already in its output tokens
-            return last_total + estimate_messages(new)
+    def _tokens_used(self, history: Sequence[Message], system: str) -> int:
+        """Our own count of the request about to be sent (not the last reported usage, which
+        describes the request before a step and would call for the same step again)."""
+        frozen = self._frozen
+        if frozen is not None and frozen.extends(history):
+            return frozen.used + estimate_messages(history[len(frozen.source) :])
         return estimate_text(system) + estimate_messages(self.render(history))
 
     def _validate(self, history: Sequence[Message]) -> bool:
@@ -256,10 +249,6 @@ class ContextManager:
                 self.edits = tuple(kept)
                 changed = True
         return changed
-
-    def _sent(self, history: Sequence[Message]) -> None:
-        self._sent_len = len(history)
-        self._usage_stale = False
 
     def _prepared(
         self,

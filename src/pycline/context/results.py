@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pycline.messages import Message, TextContent
 
 _HEADER = re.compile(r"\[([A-Za-z_][\w-]*)(?: for '(.*)')?\] Result:")
+# A tool's error, or a command that failed (`tools.command` states its exit code up front).
+_FAILED = re.compile(r"<error>|\((?:exit code [1-9]\d*|killed by signal \d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,3 +40,8 @@ def result_header(message: Message) -> ResultHeader | None:
         return None
     first = message.content[0]
     return parse_header(first.text) if isinstance(first, TextContent) else None
+
+
+def looks_failed(body: str) -> bool:
+    """The result's body (after its header) reports an error or a failed command."""
+    return _FAILED.search(body[:400]) is not None

@@ -12,8 +12,11 @@ Where the steps fall is a matter of cost. Keeping L tokens of context costs abou
 request; a step that trims to half of L costs about 0.9·L/2 once, every L/2 tokens of growth, so
 every token of history is paid at full price about twice whatever L is, and a smaller L is simply
 cheaper. Quality bounds it from below: the model must keep the recent work in view (the
-truncation notice asks it to re-read what it needs). `DEFAULT_LIMIT` is the trade-off for
-coding tasks; the `contextLimit` setting changes it, and the window's budget always caps it.
+truncation notice carries what it must not lose and asks it to re-read the rest). The default
+follows the model: `LIMIT_SHARE` of its context window, between `MIN_LIMIT` and `MAX_LIMIT`
+(at 128k tokens, about 19k; at 200k, 30k; a 1M-token window stops at 64k, where a request
+already costs as much as a long Cline turn). The `contextLimit` setting changes it, and the
+window's budget always caps it.
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pycline.context.budget import max_allowed
+from pycline.context.budget import DEFAULT_WINDOW, max_allowed
 from pycline.messages import Message
 
-# Tokens a request may reach before a step trims history (capped by the window's budget).
-DEFAULT_LIMIT = 20_000
+# The default limit: this share of the model's context window, within these bounds (tokens).
+LIMIT_SHARE = 0.15
+MIN_LIMIT = 8_000
+MAX_LIMIT = 64_000
 # A step that trims goes down to this share of what the limit leaves after the system prompt.
 KEEP = 0.25
 # Trimming keeps at least a quarter of what follows the task (two halvings) unless the request
@@ -51,9 +56,15 @@ class Frozen:
         return [*self.view, *history[len(self.source) :]]
 
 
+def default_limit(window: int) -> int:
+    """The limit for a model with this context window (0: unknown, taken as `DEFAULT_WINDOW`)."""
+    window = window if window > 0 else DEFAULT_WINDOW
+    return max(MIN_LIMIT, min(MAX_LIMIT, int(window * LIMIT_SHARE)))
+
+
 def step_limit(window: int, setting: int | None) -> int:
     """The size at which a step trims history: the setting or the default, within the budget."""
-    return min(setting or DEFAULT_LIMIT, max_allowed(window))
+    return min(setting or default_limit(window), max_allowed(window))
 
 
 def step_target(limit: int, fixed: int) -> int:

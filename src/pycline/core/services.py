@@ -1,5 +1,5 @@
 """Per-task services: the ignore rules, what the tools are lent (background processes, browser,
-MCP hub, …), and how to close them.
+MCP hub, …), what to start beside the task's first request, and how to close them.
 
 Chosen by the wiring module, handed to every tool call through `ToolContext`, and closed when the
 task ends so no browser or background process outlives it.
@@ -24,6 +24,15 @@ class TaskServices:
     access: AccessRules = field(default_factory=AllowAll)
     tools: ToolServices = field(default_factory=ToolServices)
     closers: list[Closer] = field(default_factory=list)
+    # Started once the run's first request is answered (language servers warming up), never
+    # before: a task built only to be looked at starts nothing.
+    starters: list[Callable[[], None]] = field(default_factory=list)
+
+    def start(self) -> None:
+        """Run each starter once."""
+        starters, self.starters = self.starters, []
+        for start in starters:
+            start()
 
     async def close(self) -> None:
         """Run every closer once, newest first; one failing closer does not stop the others."""

@@ -328,6 +328,9 @@ class Task:
             self.history.append(Message("user", content, time.time()))
             await self._saved()
             reply = await self.requests.next_reply()
+            # What runs beside the task (language servers warming up) starts once the first
+            # request is answered: its start-up work never delays that request.
+            self.services.start()
             if reply is None:
                 return TaskOutcome(False, state.last_error or "The model request failed.")
             self.history.append(calls.history_message(reply, time.time()))

@@ -130,6 +130,9 @@ async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
             if not resolved.outside and resolved.path.is_file():
                 task.note_path(resolved.display)
     body = f"{responses.tool_header(summary)}\n{result.text}"
+    servers = task.tool_context().services.language_servers
+    if servers is not None and (late := servers.late.take()):
+        body += "\n\n" + late  # a language server's answer that came after its edit's result
     if reply.cut_after_tool:
         body += "\n\n" + responses.ONE_TOOL_PER_MESSAGE
     content: list[Content] = [TextContent(body), *result.images]

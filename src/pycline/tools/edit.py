@@ -227,6 +227,8 @@ async def _propose_and_save(
         ctx.services.linters,
         servers,
         confine=_linter_confinement(ctx),
+        wait=servers.wait_for(resolved.path) if servers is not None else None,
+        late=servers.late if servers is not None else None,
     )
     # The old file's lint runs while the user looks at the proposal.
     before = asyncio.create_task(check.before(target.existing.text if target.existing else None))
@@ -247,6 +249,7 @@ async def _propose_and_save(
     finally:
         if approval is None or not approval.approved:  # denied, failed or cancelled
             before.cancel()
+            check.discard()
             with contextlib.suppress(asyncio.CancelledError):
                 await before
     if not approval.approved:
@@ -254,6 +257,7 @@ async def _propose_and_save(
     if _fingerprint(resolved.path) != on_disk:
         # Someone (the user, in their editor) changed the file while the question was open:
         # saving now would silently undo that, so the user is asked again with the real diff.
+        check.discard()
         return await _propose_and_save(
             ctx,
             f"{summary} (the file changed while waiting for approval; review again)",

@@ -27,7 +27,9 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.client import LanguageClient
 
 from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable, program_argv
-from pycline.workspace.diagnostics.servers import Launch
+from pycline.workspace.diagnostics.servers import Launch, ServerFailed
+
+__all__ = ["Connection", "ServerFailed", "errors_only"]
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +38,6 @@ SETTLE_SECONDS = 0.3
 # (typescript-language-server stays silent when the diagnostics stay empty).
 SILENT_SECONDS = 1.5
 _STDERR_LINES = 20
-
-
-class ServerFailed(Exception):
-    """The server could not be started, or it stopped."""
 
 
 class _Client(LanguageClient):

@@ -1,10 +1,12 @@
-"""The language servers of one session: started on first use, kept warm, restarted after a
-crash, and never allowed to hold up an edit.
+"""The language servers of one session: started in the background for the languages the
+workspace holds (`warm`) or on first use, kept warm, restarted after a crash, and never allowed
+to hold up an edit.
 
 `problems(path, text)` answers within the time budget or returns None: the server is missing,
 still starting (it keeps starting in the background for the next edit), crashed, or hung. A
 server that fails to start, or times out on several checks in a row, is killed; it is started
-again on the next check, up to MAX_STARTS times a session.
+again on the next check, up to MAX_STARTS times a session. An edit waits for its server once,
+for the budget (`ProblemCheck.wait`); later answers are kept in `late` for the next result.
 
 Given an `install_home`, a server installed nowhere is installed there on first use (see
 `provision`); that one-time wait is not counted in the budget, and its start and outcome are
@@ -15,31 +17,47 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
+import os
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
-from lsprotocol import types as lsp
-
-from pycline.editing.problems import Problem
+from pycline.editing.problems import LateProblems, Problem
 from pycline.terminal.sandbox import SandboxPolicy
 from pycline.workspace.diagnostics import provision
-from pycline.workspace.diagnostics.connection import Connection, ServerFailed, errors_only
 from pycline.workspace.diagnostics.servers import (
     DEFAULT_SERVERS,
     Launch,
+    ServerFailed,
     ServerSpec,
     launch_for,
     spec_for,
 )
 
+if TYPE_CHECKING:
+    from lsprotocol import types as lsp
+
+    from pycline.workspace.diagnostics.connection import Connection
+
+# The LSP client and its types (a second or more of imports) load on a thread when a server is
+# first started, never on the way to the task's first request.
+_CONNECTION = "pycline.workspace.diagnostics.connection"
+
 log = logging.getLogger(__name__)
 
-DEFAULT_BUDGET = 4.0  # seconds per check
+DEFAULT_BUDGET = 1.5  # seconds an edit may wait for its server
+# The workspace scan that finds which languages to warm up stops after this many entries.
+SCAN_LIMIT = 5_000
+_SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "target", "dist", "build", "vendor"})
 START_LIMIT = 60.0  # a server still not initialised after this is taken for hung
 MAX_STARTS = 3
+CLOSE_GRACE = 0.25  # seconds a server gets to shut down when the session ends
 MAX_TIMEOUTS = 3  # checks in a row without an answer before a running server is restarted
 WORKSPACE_LIMIT = 50
 
@@ -69,17 +87,44 @@ class LanguageServers:
         settle: float | None = None,
         install_home: Path | None = None,
         sandbox: SandboxPolicy | None = None,
+        cold_wait: float | None = None,
     ) -> None:
         self.root = root
         self.sandbox = sandbox  # the commands' sandbox: servers run in it too
         self.commands = dict(commands or {})
         self.budget = budget
+        # How long an edit waits for a server not yet started (None: the budget); 0 leaves the
+        # whole check of such an edit to the background.
+        self.cold_wait = budget if cold_wait is None else cold_wait
         self.servers = tuple(servers)
         self.settle = settle
         self.install_home = install_home
         self._slots: dict[str, _Slot] = {}
         self._notices: list[str] = []
         self._closed = False
+        self.late = LateProblems()  # edits' checks that outlived the edit
+        self._warming: asyncio.Task[None] | None = None
+
+    def warm(self) -> None:
+        """Start, in the background, the installed servers of the languages the workspace
+        holds, so the first edit of a language finds its server ready (or nearly)."""
+        if self._closed or self._warming is not None:
+            return
+        self._warming = asyncio.create_task(self._warm())
+
+    async def warmed(self) -> None:
+        """Wait until the warm-up's servers have started (or failed to)."""
+        if self._warming is not None:
+            await asyncio.shield(self._warming)
+
+    async def _warm(self) -> None:
+        suffixes = await asyncio.to_thread(suffixes_present, self.root)
+        slots: dict[str, _Slot] = {}
+        for suffix in sorted(suffixes):
+            slot = self._slot(Path(f"file{suffix}"))
+            if slot is not None and slot.launch is not None:
+                slots[slot.spec.language] = slot
+        await asyncio.gather(*(self._ready(slot) for slot in slots.values()))
 
     def handles(self, path: Path) -> bool:
         return self._slot(path) is not None
@@ -101,13 +146,22 @@ class LanguageServers:
             "(once; installLanguageServers: false turns this off)…"
         )
 
+    def wait_for(self, path: Path) -> float:
+        """How long an edit of `path` waits for its server: the budget once it runs."""
+        slot = self._slot(path)
+        running = slot is not None and slot.connection is not None and slot.connection.alive
+        return self.budget if running else self.cold_wait
+
     def take_notices(self) -> list[str]:
         """What happened to installs since the last call (each said once)."""
         notices, self._notices = self._notices, []
         return notices
 
-    async def problems(self, path: Path, text: str) -> list[Problem] | None:
-        """The errors the server finds in `text` as the content of `path`, or None."""
+    async def problems(
+        self, path: Path, text: str, *, limit: float | None = None
+    ) -> list[Problem] | None:
+        """The errors the server finds in `text` as the content of `path` within `limit`
+        seconds (None: the budget), or None."""
         slot = self._slot(path)
         if slot is None or self._closed:
             return None
@@ -115,7 +169,7 @@ class LanguageServers:
             return None
         heard = slot.connection.heard if slot.connection is not None else None
         try:
-            async with asyncio.timeout(self.budget):
+            async with asyncio.timeout(self.budget if limit is None else limit):
                 async with slot.lock:
                     found = await self._check_once_more_after_a_crash(slot, path, text)
         except TimeoutError:
@@ -124,6 +178,8 @@ class LanguageServers:
         if found is None:
             return None
         slot.timeouts = 0
+        from pycline.workspace.diagnostics.connection import errors_only  # loaded by the start
+
         return [_problem(slot.spec, d) for d in errors_only(found)]
 
     async def _check_once_more_after_a_crash(
@@ -205,21 +261,23 @@ class LanguageServers:
                 return None
             slot.starts += 1
             slot.starting = asyncio.create_task(self._start(slot.launch))
+        starting = slot.starting  # several checks (and the warm-up) may wait on the one start
         try:
             # Shielded: a check that runs out of time leaves the start going for the next one.
-            slot.connection = await asyncio.shield(slot.starting)
+            slot.connection = await asyncio.shield(starting)
         except ServerFailed as exc:
             slot.last_error = str(exc)
             return None
         finally:
-            if slot.starting.done():
+            if slot.starting is starting and starting.done():
                 slot.starting = None
         return slot.connection
 
     async def _start(self, launch: Launch) -> Connection:
         # What pycline installed lives in its home, which the sandbox covers.
         reveal = [provision.install_root(self.install_home)] if self.install_home else []
-        connection = Connection(
+        module = await _import_aside(_CONNECTION)
+        connection: Connection = module.Connection(
             launch, self.root, sandbox=self.sandbox, reveal=reveal, **_settle(self.settle)
         )
         try:
@@ -289,16 +347,17 @@ class LanguageServers:
                     continue
                 lines.append(_display(uri, self.root))
                 for d in shown[:WORKSPACE_LIMIT]:
-                    level = (
-                        "Error"
-                        if d.severity in (None, lsp.DiagnosticSeverity.Error)
-                        else ("Warning")
-                    )
+                    level = "Error" if d.severity in (None, _ERROR) else ("Warning")
                     lines.append(f"- [{level}] Line {d.range.start.line + 1}: {d.message}")
         return "\n".join(lines)
 
     async def close(self) -> None:
         self._closed = True
+        await self.late.cancel()
+        if self._warming is not None:
+            self._warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._warming
         for slot in self._slots.values():
             if slot.installing is not None:
                 slot.installing.cancel()
@@ -309,11 +368,13 @@ class LanguageServers:
                 with contextlib.suppress(asyncio.CancelledError, ServerFailed):
                     await slot.starting
             if slot.connection is not None:
-                await slot.connection.close()
+                # A server keeps nothing of the user's: a short grace, then the kill.
+                await slot.connection.close(grace=CLOSE_GRACE)
         self._slots.clear()
 
 
-_SHOWN = (None, lsp.DiagnosticSeverity.Error, lsp.DiagnosticSeverity.Warning)
+_ERROR, _WARNING = 1, 2  # LSP's DiagnosticSeverity values
+_SHOWN = (None, _ERROR, _WARNING)
 
 
 def locate(
@@ -337,6 +398,61 @@ def locate(
         return None
     done = provision.installed(install_home, spec.language)
     return spec, Launch(spec, done.command, done.init_options) if done else None
+
+
+async def _import_aside(name: str) -> ModuleType:
+    """Import `name` on a daemon thread: the loop goes on meanwhile, and a process that ends
+    before the import is done does not wait for it (the default executor's threads are joined
+    at exit)."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[ModuleType] = loop.create_future()
+
+    def settle(module: ModuleType | None, error: BaseException | None) -> None:
+        if done.done():
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            assert module is not None
+            done.set_result(module)
+
+    def work() -> None:
+        try:
+            module, error = importlib.import_module(name), None
+        except Exception as exc:  # handed to the awaiting task
+            module, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, module, error)
+
+    threading.Thread(target=work, name="lsp-import", daemon=True).start()
+    return await done
+
+
+def suffixes_present(root: Path, limit: int = SCAN_LIMIT) -> set[str]:
+    """The file suffixes found in the workspace (lower-cased), from a scan of at most `limit`
+    entries, shallow folders first, hidden and dependency folders left out."""
+    found: set[str] = set()
+    folders = [root]
+    seen = 0
+    while folders and seen < limit:
+        folder = folders.pop(0)
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            if entry.name.startswith("."):
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in _SKIPPED_DIRS:
+                        folders.append(Path(entry.path))
+                elif (suffix := os.path.splitext(entry.name)[1]) != "":
+                    found.add(suffix.lower())
+            except OSError:
+                continue
+    return found
 
 
 def _settle(settle: float | None) -> dict[str, float]:

@@ -17,6 +17,10 @@ from pathlib import Path
 from typing import Any
 
 
+class ServerFailed(Exception):
+    """The server could not be started, or it stopped."""
+
+
 @dataclass(frozen=True, slots=True)
 class ServerSpec:
     language: str  # the settings key
