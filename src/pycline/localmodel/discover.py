@@ -49,9 +49,10 @@ def _models(base_url: str, timeout: float) -> tuple[str, ...] | None:
 
 
 def discover(
-    candidates: tuple[Candidate, ...] = DEFAULTS, host: str = "127.0.0.1", timeout: float = 1.0
+    candidates: tuple[Candidate, ...] | None = None, host: str = "127.0.0.1", timeout: float = 1.0
 ) -> list[Found]:
-    """The candidates that answer like an OpenAI-compatible server, in the order given."""
+    """The candidates (DEFAULTS) that answer like an OpenAI-compatible server, in order."""
+    candidates = DEFAULTS if candidates is None else candidates
     if not candidates:
         return []
 
