@@ -22,7 +22,9 @@ ns, _ = p.parse_known_args()
 if "--version" in sys.argv:
     print("version: 0 (fake)")
     sys.exit(0)
-if open(ns.model, "rb").read(4) != b"GGUF":
+with open(ns.model, "rb") as model:
+    magic = model.read(4)
+if magic != b"GGUF":
     print("error: not a GGUF model", flush=True)
     sys.exit(1)
 started = time.monotonic()
