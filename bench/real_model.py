@@ -30,6 +30,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -186,36 +187,52 @@ def run_agent(agent: str, task: dict[str, Any], proxy: ModelProxy, alias: str,
     return result
 
 
-def _finished(agent: str, output: str, code: int | None) -> bool:
+def _crashed(agent: str, output: str, code: int | None, stopped: bool) -> str | None:
+    """The agent's own failure (not the model's), or None: a Python traceback, a Node error
+    that ended the run, or a run that ended with no result line at all."""
+    if "Traceback (most recent call last)" in output:
+        return "a Python traceback"
+    if stopped:
+        return None  # the bench stopped it (a cap): whatever it printed is no crash
     if agent == "cline":
-        return '"finishReason":"completed"' in output.replace(" ", "") or (
-            '"run_result"' in output and "completed" in output
-        )
-    return code == 0
+        finish = [line for line in output.splitlines() if '"run_result"' in line]
+        if not finish:
+            return f"exit {code} without a run result"
+        if '"finishReason":"error"' in finish[-1].replace(" ", ""):
+            return "run ended with an error"
+        return None
+    # pycline: 0 done; 1 the task failed or it stopped itself (its mistake limit); else crashed
+    return None if code in (0, 1) else f"exit {code}"
 
 
 def classify(agent: str, recording: Recording, result: Result, output: str, *,
              walled: bool) -> tuple[str, str]:  # fmt: skip
     """Why a run failed: one of CLASSES, and a short detail."""
-    calls = [(t.calls[0] if t.calls else ("", t.text.strip()[:400])) for t in recording.turns]
-    looped = any(calls[i] == calls[i + 1] == calls[i + 2] and calls[i] != ("", "")
-                 for i in range(len(calls) - 2))  # fmt: skip
+    called = [(t.calls[0] if t.calls else ("", t.text.strip()[:400])) for t in recording.turns]
+    # A tool call, native or written in the reply (pycline's XML format: a `<tool>` tag).
+    is_call = [bool(t.calls) or bool(re.search(r"<[a-z_]+>", t.text)) for t in recording.turns]
+    looped = any(called[i] == called[i + 1] == called[i + 2] and is_call[i]
+                 for i in range(len(called) - 2))  # fmt: skip
     errors = sum(any(m in t.last_message[:600] for m in _ERROR_FEEDBACK)
                  for t in recording.turns[1:])  # fmt: skip
+    stopped = recording.capped or walled
+    cap = (f"turn cap ({recording.cap})" if recording.capped
+           else f"wall cap ({result.wall:.0f} s)")  # fmt: skip
+    if crash := _crashed(agent, output, result.exit_code, stopped):
+        return "crash", crash
     if looped:
-        return "loop", "the same call three times running"
-    if recording.capped:
-        return "cap", f"turn cap ({recording.cap}) reached; {errors} error replies fed back"
-    if walled:
-        return "cap", f"wall cap reached after {result.turns} turns"
-    if not _finished(agent, output, result.exit_code):
-        tail = " ".join(output.strip().splitlines()[-2:])[-200:]
-        return "crash", f"exit {result.exit_code}: {tail}"
+        return "loop", "the same tool call three times running" + (f"; {cap}" if stopped else "")
+    if not result.changed and errors:
+        where = f"; {cap}" if stopped else ""
+        return (
+            "malformed",
+            f"{errors} of {result.turns} replies drew a tool error, no file changed{where}",
+        )
+    if stopped:
+        return "cap", f"{cap} after {result.turns} turns; {errors} tool errors fed back"
     if not result.changed:
-        if errors:
-            return "malformed", f"{errors} tool-call errors fed back, no file changed"
         return "gave up", "finished without changing a file"
-    return "wrong edit", f"changed {', '.join(result.changed[:3])}; hidden check fails"
+    return "wrong edit", f"changed {', '.join(result.changed[:3])}; the hidden check fails"
 
 
 # --- the report -------------------------------------------------------------------------------
