@@ -299,6 +299,19 @@ def serve(ns: argparse.Namespace, spec: catalog.LocalModel, out: Path) -> tuple[
     return server.base_url, server, runtime.version(binary)
 
 
+def _header(ns: argparse.Namespace, spec: catalog.LocalModel, server_version: str,
+            started: float, partial: str) -> str:  # fmt: skip
+    wall = time.monotonic() - started
+    return (
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · pycline {_pycline_commit()} · "
+        f"Cline {cline_compare.CLINE_VERSION} · llama-server {server_version} · "
+        f"{spec.label}, GGUF SHA-256 {spec.sha256} · context {spec.context_window:,} · "
+        f"caps {ns.turns} turns, {ns.wall:.0f} s per agent and task · "
+        + (partial if partial else f"run took {wall / 60:.1f} min")
+        + (f" · pycline config {' '.join(ns.pycline_config)}" if ns.pycline_config else "")
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model", choices=sorted(catalog.MODELS), default=catalog.DEFAULT_KEY)
@@ -345,18 +358,15 @@ def main(argv: list[str] | None = None) -> int:
                       f"{r.tokens_out:,} out · {r.wall:.0f}s", flush=True)  # fmt: skip
                 if ns.save:
                     ns.save.write_text(json.dumps([asdict(x) for x in results], indent=1))
+                if ns.markdown:  # so far, should the run be stopped
+                    so_far = f"{len(results)} of {len(tasks) * len(agents)} runs so far"
+                    partial = _header(ns, spec, server_version, started, so_far)
+                    ns.markdown.write_text(partial + "\n\n" + table(results, agents) + "\n")
     finally:
         proxy.close()
         if server is not None:
             server.stop()
-    wall = time.monotonic() - started
-    header = (
-        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · pycline {_pycline_commit()} · "
-        f"Cline {cline_compare.CLINE_VERSION} · llama-server {server_version} · "
-        f"{spec.label}, GGUF SHA-256 {spec.sha256[:16]}… · context {spec.context_window:,} · "
-        f"caps {ns.turns} turns, {ns.wall:.0f} s per agent and task · run took {wall / 60:.1f} min"
-        + (f" · pycline config {' '.join(ns.pycline_config)}" if ns.pycline_config else "")
-    )
+    header = _header(ns, spec, server_version, started, "")
     text = header + "\n\n" + table(results, agents)
     print("\n" + text)
     if ns.markdown:
