@@ -16,9 +16,10 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH / "tasks"))
 
+from run import load_suite, oracle_replies  # noqa: E402
+
 import real_model  # noqa: E402
 from model_proxy import Recording, Turn  # noqa: E402
-from run import load_suite, oracle_replies  # noqa: E402
 
 MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m"
 
