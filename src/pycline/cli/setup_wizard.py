@@ -147,20 +147,28 @@ def _builtin(p: Prompter, home: Path) -> SetupResult:
     if not p.yes("Install it now?"):
         raise ConfigError("The built-in model was not installed; nothing was changed.")
     try:
-        local_model.install(home, plan.spec.key, p.say, _bar)
+        local_model.install(home, plan.spec.key, p.say, _Bar())
     except PyclineError as exc:
         raise ConfigError(f"The built-in model could not be installed: {exc}") from exc
     return SetupResult("local", plan.spec.key, None, None, plan.spec.context_window)
 
 
-def _bar(what: str, done: int, total: int) -> None:
-    share = min(100, done * 100 // total) if total else 100
-    if sys.stdout.isatty():
-        end = "\n" if share >= 100 else ""
-        print(f"\r{what} [{'#' * (share // 4):<25}] {share:3d}%", end=end, flush=True)
-    elif share % 25 == 0 and share != getattr(_bar, "last", None):
-        _bar.last = share  # type: ignore[attr-defined]
-        print(f"{what}: {share}%", flush=True)
+class _Bar:
+    """A progress bar that redraws itself on a terminal; elsewhere a line at each quarter."""
+
+    def __init__(self) -> None:
+        self.shown: tuple[str, int] = ("", -1)
+
+    def __call__(self, what: str, done: int, total: int) -> None:
+        share = min(100, done * 100 // total) if total else 100
+        if sys.stdout.isatty():
+            end = "\n" if share >= 100 else ""
+            print(f"\r{what} [{'#' * (share // 4):<25}] {share:3d}%", end=end, flush=True)
+            return
+        quarter = share // 25
+        if (what, quarter) != self.shown:
+            self.shown = (what, quarter)
+            print(f"{what}: {share}%", flush=True)
 
 
 def _current(home: Path) -> str | None:
