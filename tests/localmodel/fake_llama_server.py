@@ -9,6 +9,9 @@ import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+if "--version" in sys.argv:
+    print("version: 0 (fake)")
+    sys.exit(0)
 p = argparse.ArgumentParser()
 p.add_argument("--model", required=True)
 p.add_argument("--host", required=True)
@@ -17,11 +20,7 @@ p.add_argument("--ctx-size", type=int, required=True)
 p.add_argument("--jinja", action="store_true")
 p.add_argument("--alias", default="model")
 p.add_argument("--parallel", type=int, default=1)
-p.add_argument("--version", action="store_true")
 ns, _ = p.parse_known_args()
-if "--version" in sys.argv:
-    print("version: 0 (fake)")
-    sys.exit(0)
 with open(ns.model, "rb") as model:
     magic = model.read(4)
 if magic != b"GGUF":
