@@ -28,10 +28,10 @@ def test_setup_lists_the_server_models_rejects_a_bad_key_and_saves_the_checked_o
         model_info={"big-coder": {"max_model_len": 65536}},
     ) as server:
         child = spawn(["setup"], isolated_home, workspace)
-        child.expect(r"Provider \(1-16 or a name\)")
+        child.expect(r"Provider \(1-17 or a name\)")
         child.sendline("42")  # out of range: asked again
-        child.expect("Type a number from 1 to 16")
-        child.sendline("5")  # another OpenAI-compatible server
+        child.expect("Type a number from 1 to 17")
+        child.sendline("6")  # another OpenAI-compatible server
         child.expect("Server URL")
         child.sendline("")  # empty: asked again
         child.expect("cannot be empty")

@@ -52,6 +52,7 @@ DEFAULT_MODELS = {
     "openai": "gpt-4o",
     "anthropic": "claude-sonnet-4-6",
     "scripted": "scripted",
+    "local": "1.5b",  # the built-in model
     **presets.default_models(),  # openrouter, gemini, bedrock, … (local servers have none)
 }
 

@@ -16,7 +16,7 @@ def add_common_flags(parser: argparse.ArgumentParser) -> None:
         "--provider",
         help="openai (any OpenAI-compatible server), anthropic, openrouter, deepseek, groq, "
         "together, xai, mistral, ollama, lmstudio, vllm, llamacpp, gemini, bedrock, vertex, "
-        "scripted",
+        "local (the built-in model `pycline setup` installs), scripted",
     )
     parser.add_argument("--model", help="model id, e.g. gpt-4o, claude-sonnet-4-6, llama3.1")
     parser.add_argument(

@@ -24,7 +24,10 @@ from pycline.errors import ConfigError
 from pycline.providers.presets import PRESET_NAMES
 
 # The OpenAI-compatible presets (openrouter, ollama, …) are data in pycline.providers.presets.
-PROVIDERS = ("openai", "anthropic", "scripted", *PRESET_NAMES, "gemini", "bedrock", "vertex")
+# "local": the built-in model (pycline.localmodel), served by a llama-server pycline starts.
+PROVIDERS = (
+    "openai", "anthropic", "scripted", *PRESET_NAMES, "gemini", "bedrock", "vertex", "local"
+)  # fmt: skip
 
 SandboxMode = Literal["off", "workspace-write", "read-only"]
 

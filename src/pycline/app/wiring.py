@@ -43,6 +43,10 @@ def build_provider(config: ModelConfig) -> Provider:
             # It plays the model chosen for it (`/model scripted/NAME` shows NAME in use).
             scripted.model_info = dataclasses.replace(scripted.model_info, id=model_id)
         return scripted
+    if config.provider == "local":
+        from pycline.app import local_model
+
+        return local_model.build(config)  # its server starts on the first request
     from pycline.providers.factory import ProviderSettings, make_provider
 
     # Every other provider (OpenAI-compatible presets, Anthropic, Gemini, Bedrock, Vertex).

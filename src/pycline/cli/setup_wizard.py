@@ -19,9 +19,9 @@ from typing import Any, Literal
 from pycline.app import server_check
 from pycline.app.config import DEFAULT_MODELS, preset_base_url
 from pycline.cli.style import style
-from pycline.errors import ConfigError
+from pycline.errors import ConfigError, PyclineError
 
-Kind = Literal["local", "server", "key", "cloud"]
+Kind = Literal["builtin", "local", "server", "key", "cloud"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +32,7 @@ class Choice:
 
 
 CHOICES: tuple[Choice, ...] = (
+    Choice("local", "A small local model on this machine — no key, about 1.1 GB", "builtin"),
     Choice("ollama", "Ollama (local)", "local"),
     Choice("lmstudio", "LM Studio (local)", "local"),
     Choice("llamacpp", "llama.cpp server (local)", "local"),
@@ -89,11 +90,14 @@ class Prompter:
 
 def run_wizard(home: Path, p: Prompter) -> SetupResult:
     current = _current(home)
+    _say_running_servers(p)
     p.say(style("Choose the model provider pycline talks to:", "bold"))
     for i, choice in enumerate(CHOICES, 1):
         p.say(f"  {i:>2}. {choice.label}")
     choice = _pick_choice(p, current)
     match choice.kind:
+        case "builtin":
+            result = _builtin(p, home)
         case "local" | "server":
             result = _server(choice, p)
         case "key":
@@ -103,6 +107,68 @@ def run_wizard(home: Path, p: Prompter) -> SetupResult:
             default = DEFAULT_MODELS.get(choice.provider, "")
             result = SetupResult(choice.provider, _required(p, "Model", default))
     return result
+
+
+def _say_running_servers(p: Prompter) -> None:
+    """Local model servers already running here, with their models (a second at most)."""
+    from pycline.app import local_model
+
+    found = local_model.discover_servers()
+    if not found:
+        return
+    p.say(style("Running on this machine:", "bold"))
+    for _, label, url, models in found:
+        listed = ", ".join(models[:6]) + (", …" if len(models) > 6 else "")
+        p.say(f"  {label} at {url}: {listed or 'no models listed'}")
+
+
+def _builtin(p: Prompter, home: Path) -> SetupResult:
+    """Install the built-in model (and its runtime), after saying what it takes and can do."""
+    from pycline.app import local_model
+
+    plan = local_model.plan(home)
+    words = local_model.size_words
+    p.say(local_model.honest_note())
+    needs = [f"{plan.spec.label}"]
+    if plan.download:
+        needs.append(f"a {words(plan.download)} download (pinned, verified)")
+    else:
+        needs.append("already downloaded")
+    if plan.runtime is None:
+        tools = f"; it needs {' and '.join(plan.build_missing)}" if plan.build_missing else ""
+        needs.append(f"a one-time build of llama-server (about 25 minutes{tools})")
+    else:
+        needs.append(f"the runtime {plan.runtime}")
+    p.say("This installs " + ", ".join(needs) + ".")
+    p.say(f"Disk: {words(plan.disk)} more in {home}, {words(plan.free)} free. "
+          f"Time: about {plan.minutes} min.")  # fmt: skip
+    if plan.disk + 100_000_000 > plan.free:
+        raise ConfigError(f"Not enough free disk space in {home} for the built-in model.")
+    if not p.yes("Install it now?"):
+        raise ConfigError("The built-in model was not installed; nothing was changed.")
+    try:
+        local_model.install(home, plan.spec.key, p.say, _Bar())
+    except PyclineError as exc:
+        raise ConfigError(f"The built-in model could not be installed: {exc}") from exc
+    return SetupResult("local", plan.spec.key, None, None, plan.spec.context_window)
+
+
+class _Bar:
+    """A progress bar that redraws itself on a terminal; elsewhere a line at each quarter."""
+
+    def __init__(self) -> None:
+        self.shown: tuple[str, int] = ("", -1)
+
+    def __call__(self, what: str, done: int, total: int) -> None:
+        share = min(100, done * 100 // total) if total else 100
+        if sys.stdout.isatty():
+            end = "\n" if share >= 100 else ""
+            print(f"\r{what} [{'#' * (share // 4):<25}] {share:3d}%", end=end, flush=True)
+            return
+        quarter = share // 25
+        if (what, quarter) != self.shown:
+            self.shown = (what, quarter)
+            print(f"{what}: {share}%", flush=True)
 
 
 def _current(home: Path) -> str | None:

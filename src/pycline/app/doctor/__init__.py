@@ -59,13 +59,14 @@ async def run_checks(
     home: Path, workspace: Path, overrides: ConfigOverrides | None = None
 ) -> Report:
     """Every check, in parallel, each within CHECK_LIMIT seconds."""
-    from pycline.app.doctor import languages, machine, model, servers
+    from pycline.app.doctor import builtin_model, languages, machine, model, servers
 
     start = time.monotonic()
     overrides = overrides or ConfigOverrides()
     groups: list[tuple[str, CheckGroup]] = [
         ("install", machine.check_install),
         ("model", lambda: model.check_model(home, workspace, overrides)),
+        ("built-in model", lambda: builtin_model.check_builtin_model(home, workspace, overrides)),
         ("sandbox", lambda: machine.check_sandbox(home, workspace)),
         ("browser", lambda: machine.check_browser(home, workspace)),
         ("language servers", lambda: languages.check_language_servers(home, workspace)),

@@ -40,6 +40,10 @@ def _check(home: Path, workspace: Path, overrides: ConfigOverrides) -> list[Chec
     label = f"{config.provider}/{config.model}"
     if config.provider == "scripted":
         return [Check("model", "ok", "the scripted provider (replays a script; for tests)")]
+    if config.provider == "local":  # the built-in model's own checks say the rest
+        window = (config.model_info or {}).get("contextWindow")
+        detail = f"the built-in model {config.model or ''} (served on loopback by pycline)"
+        return [Check("model", "ok", detail + (f"; context {window:,}" if window else ""))]
     try:
         build_provider(config)  # a missing key, SDK or model name is said here
     except ConfigError as exc:
