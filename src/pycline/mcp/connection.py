@@ -37,6 +37,9 @@ from pycline.mcp.settings import RemoteServer, ServerConfig, StdioServer
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession, IncomingMessage
 
+    from pycline.mcp.client_requests import ElicitationPolicy, Elicitor
+    from pycline.mcp.oauth import LoginPolicy
+
 STDERR_TAIL_BYTES = 4096
 LIST_PAGE_CAP = 50  # a server that paginates forever cannot hang a connect
 STOP_TIMEOUT = 10.0  # the SDK bounds stdio shutdown at ~6 s; HTTP teardown is one request
@@ -107,8 +110,17 @@ class McpConnection:
         connect_timeout: float = 30.0,
         cwd: Path | None = None,
         client_name: str = "pycline",
+        login: LoginPolicy | None = None,
+        elicitation: ElicitationPolicy = "decline",
     ) -> None:
         self.name = name
+        self.login = login
+        self.elicitation: ElicitationPolicy = elicitation
+        # Who answers the server's requests for input now (the task whose call is running).
+        self.elicitors: list[Elicitor] = []
+        # The folders the server may work in: the workspace (and its worktree).
+        self.roots: list[Path] = [cwd] if cwd is not None else []
+        self.needs_login = False
         self.config = config
         self.connect_timeout = connect_timeout
         self.base_cwd = cwd
@@ -133,6 +145,7 @@ class McpConnection:
         self._transport_closed = False
         self._refresh_wanted = False
         self._runner: asyncio.Task[None] | None = None
+        self._login_refused: Exception | None = None
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -291,6 +304,13 @@ class McpConnection:
         from mcp.shared.exceptions import MCPError
         from mcp_types import CONNECTION_CLOSED
 
+        from pycline.mcp.oauth import is_needs_login
+
+        needs = is_needs_login(exc) or self._login_refused
+        if needs is not None:
+            self.needs_login = True
+            return str(needs)
+
         if isinstance(exc, TimeoutError) and self._session is None:
             return f"no answer to the MCP handshake within {self.connect_timeout:g} s"
         # "Connection closed" says nothing about why; a transport error beside it does.
@@ -335,12 +355,19 @@ class McpConnection:
         # Unwinding is LIFO: cancel the pump before its task group is awaited.
         stack.callback(pump_group.cancel_scope.cancel)
         pump_group.start_soon(self._pump, read, forward_send)
+        from pycline.mcp.client_requests import elicitation_callback, roots_callback
+
+        def elicitor() -> Elicitor | None:
+            return self.elicitors[-1] if self.elicitors else None
+
         return await stack.enter_async_context(
             ClientSession(
                 forward_recv,
                 write,
                 message_handler=self._on_message,
                 client_info=Implementation(name=self.client_name, version=__version__),
+                elicitation_callback=elicitation_callback(self.name, self.elicitation, elicitor),
+                list_roots_callback=roots_callback(lambda: self.roots),
             )
         )
 
@@ -349,6 +376,10 @@ class McpConnection:
             async with forward:
                 async for item in read:
                     if isinstance(item, Exception):
+                        from pycline.mcp.oauth import is_needs_login
+
+                        if (needs := is_needs_login(item)) is not None:
+                            self._login_refused = needs
                         self.garbage_lines += 1
                         self.last_transport_error = describe_error(item)[:300]
                         continue
@@ -448,11 +479,18 @@ class McpConnection:
 
     async def _open_remote(self, stack: AsyncExitStack, config: RemoteServer) -> tuple[Any, Any]:
         headers = dict(config.headers)
+        auth = None
+        if self.login is not None:
+            from pycline.mcp.oauth import build_auth
+
+            auth = build_auth(self.name, config, self.login)
         if config.type == "sse":
             from mcp.client.sse import sse_client
 
             return await stack.enter_async_context(
-                sse_client(config.url, headers=headers or None, timeout=self.connect_timeout)
+                sse_client(
+                    config.url, headers=headers or None, timeout=self.connect_timeout, auth=auth
+                )
             )
         import httpx2
         from mcp.client.streamable_http import streamable_http_client
@@ -461,7 +499,9 @@ class McpConnection:
         # the server hold a response stream open, as the SDK's own default does.
         client = await stack.enter_async_context(
             httpx2.AsyncClient(
-                headers=headers, timeout=httpx2.Timeout(self.connect_timeout, read=300.0)
+                headers=headers,
+                timeout=httpx2.Timeout(self.connect_timeout, read=300.0),
+                auth=auth,
             )
         )
         return await stack.enter_async_context(
