@@ -376,11 +376,36 @@ class _Provider(_provider_base()):  # type: ignore[misc]
         if expires_at is not None:
             self.context.token_expiry_time = expires_at - REFRESH_MARGIN
 
+    def _expected_issuer(self) -> str:
+        expected: str = super()._expected_issuer()
+        if self.context.auth_server_url is None:
+            return _SameOrigin(expected)
+        return expected
+
     def revocation_endpoint(self) -> str | None:
         metadata = self.context.oauth_metadata
         if metadata is None or metadata.revocation_endpoint is None:
             return None
         return str(metadata.revocation_endpoint)
+
+
+class _SameOrigin(str):
+    """The issuer expected on the 2025-03-26 path (no protected-resource metadata), where the
+    authorization server's metadata comes from the MCP server's own origin: any issuer on that
+    same origin (scheme, host and port) names it, e.g. `https://host/oauth`. The SDK alone wants
+    the bare origin; servers built on that revision often put their issuer under a path."""
+
+    __hash__ = str.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, str):
+            return NotImplemented
+        mine, theirs = urlparse(str.__str__(self)), urlparse(other)
+        return (mine.scheme, mine.netloc) == (theirs.scheme, theirs.netloc)
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
 
 async def logout(name: str, config: RemoteServer, vault: TokenVault) -> tuple[bool, str]:

@@ -102,7 +102,7 @@ def run(url: str) -> int:
         "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
         "BROWSER": f"{shlex.quote(sys.executable)} {shlex.quote(__file__)} --browse %s",
     }
-    proc = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, timeout=120, check=False)
+    proc = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, timeout=float(os.environ.get("CONFORMANCE_RUN_TIMEOUT", "120")), check=False)
     return proc.returncode
 
 
