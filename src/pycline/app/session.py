@@ -31,8 +31,8 @@ from pycline.storage.paths import pycline_home
 
 if TYPE_CHECKING:
     from pycline.app.background.state import FrontEnd
-    from pycline.mcp.hub import McpHub
     from pycline.app.mcp_login import McpOptions
+    from pycline.mcp.hub import McpHub
     from pycline.mcp.settings import ServerConfig
     from pycline.providers.base import Provider
     from pycline.storage.task_store import TaskStore

@@ -15,8 +15,8 @@ from pycline.app.home import pycline_home
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
-    from pycline.app.session import ConfigOverrides, Session, TaskHandle, TaskOutcome
     from pycline.app.mcp_login import McpOptions
+    from pycline.app.session import ConfigOverrides, Session, TaskHandle, TaskOutcome
     from pycline.cli.follow import View
     from pycline.cli.notices import Shown
     from pycline.cli.render import Tally

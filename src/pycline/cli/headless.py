@@ -15,6 +15,7 @@ from pycline.cli import render
 from pycline.cli.common import fail, overrides_of, run_to_exit_code, workspace_dir
 from pycline.cli.screen import PLAIN, Screen
 from pycline.event_wire import envelope_json
+
 if TYPE_CHECKING:
     from pycline.app.mcp_login import McpOptions
 from pycline.events import (

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 if TYPE_CHECKING:
     from mcp.client.context import ClientRequestContext
+    from mcp.client.session import ElicitationFnT, ListRootsFnT
     from mcp_types import ElicitRequestParams, ElicitResult, ErrorData, ListRootsResult
 
 ElicitAction: TypeAlias = Literal["accept", "decline", "cancel"]
@@ -69,7 +70,7 @@ def by_policy(policy: ElicitationPolicy, request: ElicitationRequest) -> Elicita
 
 def elicitation_callback(
     server: str, policy: ElicitationPolicy, elicitor: Callable[[], Elicitor | None]
-) -> Callable[[ClientRequestContext, ElicitRequestParams], Awaitable[ElicitResult | ErrorData]]:
+) -> ElicitationFnT:
     async def answer(
         context: ClientRequestContext, params: ElicitRequestParams
     ) -> ElicitResult | ErrorData:
@@ -86,7 +87,7 @@ def elicitation_callback(
 
 def roots_callback(
     roots: Callable[[], Sequence[Path]],
-) -> Callable[[ClientRequestContext], Awaitable[ListRootsResult | ErrorData]]:
+) -> ListRootsFnT:
     async def answer(context: ClientRequestContext) -> ListRootsResult | ErrorData:
         from mcp_types import ListRootsResult, Root
 

@@ -24,7 +24,7 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pycline.errors import ToolError
+from pycline.errors import PeerToolError
 from pycline.mcp.model import (
     McpOutput,
     McpResource,
@@ -179,10 +179,12 @@ class McpConnection:
 
     def _live_session(self) -> ClientSession:
         if self._transport_closed and self.status == "connected":
-            raise ToolError(self._gone_message())  # the runner has yet to notice
+            raise PeerToolError(self._gone_message())  # the runner has yet to notice
         if self._session is None or self.status != "connected":
             reason = f": {self.error}" if self.error else ""
-            raise ToolError(f"MCP server '{self.name}' is not connected ({self.status}){reason}.")
+            raise PeerToolError(
+                f"MCP server '{self.name}' is not connected ({self.status}){reason}."
+            )
         return self._session
 
     async def call_tool(
@@ -226,27 +228,27 @@ class McpConnection:
             if exc.code == REQUEST_TIMEOUT:
                 raise self._timeout_error(what, limit) from None
             if exc.code == CONNECTION_CLOSED:
-                raise ToolError(self._gone_message()) from None
-            raise ToolError(
+                raise PeerToolError(self._gone_message()) from None
+            raise PeerToolError(
                 f"MCP server '{self.name}' returned an error for {what}: {exc.message}"
             ) from None
         except ValidationError as exc:
-            raise ToolError(
+            raise PeerToolError(
                 f"MCP server '{self.name}' sent a malformed answer for {what}: "
                 f"{exc.error_count()} validation error(s)"
             ) from None
         except (RuntimeError, ValueError) as exc:
             # The SDK raises these for results it will not hand over (input-required rounds,
             # extension results) and for invalid structured output.
-            raise ToolError(f"MCP server '{self.name}' failed on {what}: {exc}") from None
+            raise PeerToolError(f"MCP server '{self.name}' failed on {what}: {exc}") from None
 
-    def _timeout_error(self, what: str, limit: float) -> ToolError:
+    def _timeout_error(self, what: str, limit: float) -> PeerToolError:
         note = (
             f" (last transport error: {self.last_transport_error})"
             if self.last_transport_error
             else ""
         )
-        return ToolError(
+        return PeerToolError(
             f"MCP server '{self.name}' did not answer {what} within {limit:g} s (its timeout)"
             f"{note}. The request was abandoned."
         )

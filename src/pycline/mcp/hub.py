@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pycline.errors import ToolError
+from pycline.errors import PeerToolError, ToolError
 from pycline.mcp.connection import McpConnection
 from pycline.mcp.model import McpOutput, ServerState
 from pycline.mcp.schema import check_arguments
@@ -219,8 +219,10 @@ class McpHub:
             raise ToolError(f"No MCP server named '{server}'. Configured servers: {known}.")
         conn = self._conns.get(server)
         if state.status != "connected" or conn is None:
+            if state.needs_login:
+                raise PeerToolError(state.error)
             why = f": {state.error}" if state.error else ""
-            raise ToolError(f"MCP server '{server}' is not connected ({state.status}){why}.")
+            raise PeerToolError(f"MCP server '{server}' is not connected ({state.status}){why}.")
         return conn
 
     def check_server(self, server: str) -> None:

@@ -296,7 +296,6 @@ def _port_free(port: int) -> bool:
 
 def build_auth(name: str, config: RemoteServer, policy: LoginPolicy) -> OAuthClientProvider:
     """The httpx auth for one remote server: adds its bearer token and logs in when asked."""
-    from mcp.client.auth import OAuthClientProvider
     from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 
     settings = config.oauth

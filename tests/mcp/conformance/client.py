@@ -91,7 +91,11 @@ def run(url: str) -> int:
         "--script",
         str(script),
         "--yes",
-        *([] if os.environ.get("CONFORMANCE_BASELINE") else ["--mcp-login", "--mcp-elicitation", "defaults"]),
+        *(
+            []
+            if os.environ.get("CONFORMANCE_BASELINE")
+            else ["--mcp-login", "--mcp-elicitation", "defaults"]
+        ),
         "--cwd",
         str(workspace),
         f"Use the {SERVER} MCP server.",
@@ -102,7 +106,13 @@ def run(url: str) -> int:
         "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
         "BROWSER": f"{shlex.quote(sys.executable)} {shlex.quote(__file__)} --browse %s",
     }
-    proc = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, timeout=float(os.environ.get("CONFORMANCE_RUN_TIMEOUT", "120")), check=False)
+    proc = subprocess.run(
+        command,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=float(os.environ.get("CONFORMANCE_RUN_TIMEOUT", "120")),
+        check=False,
+    )
     return proc.returncode
 
 
