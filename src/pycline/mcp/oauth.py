@@ -26,7 +26,7 @@ import json
 import socket
 import time
 import webbrowser
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qs, urlparse
@@ -34,12 +34,14 @@ from urllib.parse import parse_qs, urlparse
 from pycline.mcp.settings import OAuthSettings, RemoteServer
 
 if TYPE_CHECKING:
+    import httpx2
     from mcp.client.auth import OAuthClientProvider
     from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthToken
 
 CALLBACK_PATH = "/callback"
 LOGIN_TIMEOUT = 300.0  # how long the browser step may take
-REFRESH_MARGIN = 60.0  # refresh a token this many seconds before it expires
+REFRESH_MARGIN = 60.0  # refresh a token this many seconds before it expires (at most)
+REFRESH_SHARE = 0.2  # … and at most this share of its lifetime (a token living 2 s: 0.4 s)
 CLIENT_NAME = "pycline"
 
 DONE_PAGE = (
@@ -287,6 +289,8 @@ def free_port() -> int:
 
 def _port_free(port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        # As the listener will bind it: a connection of the last login in TIME_WAIT is no owner.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(("127.0.0.1", port))
         except OSError:
@@ -365,15 +369,71 @@ def _provider_base() -> type[OAuthClientProvider]:
     return OAuthClientProvider
 
 
+def refresh_margin(expires_in: float | None) -> float:
+    if not expires_in or expires_in <= 0:
+        return 0.0
+    return min(REFRESH_MARGIN, expires_in * REFRESH_SHARE)
+
+
 class _Provider(_provider_base()):  # type: ignore[misc]
-    """The SDK's provider, remembering a stored token's expiry so it refreshes in time."""
+    """The SDK's provider, refreshing a token a little before it expires (the server's clock
+    and the request's way there count too), also for a token stored by an earlier process
+    (the SDK alone forgets its expiry and waits for a 401, which sends the user to the
+    browser again)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        context = self.context
+
+        def update_token_expiry(token: OAuthToken) -> None:
+            if token.expires_in:
+                margin = refresh_margin(token.expires_in)
+                context.token_expiry_time = time.time() + token.expires_in - margin
+            else:
+                context.token_expiry_time = None
+
+        context.update_token_expiry = update_token_expiry
+
+    async def _auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        """The SDK's flow, but a 401 on a request while a refresh token is held tries that
+        refresh token first (a clock running ahead, a token the server dropped early): only if
+        that fails does the user go to the browser again."""
+        inner = super()._auth_flow(request)
+        refreshed = False
+        try:
+            outgoing = await inner.__anext__()
+            while True:
+                incoming = yield outgoing
+                if (
+                    outgoing is request
+                    and incoming.status_code == 401
+                    and not refreshed
+                    and self.context.can_refresh_token()
+                ):
+                    refreshed = True
+                    refresh_response = yield await self._refresh_token()
+                    if await self._handle_refresh_response(refresh_response):
+                        self._add_auth_header(request)
+                        retry = yield request
+                        if retry.status_code != 401:
+                            return
+                        incoming = retry
+                outgoing = await inner.asend(incoming)
+        except StopAsyncIteration:
+            return
+        finally:
+            await inner.aclose()
 
     async def _initialize(self) -> None:
         await super()._initialize()
         storage = self.context.storage
+        tokens = self.context.current_tokens
         expires_at = storage.expires_at() if isinstance(storage, _Storage) else None
         if expires_at is not None:
-            self.context.token_expiry_time = expires_at - REFRESH_MARGIN
+            lifetime = tokens.expires_in if tokens is not None else None
+            self.context.token_expiry_time = expires_at - refresh_margin(lifetime)
 
     def _expected_issuer(self) -> str:
         expected: str = super()._expected_issuer()
@@ -471,6 +531,9 @@ def _client_auth(
         data["client_secret"] = client.client_secret
     else:
         data["client_id"] = client.client_id
+        # A public client has no secret. An empty parameter counts as absent (RFC 6749 §3.1),
+        # and some servers (the SDK's own) refuse a revocation request without the field.
+        data["client_secret"] = ""
 
 
 def has_login(name: str, config: RemoteServer, vault: TokenVault) -> bool:
