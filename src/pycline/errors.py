@@ -18,6 +18,11 @@ class ToolError(PyclineError):
     """A tool call cannot be carried out; the message goes to the model as the tool result."""
 
 
+class PeerToolError(ToolError):
+    """A tool failed because the program behind it did (an MCP server's error, a server that is
+    gone or needs a login): the model is told, but it is not the model's mistake."""
+
+
 class StorageError(PyclineError):
     """A task file is missing, corrupt or cannot be written."""
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pycline.app import wiring
 from pycline.app.assembly import TaskParts, assemble
@@ -57,6 +57,7 @@ ToolWrapper = Callable[[Tool], Tool]
 
 if TYPE_CHECKING:
     from pycline.mcp.hub import McpHub
+    from pycline.mcp.oauth import LoginPolicy
     from pycline.mcp.settings import ServerConfig
 
 
@@ -71,9 +72,16 @@ class TaskBuilder:
     # The session workspace's settings, read once (None: read for each task).
     snapshot: SettingsSnapshot | None = None
     providers: ProviderCache = field(default_factory=ProviderCache)
+    # How remote MCP servers log in (None: from the secrets store, never opening a browser).
+    mcp_login: LoginPolicy | None = None
+    mcp_elicitation: Literal["decline", "defaults"] = "decline"
 
     async def start_mcp(
-        self, workspace: Path, *, extra: Mapping[str, ServerConfig] | None = None
+        self,
+        workspace: Path,
+        *,
+        extra: Mapping[str, ServerConfig] | None = None,
+        login: LoginPolicy | None = None,
     ) -> None:
         """Connect the configured MCP servers and `extra` ones (in parallel); nothing when none
         is configured."""
@@ -87,7 +95,19 @@ class TaskBuilder:
 
         # The project's file counts only as the user trusted it (pycline.mcp.trust).
         trusted = McpTrust(self.home).is_trusted
-        self.mcp = McpHub(workspace=workspace, trusted=trusted, extra_servers=extra)
+        login = login or self.mcp_login
+        if login is None:
+            from pycline.app.mcp_login import login_policy
+
+            login = login_policy(self.home, interactive=False)
+        self.mcp_login = login
+        self.mcp = McpHub(
+            workspace=workspace,
+            trusted=trusted,
+            extra_servers=extra,
+            login=login,
+            elicitation=self.mcp_elicitation,
+        )
         await self.mcp.start()
 
     @property

@@ -296,6 +296,7 @@ async def check_server(
 
 
 def _hub(home: Path, workspace: Path, timeout: float) -> McpHub:
+    from pycline.app.mcp_login import login_policy
     from pycline.mcp.hub import McpHub
     from pycline.mcp.settings import global_settings_path
     from pycline.mcp.trust import McpTrust
@@ -306,4 +307,6 @@ def _hub(home: Path, workspace: Path, timeout: float) -> McpHub:
         watch_interval=None,
         connect_timeout=timeout,
         trusted=McpTrust(home).is_trusted,
+        # Checking a server never opens a browser: one that needs a login says so.
+        login=login_policy(home, interactive=False),
     )

@@ -152,3 +152,68 @@ class SecretStore:
             del data[_entry(provider)]
             self._write_file(data)
         return True
+
+
+class SecretVault:
+    """Free-form secrets (an MCP server's OAuth tokens, as JSON) under their own names, in the
+    same keyring-or-0600-file store as API keys. Satisfies `pycline.mcp.oauth.TokenVault`."""
+
+    def __init__(self, store: SecretStore) -> None:
+        self.store = store
+
+    def __repr__(self) -> str:
+        return f"SecretVault({self.store!r})"
+
+    def load(self, key: str) -> str | None:
+        backend = self.store.backend
+        if backend is not None:
+            from keyring.errors import KeyringError
+
+            try:
+                value = backend.get_password(KEYRING_SERVICE, key)
+            except KeyringError:
+                value = None
+            if value:
+                return value
+        found = self.store._read_file().get(key)
+        return found if isinstance(found, str) and found else None
+
+    def save(self, key: str, value: str) -> None:
+        backend = self.store.backend
+        if backend is not None:
+            from keyring.errors import KeyringError
+
+            try:
+                backend.set_password(KEYRING_SERVICE, key, value)
+            except KeyringError:
+                pass
+            else:
+                self._drop(key)
+                return
+        with locked(self.store.path):
+            data = self.store._read_file()
+            data[key] = value
+            self.store._write_file(data)
+
+    def delete(self, key: str) -> bool:
+        removed = False
+        backend = self.store.backend
+        if backend is not None:
+            from keyring.errors import KeyringError
+
+            try:
+                if backend.get_password(KEYRING_SERVICE, key):
+                    backend.delete_password(KEYRING_SERVICE, key)
+                    removed = True
+            except KeyringError:
+                pass
+        return self._drop(key) or removed
+
+    def _drop(self, key: str) -> bool:
+        with locked(self.store.path):
+            data = self.store._read_file()
+            if key not in data:
+                return False
+            del data[key]
+            self.store._write_file(data)
+        return True

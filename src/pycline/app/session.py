@@ -31,6 +31,7 @@ from pycline.storage.paths import pycline_home
 
 if TYPE_CHECKING:
     from pycline.app.background.state import FrontEnd
+    from pycline.app.mcp_login import McpOptions
     from pycline.mcp.hub import McpHub
     from pycline.mcp.settings import ServerConfig
     from pycline.providers.base import Provider
@@ -124,6 +125,7 @@ class Session:
         overrides: ConfigOverrides | None = None,
         mcp_servers: Mapping[str, ServerConfig] | None = None,
         front_end: FrontEnd | None = None,
+        mcp: McpOptions | None = None,
     ) -> Session:
         """Resolve the model configuration and connect the MCP servers for `workspace`."""
         home = home or pycline_home()
@@ -137,6 +139,8 @@ class Session:
         wiring.warm_up_session(workspace)
         plan = resolve_plan(flags, home, config, workspace=workspace, profile=profile, settings=now)
         builder = TaskBuilder(home, config, plan, flags=flags, snapshot=snapshot)
+        if mcp is not None:
+            builder.mcp_login, builder.mcp_elicitation = mcp.login, mcp.elicitation
         await builder.start_mcp(workspace, extra=mcp_servers)
         return cls(workspace, home, builder, front_end)
 

@@ -15,6 +15,7 @@ from pycline.app.home import pycline_home
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
+    from pycline.app.mcp_login import McpOptions
     from pycline.app.session import ConfigOverrides, Session, TaskHandle, TaskOutcome
     from pycline.cli.follow import View
     from pycline.cli.notices import Shown
@@ -72,6 +73,8 @@ def run_to_exit_code(
     view: View,
     shown: Shown | None = None,
     tally: Tally | None = None,
+    *,
+    mcp: McpOptions | None = None,
 ) -> int:
     """Run one task in a session of its own, shown by `view`; the process exit code.
 
@@ -87,7 +90,7 @@ def run_to_exit_code(
     discarded: list[bool] = []
 
     async def run() -> TaskOutcome:
-        session = await Session.open(cwd, overrides=overrides, front_end="terminal")
+        session = await Session.open(cwd, overrides=overrides, front_end="terminal", mcp=mcp)
         try:
             if (untrusted := session.untrusted_mcp_file) is not None:
                 print(

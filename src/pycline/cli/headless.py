@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO, assert_never
+from typing import TYPE_CHECKING, TextIO, assert_never
 
 from pycline.app.task_size import check_task_size
 from pycline.app.text import clean, for_terminal
@@ -14,6 +15,9 @@ from pycline.cli import render
 from pycline.cli.common import fail, overrides_of, run_to_exit_code, workspace_dir
 from pycline.cli.screen import PLAIN, Screen
 from pycline.event_wire import envelope_json
+
+if TYPE_CHECKING:
+    from pycline.app.mcp_login import McpOptions
 from pycline.events import (
     ACCEPT,
     DENY,
@@ -104,7 +108,22 @@ def run_headless(ns: argparse.Namespace) -> int:
 
     host = HeadlessHost(json_mode=ns.json)
     tally = None if ns.json else host.tally
-    return run_to_exit_code(cwd, overrides_of(ns), start, host, host.shown, tally)
+    mcp = mcp_client_options(ns, host.screen.line)
+    return run_to_exit_code(cwd, overrides_of(ns), start, host, host.shown, tally, mcp=mcp)
+
+
+def mcp_client_options(ns: argparse.Namespace, say: Callable[[str], None]) -> McpOptions:
+    """What `--mcp-login` and `--mcp-elicitation` ask of the MCP servers' connections."""
+    from pycline.app.home import pycline_home
+    from pycline.app.mcp_login import McpOptions, login_policy
+
+    def announce(server: str, url: str) -> None:
+        say(f"[mcp] {server}: log in in your browser (opening {url})")
+
+    login = login_policy(
+        pycline_home(), interactive=bool(getattr(ns, "mcp_login", False)), announce=announce
+    )
+    return McpOptions(login=login, elicitation=getattr(ns, "mcp_elicitation", "decline"))
 
 
 def task_text(ns: argparse.Namespace) -> str:

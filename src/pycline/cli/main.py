@@ -128,6 +128,19 @@ def build_run_parser() -> argparse.ArgumentParser:
         help="run in the background (survives closing the terminal); see `pycline tasks`, "
         "`pycline attach ID`, `pycline stop ID`",
     )
+    parser.add_argument(
+        "--mcp-login",
+        action="store_true",
+        help="let an MCP server that needs a login open the browser (default: its tools fail, "
+        "naming `pycline mcp login NAME`)",
+    )
+    parser.add_argument(
+        "--mcp-elicitation",
+        choices=("decline", "defaults"),
+        default="decline",
+        help="how to answer an MCP server's request for input: decline it (default), or accept "
+        "a form with the defaults its schema gives",
+    )
     from pycline.cli.worktree_flags import add_run_flags
 
     add_run_flags(parser)

@@ -8,6 +8,8 @@
     pycline mcp restart NAME                  connect one server and report
     pycline mcp tools NAME                    its tools with their input schemas
     pycline mcp trust                         start this project's .pycline/mcp.json servers
+    pycline mcp login NAME                    log in to a remote server (OAuth, in the browser)
+    pycline mcp logout NAME                   revoke and forget that login
 
 Edits go to the global settings file; `--project` edits the workspace's `.pycline/mcp.json`.
 A project's servers start only once its file is trusted as it is now (see pycline.mcp.trust).
@@ -72,8 +74,16 @@ def build_parser() -> argparse.ArgumentParser:
         ("disable", "disable a server"),
         ("restart", "connect to a server and report"),
         ("tools", "list a server's tools and their input schemas"),
+        ("logout", "revoke and forget a remote server's login"),
     ):
         sub.add_parser(name, help=text).add_argument("name")
+    login = sub.add_parser("login", help="log in to a remote server (OAuth, in your browser)")
+    login.add_argument("name")
+    login.add_argument(
+        "--no-browser",
+        action="store_true",
+        help="do not open a browser: print the address to open yourself",
+    )
     sub.add_parser("trust", help="trust this project's .pycline/mcp.json as it is now")
     return parser
 
@@ -149,9 +159,8 @@ def _status_line(state: ServerState) -> str:
     transport = state.transport or "?"
     tools = f"{len(state.tools)} tools" if state.status == "connected" else ""
     source = " (workspace)" if state.source == "workspace" else ""
-    return (
-        f"{style(state.name, 'bold')}{source}  {transport}  {style(state.status, colour)}  {tools}"
-    )
+    status = style("needs login", "yellow") if state.needs_login else style(state.status, colour)
+    return f"{style(state.name, 'bold')}{source}  {transport}  {status}  {tools}"
 
 
 def _details(state: ServerState) -> list[str]:
@@ -202,6 +211,7 @@ def _state_json(state: ServerState) -> dict[str, Any]:
         "source": state.source,
         "status": state.status,
         "error": state.error,
+        "needs_login": state.needs_login,
         "stderr_tail": state.stderr_tail,
         "tools": [t.name for t in state.tools],
         "resources": len(state.resources),
@@ -226,6 +236,53 @@ def _print_one(ns: argparse.Namespace, state: ServerState) -> int:
     return 0
 
 
+async def _login(ns: argparse.Namespace) -> int:
+    from pycline.app import mcp_login
+
+    def announce(server: str, url: str) -> None:
+        verb = "Open this address" if ns.no_browser else "Opening your browser at"
+        print(f"{server}: log in to continue. {verb}:\n  {url}", flush=True)
+
+    def no_browser(url: str) -> bool:
+        return False
+
+    try:
+        state = await mcp_login.login(
+            pycline_home(),
+            _workspace(ns),
+            ns.name,
+            announce=announce,
+            open_browser=no_browser if ns.no_browser else None,
+        )
+    except (ToolError, ConfigError) as exc:
+        print(f"pycline mcp: {exc}", file=sys.stderr)
+        return 1
+    if state.status != "connected":
+        print(_status_line(state))
+        for line in _details(state):
+            print(line)
+        return 1
+    print(
+        f"{ns.name}: logged in; {len(state.tools)} tools. The login is kept in pycline's secrets."
+    )
+    return 0
+
+
+async def _logout(ns: argparse.Namespace) -> int:
+    from pycline.app import mcp_login
+
+    try:
+        had, note = await mcp_login.logout(pycline_home(), _workspace(ns), ns.name)
+    except (ToolError, ConfigError) as exc:
+        print(f"pycline mcp: {exc}", file=sys.stderr)
+        return 1
+    if not had:
+        print(f"{ns.name}: not logged in.")
+        return 0
+    print(f"{ns.name}: logged out{f' ({note})' if note else ''}.")
+    return 0
+
+
 def run_mcp(argv: list[str]) -> int:
     """Entry point of `pycline mcp`; returns the exit code."""
     args = list(argv)
@@ -241,5 +298,9 @@ def run_mcp(argv: list[str]) -> int:
         return _edit(ns, command)
     if ns.command == "trust":
         return _trust_project(ns)
+    if ns.command == "login":
+        return asyncio.run(_login(ns))
+    if ns.command == "logout":
+        return asyncio.run(_logout(ns))
     only = None if ns.command == "list" else ns.name
     return asyncio.run(_connect(ns, only))

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from pycline.core import modes
 from pycline.core.modes import Mode
-from pycline.errors import ToolError
+from pycline.errors import PeerToolError, ToolError
 from pycline.events import Event, ToolFinished, ToolStarted
 from pycline.messages import Content, TextContent
 from pycline.parsing.blocks import ToolUseBlock
@@ -111,7 +111,9 @@ async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
         task.keep_interrupted(call_id, f"{responses.tool_header(summary)}\n{exc.result.text}")
         raise asyncio.CancelledError from None
     except ToolError as exc:
-        result = ToolResult(responses.tool_error(call.name, str(exc)), is_error=True)
+        blameless = isinstance(exc, PeerToolError)
+        text = responses.tool_error(call.name, str(exc))
+        result = ToolResult(text, is_error=True, blameless=blameless)
     except (OSError, ValueError, RecursionError) as exc:
         # Input no check foresaw (a name the file system refuses, …): the model is told, the
         # task goes on.
@@ -136,6 +138,5 @@ async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
     if reply.cut_after_tool:
         body += "\n\n" + responses.ONE_TOOL_PER_MESSAGE
     content: list[Content] = [TextContent(body), *result.images]
-    return Step(
-        content, mistake=result.is_error, completed=result.completed, next_mode=result.next_mode
-    )
+    mistake = result.is_error and not result.blameless
+    return Step(content, mistake=mistake, completed=result.completed, next_mode=result.next_mode)

@@ -24,7 +24,7 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pycline.errors import ToolError
+from pycline.errors import PeerToolError
 from pycline.mcp.model import (
     McpOutput,
     McpResource,
@@ -36,6 +36,9 @@ from pycline.mcp.settings import RemoteServer, ServerConfig, StdioServer
 
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession, IncomingMessage
+
+    from pycline.mcp.client_requests import ElicitationPolicy, Elicitor
+    from pycline.mcp.oauth import LoginPolicy
 
 STDERR_TAIL_BYTES = 4096
 LIST_PAGE_CAP = 50  # a server that paginates forever cannot hang a connect
@@ -107,8 +110,17 @@ class McpConnection:
         connect_timeout: float = 30.0,
         cwd: Path | None = None,
         client_name: str = "pycline",
+        login: LoginPolicy | None = None,
+        elicitation: ElicitationPolicy = "decline",
     ) -> None:
         self.name = name
+        self.login = login
+        self.elicitation: ElicitationPolicy = elicitation
+        # Who answers the server's requests for input now (the task whose call is running).
+        self.elicitors: list[Elicitor] = []
+        # The folders the server may work in: the workspace (and its worktree).
+        self.roots: list[Path] = [cwd] if cwd is not None else []
+        self.needs_login = False
         self.config = config
         self.connect_timeout = connect_timeout
         self.base_cwd = cwd
@@ -133,6 +145,7 @@ class McpConnection:
         self._transport_closed = False
         self._refresh_wanted = False
         self._runner: asyncio.Task[None] | None = None
+        self._login_refused: Exception | None = None
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -166,10 +179,12 @@ class McpConnection:
 
     def _live_session(self) -> ClientSession:
         if self._transport_closed and self.status == "connected":
-            raise ToolError(self._gone_message())  # the runner has yet to notice
+            raise PeerToolError(self._gone_message())  # the runner has yet to notice
         if self._session is None or self.status != "connected":
             reason = f": {self.error}" if self.error else ""
-            raise ToolError(f"MCP server '{self.name}' is not connected ({self.status}){reason}.")
+            raise PeerToolError(
+                f"MCP server '{self.name}' is not connected ({self.status}){reason}."
+            )
         return self._session
 
     async def call_tool(
@@ -213,27 +228,27 @@ class McpConnection:
             if exc.code == REQUEST_TIMEOUT:
                 raise self._timeout_error(what, limit) from None
             if exc.code == CONNECTION_CLOSED:
-                raise ToolError(self._gone_message()) from None
-            raise ToolError(
+                raise PeerToolError(self._gone_message()) from None
+            raise PeerToolError(
                 f"MCP server '{self.name}' returned an error for {what}: {exc.message}"
             ) from None
         except ValidationError as exc:
-            raise ToolError(
+            raise PeerToolError(
                 f"MCP server '{self.name}' sent a malformed answer for {what}: "
                 f"{exc.error_count()} validation error(s)"
             ) from None
         except (RuntimeError, ValueError) as exc:
             # The SDK raises these for results it will not hand over (input-required rounds,
             # extension results) and for invalid structured output.
-            raise ToolError(f"MCP server '{self.name}' failed on {what}: {exc}") from None
+            raise PeerToolError(f"MCP server '{self.name}' failed on {what}: {exc}") from None
 
-    def _timeout_error(self, what: str, limit: float) -> ToolError:
+    def _timeout_error(self, what: str, limit: float) -> PeerToolError:
         note = (
             f" (last transport error: {self.last_transport_error})"
             if self.last_transport_error
             else ""
         )
-        return ToolError(
+        return PeerToolError(
             f"MCP server '{self.name}' did not answer {what} within {limit:g} s (its timeout)"
             f"{note}. The request was abandoned."
         )
@@ -291,6 +306,13 @@ class McpConnection:
         from mcp.shared.exceptions import MCPError
         from mcp_types import CONNECTION_CLOSED
 
+        from pycline.mcp.oauth import is_needs_login
+
+        needs = is_needs_login(exc) or self._login_refused
+        if needs is not None:
+            self.needs_login = True
+            return str(needs)
+
         if isinstance(exc, TimeoutError) and self._session is None:
             return f"no answer to the MCP handshake within {self.connect_timeout:g} s"
         # "Connection closed" says nothing about why; a transport error beside it does.
@@ -335,12 +357,19 @@ class McpConnection:
         # Unwinding is LIFO: cancel the pump before its task group is awaited.
         stack.callback(pump_group.cancel_scope.cancel)
         pump_group.start_soon(self._pump, read, forward_send)
+        from pycline.mcp.client_requests import elicitation_callback, roots_callback
+
+        def elicitor() -> Elicitor | None:
+            return self.elicitors[-1] if self.elicitors else None
+
         return await stack.enter_async_context(
             ClientSession(
                 forward_recv,
                 write,
                 message_handler=self._on_message,
                 client_info=Implementation(name=self.client_name, version=__version__),
+                elicitation_callback=elicitation_callback(self.name, self.elicitation, elicitor),
+                list_roots_callback=roots_callback(lambda: self.roots),
             )
         )
 
@@ -349,6 +378,10 @@ class McpConnection:
             async with forward:
                 async for item in read:
                     if isinstance(item, Exception):
+                        from pycline.mcp.oauth import is_needs_login
+
+                        if (needs := is_needs_login(item)) is not None:
+                            self._login_refused = needs
                         self.garbage_lines += 1
                         self.last_transport_error = describe_error(item)[:300]
                         continue
@@ -448,11 +481,18 @@ class McpConnection:
 
     async def _open_remote(self, stack: AsyncExitStack, config: RemoteServer) -> tuple[Any, Any]:
         headers = dict(config.headers)
+        auth = None
+        if self.login is not None:
+            from pycline.mcp.oauth import build_auth
+
+            auth = build_auth(self.name, config, self.login)
         if config.type == "sse":
             from mcp.client.sse import sse_client
 
             return await stack.enter_async_context(
-                sse_client(config.url, headers=headers or None, timeout=self.connect_timeout)
+                sse_client(
+                    config.url, headers=headers or None, timeout=self.connect_timeout, auth=auth
+                )
             )
         import httpx2
         from mcp.client.streamable_http import streamable_http_client
@@ -461,7 +501,9 @@ class McpConnection:
         # the server hold a response stream open, as the SDK's own default does.
         client = await stack.enter_async_context(
             httpx2.AsyncClient(
-                headers=headers, timeout=httpx2.Timeout(self.connect_timeout, read=300.0)
+                headers=headers,
+                timeout=httpx2.Timeout(self.connect_timeout, read=300.0),
+                auth=auth,
             )
         )
         return await stack.enter_async_context(

@@ -22,9 +22,9 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from pycline.errors import ToolError
+from pycline.errors import PeerToolError, ToolError
 from pycline.mcp.connection import McpConnection
 from pycline.mcp.model import McpOutput, ServerState
 from pycline.mcp.schema import check_arguments
@@ -37,6 +37,9 @@ from pycline.mcp.settings import (
     load_settings,
     workspace_settings_path,
 )
+
+if TYPE_CHECKING:
+    from pycline.mcp.oauth import LoginPolicy
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +79,13 @@ class McpHub:
         connect_timeout: float = 30.0,
         trusted: TrustCheck | None = None,
         extra_servers: Mapping[str, ServerConfig] | None = None,
+        login: LoginPolicy | None = None,
+        elicitation: Literal["decline", "defaults"] = "decline",
     ) -> None:
+        # Where remote servers' OAuth tokens live and whether a login may open the browser.
+        self.login = login
+        # How a server's request for input is answered when no front end takes it.
+        self.elicitation = elicitation
         self.settings_path = settings_path or global_settings_path()
         # None: the workspace file is used as it is (callers that already asked the user).
         self.trusted = trusted
@@ -184,6 +193,7 @@ class McpHub:
             instructions=conn.instructions,
             restarts=self._restarts.get(name, 0),
             garbage_lines=conn.garbage_lines,
+            needs_login=conn.needs_login,
         )
 
     def is_auto_approved(self, server: str, tool: str) -> bool:
@@ -209,8 +219,10 @@ class McpHub:
             raise ToolError(f"No MCP server named '{server}'. Configured servers: {known}.")
         conn = self._conns.get(server)
         if state.status != "connected" or conn is None:
+            if state.needs_login:
+                raise PeerToolError(state.error)
             why = f": {state.error}" if state.error else ""
-            raise ToolError(f"MCP server '{server}' is not connected ({state.status}){why}.")
+            raise PeerToolError(f"MCP server '{server}' is not connected ({state.status}){why}.")
         return conn
 
     def check_server(self, server: str) -> None:
@@ -310,7 +322,14 @@ class McpHub:
         self._bump()
 
     def _new_connection(self, name: str, config: ServerConfig) -> McpConnection:
-        conn = McpConnection(name, config, connect_timeout=self.connect_timeout, cwd=self.workspace)
+        conn = McpConnection(
+            name,
+            config,
+            connect_timeout=self.connect_timeout,
+            cwd=self.workspace,
+            login=self.login,
+            elicitation=self.elicitation,
+        )
         self._conns[name] = conn
         return conn
 

@@ -83,6 +83,7 @@ class ServerState:
     instructions: str = ""
     restarts: int = 0  # automatic restarts since the last successful, stable connection
     garbage_lines: int = 0  # stdout lines that were not JSON-RPC
+    needs_login: bool = False  # a remote server asked for an OAuth login that was not made
 
     @property
     def auto_approve(self) -> tuple[str, ...]:

@@ -66,10 +66,36 @@ class StdioServer(_Common):
     cwd: str | None = None
 
 
+class OAuthSettings(BaseModel):
+    """A remote server's `oauth` entry: how pycline logs in to it (all optional).
+
+    `clientId`/`clientSecret`: a client registered with the authorization server beforehand
+    (then pycline does not register itself); `clientMetadataUrl`: an https URL serving pycline's
+    client ID metadata document, used where the server supports those; `scopes`: what to ask
+    for (default: what the server's challenge or metadata names); `callbackPort`: a fixed port
+    for the loopback redirect (default: any free one).
+    """
+
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+
+    client_id: str | None = Field(default=None, alias="clientId")
+    client_secret: str | None = Field(default=None, alias="clientSecret")
+    client_metadata_url: str | None = Field(default=None, alias="clientMetadataUrl")
+    token_endpoint_auth_method: (
+        Literal["none", "client_secret_basic", "client_secret_post"] | None
+    ) = Field(default=None, alias="tokenEndpointAuthMethod")
+    scopes: tuple[str, ...] = ()
+    callback_port: int | None = Field(default=None, alias="callbackPort", ge=1, le=65535)
+
+    def __repr__(self) -> str:  # never show the secret
+        return f"OAuthSettings(client_id={self.client_id!r})"
+
+
 class RemoteServer(_Common):
     type: Literal["sse", "streamableHttp"] = "sse"
     url: str
     headers: dict[str, str] = Field(default_factory=dict)
+    oauth: OAuthSettings | None = None
 
     @field_validator("url")
     @classmethod

@@ -113,7 +113,8 @@ ApprovalCategory: TypeAlias = Literal[
 class ToolResult:
     """What goes back to the model.
 
-    `is_error` counts towards the consecutive-mistake limit. `completed` ends the task
+    `is_error` counts towards the consecutive-mistake limit unless `blameless` (the program
+    behind the tool failed, not the model's call). `completed` ends the task
     (`attempt_completion` accepted by the user). `denied` means the user said no.
     """
 
@@ -125,6 +126,7 @@ class ToolResult:
     next_mode: Literal["act", "plan"] | None = None  # the user switched mode (Plan → Act)
     # What the user is shown even when the model cannot take images (the browser's screenshot).
     shown: tuple[ImageContent, ...] = ()
+    blameless: bool = False
 
 
 class Interrupted(asyncio.CancelledError):

@@ -173,6 +173,7 @@ class UseMcpToolTool:
                 f"The MCP tool '{tool}' reported an error:\n{text or NO_CONTENT}",
                 images=images,
                 is_error=True,
+                blameless=True,  # the server's own failure, not a wrong call by the model
             )
         return ToolResult(with_feedback(text or NO_CONTENT, feedback), images=images)
 

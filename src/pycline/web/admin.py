@@ -5,6 +5,7 @@ and trusting the project's MCP file."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -139,6 +140,7 @@ def mcp_state(session: WebSession) -> dict[str, Any]:
                 "status": str(s.status),
                 "source": s.source,
                 "error": s.error,
+                "needsLogin": s.needs_login,
                 "tools": [{"name": t.name, "description": t.description} for t in s.tools],
                 "resources": [{"uri": r.uri, "name": r.name} for r in s.resources],
                 "autoApprove": sorted({*s.auto_approve, *extra.get(s.name, [])}),
@@ -393,6 +395,26 @@ def add_routes(app: web.Application, session_of: SessionOf) -> None:
             await hub.restart_server(request.match_info["name"])
         except PyclineError as exc:
             return fail(exc)
+        return web.json_response({"ok": True})
+
+    @routes.post("/api/mcp/{name}/login")
+    async def login(request: web.Request) -> web.Response:
+        # The browser opens on this machine (the page is served on loopback); the tokens go to
+        # pycline's secrets store, then the session's hub reconnects the server with them.
+        from pycline.app import mcp_login
+
+        session = session_of(request)
+        name = request.match_info["name"]
+        try:
+            state = await mcp_login.login(session.home, session.cwd, name)
+        except PyclineError as exc:
+            return fail(exc)
+        if state.status != "connected":
+            return fail(ConfigError(state.error or f"The login to {name} did not complete."))
+        hub = session.session.mcp
+        if hub is not None:
+            with contextlib.suppress(PyclineError):
+                await hub.restart_server(name)
         return web.json_response({"ok": True})
 
     @routes.post("/api/mcp/{name}/auto-approve")

@@ -20,6 +20,12 @@ async def check_mcp(home: Path, workspace: Path) -> list[Check]:
         name = f"mcp: {server.name}"
         if server.status == "disabled":
             checks.append(Check(name, "off", "disabled"))
+        elif server.needs_login:
+            checks.append(
+                Check(
+                    name, "warn", "needs login", f"`pycline mcp login {server.name}` (in a browser)"
+                )
+            )
         elif server.status == "connected":
             tools = ", ".join(t.name for t in server.tools[:6])
             more = f", … ({len(server.tools)} in all)" if len(server.tools) > 6 else ""

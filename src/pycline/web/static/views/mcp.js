@@ -9,7 +9,7 @@ import { errorText } from "../lib/store.js";
 
 /**
  * @typedef {import("../lib/store.js").Store} Store
- * @typedef {{ name: string, status: string, error?: string | null, source?: string,
+ * @typedef {{ name: string, status: string, error?: string | null, source?: string, needsLogin?: boolean,
  *   tools: { name: string, description?: string }[], resources: { uri: string, name?: string }[], autoApprove: string[] }} Server
  */
 
@@ -79,7 +79,8 @@ function ServerRow({ s, all, post, expanded }) {
     <summary>${title}</summary>${body}</details>`;
   return html`<div class="mcp-server">
     <div class="mcp-head"><span class=${`dot ${s.status}`} aria-hidden="true" /><strong>${s.name}</strong>
-      <span class="muted"> ${statusText(s.status)}${s.error ? `: ${s.error}` : ""}</span><span class="spacer" />
+      <span class="muted"> ${s.needsLogin ? "needs login" : `${statusText(s.status)}${s.error ? `: ${s.error}` : ""}`}</span><span class="spacer" />
+      ${s.needsLogin ? html`<button type="button" aria-label=${`Log in to ${s.name}`} onClick=${() => post(`/api/mcp/${name}/login`)}>Log in</button>` : null}
       <input type="checkbox" role="switch" checked=${s.status !== "disabled"} aria-label=${`Enable ${s.name}`}
         onChange=${(/** @type {Event} */ e) => post(`/api/mcp/${name}/enabled`, { enabled: /** @type {HTMLInputElement} */ (e.currentTarget).checked })} />
       <button type="button" aria-label=${`Restart ${s.name}`} onClick=${() => post(`/api/mcp/${name}/restart`)}>Restart</button>
