@@ -18,6 +18,7 @@ from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.messages import Message
 from pycline.parsing.native import ToolDefinition
 from pycline.providers import errors, wire_values
+from pycline.providers.closing import close_stream
 from pycline.providers.base import (
     ModelInfo,
     ReasoningChunk,
@@ -119,8 +120,9 @@ class AnthropicProvider:
             raise self._translate(exc, streaming=False) from exc
 
         state = _StreamState()
+        chunks = response.__aiter__()
         try:
-            async for event in response:
+            async for event in chunks:
                 for out in state.feed(event):
                     yield out
         except (anthropic.APIError, httpx2.TransportError) as exc:
@@ -132,7 +134,7 @@ class AnthropicProvider:
                 yield state.usage
             raise errors.malformed(self._label, exc) from exc
         finally:
-            await response.close()
+            await close_stream(response, chunks)
         if state.usage is not None:
             yield state.usage
         if not state.stopped:
