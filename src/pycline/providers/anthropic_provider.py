@@ -18,7 +18,6 @@ from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.messages import Message
 from pycline.parsing.native import ToolDefinition
 from pycline.providers import errors, wire_values
-from pycline.providers.closing import close_stream
 from pycline.providers.base import (
     ModelInfo,
     ReasoningChunk,
@@ -27,6 +26,7 @@ from pycline.providers.base import (
     ToolCallChunk,
     UsageChunk,
 )
+from pycline.providers.closing import close_stream
 from pycline.providers.convert import anthropic_tools, to_anthropic, to_anthropic_system
 
 if TYPE_CHECKING:

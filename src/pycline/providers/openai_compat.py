@@ -15,7 +15,6 @@ from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.messages import Message
 from pycline.parsing.native import ToolDefinition
 from pycline.providers import errors, wire_values
-from pycline.providers.closing import close_stream
 from pycline.providers.base import (
     ModelInfo,
     ReasoningChunk,
@@ -24,6 +23,7 @@ from pycline.providers.base import (
     ToolCallChunk,
     UsageChunk,
 )
+from pycline.providers.closing import close_stream
 from pycline.providers.convert import openai_tools, to_openai
 from pycline.providers.presets import OPENAI, Preset
 
