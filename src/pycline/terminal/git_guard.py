@@ -74,7 +74,7 @@ def mended(before: GitLook, first: GitLook | None = None) -> list[str]:
             _remove(before.git_dir / name)
             found.append(f".git/{name} was written by the command and has been removed")
         elif was and is_now != was:
-            found.append(f".git/{name} was changed by the command; check it before using git")
+            found.append(f".git/{name} changed while the command ran; check it before using git")
     return found
 
 
