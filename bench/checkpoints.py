@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import statistics
@@ -205,8 +206,9 @@ class _SlowModel(ScriptedProvider):
         self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
     ) -> AsyncIterator[StreamChunk]:
         await asyncio.sleep(self.latency)
-        async for chunk in super().stream(system, messages, tools=tools):
-            yield chunk
+        async with contextlib.aclosing(super().stream(system, messages, tools=tools)) as chunks:
+            async for chunk in chunks:
+                yield chunk
 
 
 class _Host:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import gc
 import inspect
@@ -233,8 +234,9 @@ class GatedModel(ScriptedProvider):
     async def stream(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
         if self.turnstile is not None:
             await self.turnstile.enter()
-        async for chunk in super().stream(*args, **kwargs):
-            yield chunk
+        async with contextlib.aclosing(super().stream(*args, **kwargs)) as chunks:
+            async for chunk in chunks:
+                yield chunk
 
 
 async def _paired(turns: int, root: Path) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from pycline.core.task import Task
 from pycline.events import Answer, Event, Host, Question
 from pycline.messages import Message
 from pycline.providers.base import ModelInfo, Provider, StreamChunk
+from pycline.providers.closing import close_stream
 from pycline.providers.scripted import ScriptedProvider, ScriptedReply
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskStore
@@ -198,11 +199,15 @@ class GatedProvider:
 
     async def stream(self, system: str, messages: Sequence[Message]) -> AsyncIterator[StreamChunk]:
         first = not self.inner.requests
-        async for chunk in self.inner.stream(system, messages):
-            yield chunk
-            if first and not self.streaming.is_set():
-                self.streaming.set()
-                await self.gate.wait()
+        chunks = self.inner.stream(system, messages)
+        try:
+            async for chunk in chunks:
+                yield chunk
+                if first and not self.streaming.is_set():
+                    self.streaming.set()
+                    await self.gate.wait()
+        finally:
+            await close_stream(chunks)
 
 
 def complete(result: str = "done") -> str:

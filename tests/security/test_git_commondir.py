@@ -59,7 +59,7 @@ def test_a_planted_commondir_gitdir_or_alternates_is_removed_and_runs_nothing(
     assert proc.returncode == 0, proc.stderr
     seen = results(isolated_home)
     for name in ("commondir", "gitdir", "objects/info/alternates"):
-        assert f".git/{name} was written by the command and has been removed" in seen, seen
+        assert f".git/{name} was written by a command and has been removed" in seen, seen
         assert not (repo / ".git" / name).exists()
     assert "Read-only file system" in seen or "Device or resource busy" in seen
     assert (repo / ".git" / "worktrees" / "linked" / "commondir").read_text() != "cd\n"

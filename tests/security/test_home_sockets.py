@@ -145,7 +145,8 @@ def test_no_socket_or_fifo_under_a_shown_home_folder_is_reachable(
     assert [x.accepted for x in listeners] == [0, 0]
     assert written == b""
     # The cache still works for the user, outside the sandbox.
-    assert TOKEN in _git(home, "credential-cache", "get", stdin="protocol=https\nhost=example.com\n\n").stdout
+    asked = "protocol=https\nhost=example.com\n\n"
+    assert TOKEN in _git(home, "credential-cache", "get", stdin=asked).stdout
 
 
 def _drain(fd: int) -> bytes:

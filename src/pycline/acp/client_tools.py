@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -25,6 +26,7 @@ from pycline.app.tool_parts import (
     blocked_message,
     converter_for,
     format_page,
+    git_checked,
     parse_range,
     prepared,
     sandbox_in,
@@ -161,7 +163,8 @@ class ClientCommandTool:
             ready = await prepared(command, ctx.cwd, sandbox=sandbox, for_another_spawner=True)
         except SandboxUnavailable as exc:
             raise ToolError(f"The command was not run: {exc}") from exc
-        return await self._execute(command, ready.argv, timeout, ctx)
+        run = functools.partial(self._execute, command, ready.argv, timeout, ctx)
+        return await git_checked(ctx, sandbox, run)
 
     async def _execute(
         self, command: str, argv: list[str], timeout: float, ctx: ToolContext

@@ -26,6 +26,7 @@ from pycline.providers.base import (
     ToolCallChunk,
     UsageChunk,
 )
+from pycline.providers.closing import close_stream
 from pycline.providers.convert import anthropic_tools, to_anthropic, to_anthropic_system
 
 if TYPE_CHECKING:
@@ -119,8 +120,9 @@ class AnthropicProvider:
             raise self._translate(exc, streaming=False) from exc
 
         state = _StreamState()
+        chunks = response.__aiter__()
         try:
-            async for event in response:
+            async for event in chunks:
                 for out in state.feed(event):
                     yield out
         except (anthropic.APIError, httpx2.TransportError) as exc:
@@ -132,7 +134,7 @@ class AnthropicProvider:
                 yield state.usage
             raise errors.malformed(self._label, exc) from exc
         finally:
-            await response.close()
+            await close_stream(response, chunks)
         if state.usage is not None:
             yield state.usage
         if not state.stopped:

@@ -23,6 +23,7 @@ from pycline.providers.base import (
     ToolCallChunk,
     UsageChunk,
 )
+from pycline.providers.closing import close_stream
 from pycline.providers.convert import openai_tools, to_openai
 from pycline.providers.presets import OPENAI, Preset
 
@@ -103,8 +104,9 @@ class OpenAIProvider:
             raise self._translate(exc, streaming=False) from exc
 
         state = _StreamState()
+        chunks = response.__aiter__()
         try:
-            async for chunk in response:
+            async for chunk in chunks:
                 for out in state.feed(chunk):
                     yield out
         except (openai.APIError, httpx2.TransportError) as exc:
@@ -112,7 +114,7 @@ class OpenAIProvider:
         except errors.MALFORMED_STREAM as exc:
             raise errors.malformed(self._label, exc) from exc
         finally:
-            await response.close()
+            await close_stream(response, chunks)
         if state.usage is not None:
             yield state.usage
         if state.finish_reason is None:

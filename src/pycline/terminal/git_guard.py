@@ -33,6 +33,7 @@ FOLLOWED = (
     "branches",
 )
 _PER_WORKTREE = ("commondir", "gitdir", "config.worktree")
+_NEVER_IN_A_REPOSITORY = frozenset({"commondir", "gitdir"})
 _MAX_ENTRIES = 2_000
 
 Fingerprint = tuple[tuple[str, int, int, int], ...]
@@ -69,12 +70,17 @@ def mended(before: GitLook, first: GitLook | None = None) -> list[str]:
     found: list[str] = []
     for name, was in before.parts.items():
         is_now = now.parts.get(name, ())
-        absent = not was and (first is None or not first.parts.get(name, ()))
+        # A repository's own git directory never has these: one that appeared since the first
+        # look was planted (by a command still running in the background, too).
+        if name in _NEVER_IN_A_REPOSITORY and first is not None:
+            absent = not first.parts.get(name, ())
+        else:
+            absent = not was
         if absent and is_now:
             _remove(before.git_dir / name)
-            found.append(f".git/{name} was written by the command and has been removed")
+            found.append(f".git/{name} was written by a command and has been removed")
         elif was and is_now != was:
-            found.append(f".git/{name} was changed by the command; check it before using git")
+            found.append(f".git/{name} changed while the command ran; check it before using git")
     return found
 
 

@@ -17,7 +17,7 @@ names no list keeps complete. So each shown folder is looked through before a co
 
 The look is breadth-first, stays out of package trees (installed libraries, registries, build
 caches: nothing of the user's lives there, and they hold most of the files), goes at most
-`MAX_DEPTH` deep and through at most `MAX_ENTRIES` entries; a folder already looked through is
+`MAX_DEPTH` deep and through at most `MAX_ENTRIES` entries of each shown folder; a folder already looked through is
 not read again until it changes.
 """
 
@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 MAX_DEPTH = 6
-MAX_ENTRIES = 40_000
+MAX_ENTRIES = 20_000  # per shown folder
 MAX_COVERED = 2_000
 
 _WORDS = (
@@ -87,9 +87,8 @@ def to_cover(shown: Sequence[Path]) -> list[Path]:
     and credential stores, as paths inside the sandbox, outermost first."""
     places = [(str(place), os.path.realpath(place)) for place in shown if place.is_dir()]
     found: dict[str, None] = {}
-    budget = [MAX_ENTRIES]
     for place, real in places:
-        for rel in _looked_through(real, budget):
+        for rel in _looked_through(real, [MAX_ENTRIES]):
             found[os.path.join(place, rel)] = None
     reals = tuple(real + "/" for _, real in places)
     for live in (*_bound_sockets(), *_open_fifos(reals)):

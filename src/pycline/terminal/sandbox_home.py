@@ -5,9 +5,10 @@ Developers keep credentials for dozens of services in their home (`~/.claude`, `
 no list of them is ever complete. So the home is replaced by an empty folder, and only what
 builds and tests need comes back, read-only: toolchains and package caches, the folders on the
 command's PATH and those its environment names (an active virtualenv or conda, nvm, pyenv, …),
-git's and pip's configuration. Files inside those that hold credentials (`~/.cargo/credentials.toml`,
-`~/.gradle/gradle.properties`, a Hugging Face token in `~/.cache`) stay hidden, and so does every
-known credential file when the home is shown anyway (a workspace that is the home itself).
+git's and pip's configuration. What inside those holds credentials stays hidden: the stores named
+here (`~/.cargo/credentials.toml`, `~/.gradle/gradle.properties`), and whatever `home_scan` finds
+by rule (sockets, FIFOs, files named for credentials); every known credential file stays hidden
+when the home is shown anyway (a workspace that is the home itself).
 """
 
 from __future__ import annotations

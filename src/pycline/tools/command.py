@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from pycline.errors import ToolError
@@ -113,22 +114,7 @@ class ExecuteCommandTool:
     async def _execute(
         self, command: str, timeout: float, ctx: ToolContext, sandbox: SandboxPolicy | None
     ) -> ToolResult:
-        guarded = sandbox is not None and sandbox.mode == "workspace-write"
-        root = sandbox.workspace if sandbox is not None else ctx.workspace.root
-        before = await asyncio.to_thread(git_guard.look, root) if guarded else None
-        found: list[str] = []
-        try:
-            result = await self._run(command, timeout, ctx, sandbox)
-        finally:
-            if before is not None:
-                first = git_guard.first_look(before)
-                found = await asyncio.to_thread(git_guard.mended, before, first)
-                for line in found:
-                    ctx.say(ToolOutput(f"[pycline] {line}\n"))
-        if found:
-            note = "\n".join(f"[pycline] {line}" for line in found)
-            result = replace(result, text=f"{result.text}\n{note}")
-        return result
+        return await git_checked(ctx, sandbox, lambda: self._run(command, timeout, ctx, sandbox))
 
     async def _run(
         self, command: str, timeout: float, ctx: ToolContext, sandbox: SandboxPolicy | None
@@ -218,6 +204,29 @@ async def approve_command(
         else:
             ctx.say(ToolOutput(f"[pycline] `{rule}` is now always allowed in this workspace\n"))
     return command, timeout
+
+
+async def git_checked(
+    ctx: ToolContext, sandbox: SandboxPolicy | None, run: Callable[[], Awaitable[ToolResult]]
+) -> ToolResult:
+    """`run()` (a sandboxed command), then what it did to the workspace's `.git` checked: what
+    git would follow elsewhere or run is undone, and the user and the model are told."""
+    guarded = sandbox is not None and sandbox.mode == "workspace-write"
+    root = sandbox.workspace if sandbox is not None else ctx.workspace.root
+    before = await asyncio.to_thread(git_guard.look, root) if guarded else None
+    found: list[str] = []
+    try:
+        result = await run()
+    finally:
+        if before is not None:
+            first = git_guard.first_look(before)
+            found = await asyncio.to_thread(git_guard.mended, before, first)
+            for line in found:
+                ctx.say(ToolOutput(f"[pycline] {line}\n"))
+    if found:
+        note = "\n".join(f"[pycline] {line}" for line in found)
+        result = replace(result, text=f"{result.text}\n{note}")
+    return result
 
 
 def sandbox_in(ctx: ToolContext) -> SandboxPolicy | None:

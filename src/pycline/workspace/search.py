@@ -22,6 +22,7 @@ from pycline.errors import ToolError
 from pycline.workspace.access import AccessRules
 from pycline.workspace.ignore import IgnoreRules
 from pycline.workspace.listing import HEAVY_DIRS
+from pycline.workspace.names import shown_name
 from pycline.workspace.ripgrep import ripgrep_path
 
 MAX_RESULTS = 300
@@ -216,7 +217,7 @@ def format_results(outcome: SearchOutcome, *, limit: int = MAX_RESULTS) -> str:
         hits = outcome.files[path].lines
         if not any(is_match for is_match, _ in hits.values()):
             continue
-        parts.append(path)
+        parts.append(shown_name(path))
         parts.append("│----")
         previous = None
         for number in sorted(hits):
