@@ -1,7 +1,5 @@
 """`python -m pycline`: the `pycline` command."""
 
-import sys
+from pycline.main import run
 
-from pycline.main import main
-
-sys.exit(main())
+run()

@@ -49,4 +49,4 @@ def test_the_manifest_package_is_this_project_and_runs_under_its_own_name() -> N
     assert project["name"] == package["package"] == pycline.DISTRIBUTION != "pycline"
     assert project["version"] == pycline.__version__
     scripts = project["scripts"]
-    assert scripts[package["package"]] == scripts["pycline"] == "pycline.main:main"
+    assert scripts[package["package"]] == scripts["pycline"] == "pycline.main:run"

@@ -135,7 +135,7 @@ def test_language_servers_and_their_budget_come_from_the_global_settings(
 ) -> None:
     monkeypatch.delenv("PYCLINE_LANGUAGE_SERVERS")
     assert diagnostics_settings(isolated_home, workspace) == DiagnosticsSettings(
-        {}, 1.5, isolated_home
+        {}, 1.2, isolated_home
     )
     _write(
         settings_path(isolated_home),

@@ -9,7 +9,7 @@ from pathlib import Path
 from pycline.app.session import ConfigOverrides, Session, TaskOptions
 from pycline.commands import AnswerQuestion
 from pycline.events import ACCEPT, DENY, Answer, FollowupQuestion, QuestionAsked
-from pycline.messages import ImageContent, Message, TextContent
+from pycline.messages import ImageContent, Message
 from pycline.providers.scripted import ScriptedProvider
 from tests.core.harness import RecordingHost, complete, make_task
 
@@ -31,9 +31,9 @@ async def test_feedback_on_a_rejected_edit_carries_its_picture_to_the_model(
     assert (await task.start("write")).completed
     sent = provider.requests[1].messages[-1]
     assert images_in(sent) == [ImageContent("image/png", PNG)]
-    # After the result it belongs to, before the environment details.
+    # After the result it belongs to (and before the environment details, when they are sent).
     kinds = [c.kind for c in sent.content]
-    assert kinds.index("image") > 0 and isinstance(sent.content[-1], TextContent)
+    assert kinds.index("image") > 0
     assert "like this instead" in sent.text
     assert images_in(provider.requests[2].messages[-1]) == []  # sent once
 

@@ -44,21 +44,20 @@ async def test_first_message_has_task_and_environment(isolated_home: Path, works
     assert "attempt_completion" in provider.requests[0].system
 
 
-async def test_tool_result_has_cline_header_and_fresh_environment(
+async def test_tool_result_has_cline_header_and_environment_details_only_when_they_change(
     isolated_home: Path, workspace: Path
 ) -> None:
     (workspace / "notes.md").write_text("hello notes\n", encoding="utf-8")
     host = RecordingHost()
-    replies = ["<read_file>\n<path>notes.md</path>\n</read_file>", complete()]
-    task, provider = make_task(isolated_home, workspace, replies, host)
+    read = "<read_file>\n<path>notes.md</path>\n</read_file>"
+    task, provider = make_task(isolated_home, workspace, [read, read, complete()], host)
     assert (await task.start("read")).completed
     second_user = provider.requests[1].messages[-1]
     assert second_user.text.startswith("[read_file for 'notes.md'] Result:")
     assert "hello notes" in second_user.text
-    assert "<environment_details>" in second_user.text
-    assert (
-        "Files" not in second_user.text.split("<environment_details>")[1]
-    )  # listing only first time
+    # Nothing but the time changed since the first request: no second copy of the details.
+    assert "<environment_details>" not in second_user.text
+    assert "<environment_details>" not in provider.requests[2].messages[-1].text
 
 
 async def test_write_edit_command_and_complete(isolated_home: Path, workspace: Path) -> None:

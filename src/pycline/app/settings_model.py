@@ -154,7 +154,7 @@ class Settings(Profile):
     sandbox_readable: list[str] = Field(default_factory=list)
     # Language servers checking each edit: language -> command ([] turns a language off).
     language_servers: dict[str, list[str]] = Field(default_factory=dict)
-    diagnostics_timeout: float = Field(1.5, gt=0, le=120)  # seconds an edit may wait
+    diagnostics_timeout: float = Field(1.2, gt=0, le=120)  # seconds an edit may wait
     # A language server found nowhere (TypeScript's) is installed into PYCLINE_HOME/lsp on first use.
     install_language_servers: bool = True
     # Native API tool calls, XML tool calls, or native where the model's catalogue entry says so.

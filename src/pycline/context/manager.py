@@ -59,6 +59,7 @@ class ContextManager:
         self.edits: tuple[ReadEdit, ...] = tuple(edits)
         self._view = LightView()  # `lighten` of what is sent, updated as history grows
         self._frozen: Frozen | None = None  # the view at the last step
+        self._usage_stale = False  # the last reported usage describes a replaced history
         self._carry_chars = int(step_limit(0, None) * CARRY_CHARS_PER_LIMIT_TOKEN)
 
     # --- the decisions ------------------------------------------------------------------------
@@ -91,8 +92,12 @@ class ContextManager:
         action: Action = "none"
         # With condensing on, the summary replaces history at the limit at the latest (the cost
         # point), not only near the window's end, which the limit never lets history reach.
+        # Condensing (Cline's threshold) also heeds the provider's own count; trimming does not.
+        reported = 0 if self._usage_stale or last_total_tokens is None else last_total_tokens
+        self._usage_stale = False
+        sized = max(used, reported)
         condense = auto_condense is not None and (
-            should_compact(used, window, auto_condense) or used >= limit
+            should_compact(sized, window, auto_condense) or sized >= limit
         )
         frozen = self._frozen
         stepped = (
@@ -128,6 +133,7 @@ class ContextManager:
         self.deleted_range = None
         self.edits = ()
         self._frozen = None
+        self._usage_stale = True  # the last reported usage was for the old, long history
 
     # --- the view -----------------------------------------------------------------------------
 
@@ -230,6 +236,7 @@ class ContextManager:
             if self._frozen.extends(history):
                 return False
             self._frozen = None
+        self._usage_stale = True  # the last reported usage was for the old, long history
         changed = False
         if self.deleted_range is not None and not _range_ok(history, self.deleted_range):
             self.deleted_range = None

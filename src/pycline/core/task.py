@@ -78,6 +78,8 @@ class Task:
         # The last tool specs offered and their definitions: the same every request until the
         # mode or the offer changes.
         self._offered: tuple[Sequence[ToolSpec], tuple[ToolDefinition, ...]] = ((), ())
+        # What the environment details said last time they were sent (None: not yet this run).
+        self._told: tuple[object, ...] | None = None
 
     # --- what the app layer reads and changes ---------------------------------------------------
 
@@ -283,6 +285,7 @@ class Task:
     async def _run(self, user_content: list[Content]) -> TaskOutcome:
         self.record.status = "running"
         outcome = TaskOutcome(False, "The task was cancelled.")
+        self._told = None  # each run's first request has the environment details
         try:
             added = await self.capabilities.before_run(self, user_content)
             if isinstance(added, Stop):
@@ -324,7 +327,8 @@ class Task:
             env = self._environment(first_request)
             first_request = False
             images, state.answer_images = state.answer_images, []
-            content = (*user_content, *images, *notes, TextContent(env))
+            told = (TextContent(env),) if env else ()
+            content = (*user_content, *images, *notes, *told)
             self.history.append(Message("user", content, time.time()))
             await self._saved()
             reply = await self.requests.next_reply()
@@ -414,6 +418,9 @@ class Task:
         return True
 
     def _environment(self, first_request: bool) -> str:
+        """The environment details for this request; "" when nothing in them changed since they
+        were last sent but the time and a usage figure within the same tenth of the window (a
+        block resent on every request is paid again on every later one)."""
         info = EnvironmentInfo(
             mode=self.mode,
             context_tokens=self.state.context_tokens,
@@ -422,6 +429,16 @@ class Task:
             recently_modified=tuple(self.state.files.changed_by_others(self.workspace.root)),
             terminals=self._terminals(),
         )
+        window = max(info.context_window, 1)
+        state = (
+            info.mode,
+            info.recently_modified,
+            info.terminals,
+            10 * info.context_tokens // window,
+        )
+        if not first_request and self._told == state:
+            return ""
+        self._told = state
         return environment_details(self.workspace.root, info)
 
     def _terminals(self) -> str:

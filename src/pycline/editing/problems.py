@@ -8,7 +8,7 @@ Three sources: tree-sitter syntax errors (always), configured linters, and a lan
 baseline when it arrived; without one, nothing it says can be called new.
 
 The server is the slow one (a cold project load takes seconds), so an edit waits for it once,
-for at most `wait` seconds after the save, whatever the check needs (the old text's baseline,
+for at most `wait` seconds from its approval (`approved()`), whatever the check needs (the old text's baseline,
 a restart, the new text). What it has not answered by then goes on in the background and
 reaches the model with its next tool result (`LateProblems`), so the loop never stands still
 for a language server.
@@ -136,6 +136,7 @@ class ProblemCheck:
     _before: list[Problem] | None = None
     _old_text: str | None = None
     _baseline: asyncio.Task[list[Problem] | None] | None = None
+    _deadline: float | None = None  # when the wait ends (loop time), set at the approval
 
     def _commands(self) -> list[tuple[str, ...]]:
         return commands_for(self.display, self.linters)
@@ -154,6 +155,11 @@ class ProblemCheck:
                     _from_lint(await lint(self.path, self.cwd, commands, confine=self.confine))
                 )
         self._before = found
+
+    def approved(self) -> None:
+        """The edit was approved: its wait for the server runs from now."""
+        if self.wait is not None:
+            self._deadline = asyncio.get_running_loop().time() + self.wait
 
     def discard(self) -> None:
         if self._baseline is not None:
@@ -185,7 +191,10 @@ class ProblemCheck:
 
     async def _server_after(self, new_text: str) -> list[Problem]:
         check = asyncio.create_task(self._server_fresh(new_text))
-        done, _ = await asyncio.wait({check}, timeout=self.wait)
+        wait = self.wait
+        if self._deadline is not None:
+            wait = max(self._deadline - asyncio.get_running_loop().time(), 0.0)
+        done, _ = await asyncio.wait({check}, timeout=wait)
         if check in done:
             return check.result()
         if self.late is not None:

@@ -254,6 +254,7 @@ async def _propose_and_save(
                 await before
     if not approval.approved:
         return ToolResult(with_feedback(DENIED, approval.feedback), denied=True)
+    check.approved()
     if _fingerprint(resolved.path) != on_disk:
         # Someone (the user, in their editor) changed the file while the question was open:
         # saving now would silently undo that, so the user is asked again with the real diff.

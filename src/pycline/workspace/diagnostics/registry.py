@@ -51,7 +51,7 @@ _CONNECTION = "pycline.workspace.diagnostics.connection"
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BUDGET = 1.5  # seconds an edit may wait for its server
+DEFAULT_BUDGET = 1.2  # seconds an edit may wait for its server, from its approval
 # The workspace scan that finds which languages to warm up stops after this many entries.
 SCAN_LIMIT = 5_000
 _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "target", "dist", "build", "vendor"})
