@@ -199,6 +199,22 @@ def cut_off(label: str, why: str) -> ProviderError:
     return ProviderError(Kind.CUT_OFF, f"The reply from {label} was cut off: {why}.")
 
 
+class OutputLimitReached(ProviderError):
+    """The model wrote as much as the request allowed. Not a failure to retry (the same request
+    writes the same reply again): the loop keeps what arrived, runs no unfinished tool call in
+    it, and tells the model to be shorter."""
+
+    def __init__(self, label: str, limit: int | None) -> None:
+        super().__init__(
+            Kind.CUT_OFF, f"The reply from {label} was cut off: it reached the output limit."
+        )
+        self.limit = limit
+
+
+def output_limit(label: str, limit: int | None = None) -> OutputLimitReached:
+    return OutputLimitReached(label, limit)
+
+
 # What reading a stream that is not what the API documents raises: a `data:` line that is not
 # JSON (ValueError) or is nested without end (RecursionError), a field checked by
 # `wire_values` (ValueError), or an event of the wrong shape met by the SDK's loosely built

@@ -146,7 +146,7 @@ class OpenAIProvider:
         if state.finish_reason is None:
             raise errors.cut_off(self._label, "the stream ended before the reply was finished")
         if state.finish_reason == "length":
-            raise errors.cut_off(self._label, "the reply reached the maximum output length")
+            raise errors.output_limit(self._label, options[self._preset.output_limit_field])
         if state.finish_reason == "content_filter":
             raise ProviderError(
                 ProviderErrorKind.OTHER,
