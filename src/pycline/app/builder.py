@@ -134,7 +134,7 @@ class TaskBuilder:
                 tools += wiring.subagent_tools(self.home)
         if wrap is not None:
             tools = [wrap(tool) for tool in tools]
-        profiles = wiring.mode_profiles(act, plan, tools, root)
+        profiles = wiring.mode_profiles(act, plan, tools, root, profile=now.prompt_profile)
         services = wiring.task_services(
             root,
             hub=self.mcp,
