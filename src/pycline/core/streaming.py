@@ -28,6 +28,8 @@ class Reply:
     # The reply stopped at the request's output limit (that many tokens, or -1 when unknown):
     # what arrived is kept, without the tool call it may have cut short.
     limit_reached: int = 0
+    # What a near-miss call's repair changed, to be told with its result (near_miss.py).
+    corrections: tuple[str, ...] = ()
 
 
 class StreamFailed(Exception):

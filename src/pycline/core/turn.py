@@ -132,6 +132,8 @@ async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
             if not resolved.outside and resolved.path.is_file():
                 task.note_path(resolved.display)
     body = f"{responses.tool_header(summary)}\n{result.text}"
+    if reply.corrections:
+        body += "\n\n" + "\n".join(reply.corrections)
     if reply.cut_after_tool:
         body += "\n\n" + responses.ONE_TOOL_PER_MESSAGE
     content: list[Content] = [TextContent(body), *result.images]
