@@ -68,3 +68,12 @@ def test_only_unambiguous_slips_are_repaired() -> None:
     assert unfence("```sh\nls\n```", "README.md") == ("```sh\nls\n```", False)
     assert unfence("```\na\n```\nb\n```\nc\n```", "x.py")[1] is False
     assert unfence("```go\npackage main\n```", "main.go") == ("package main", True)
+
+
+async def test_a_call_in_a_code_fence_is_one_call(isolated_home: Path, workspace: Path) -> None:
+    (workspace / "notes.txt").write_text("alpha\n")
+    call = "```xml\n<read_file>\n<path>notes.txt</path>\n</read_file>\n```"
+    task, provider = make_task(isolated_home, workspace, [call, complete()], RecordingHost())
+    assert (await task.start("read notes")).completed
+    told = result_text(provider, 1)
+    assert "alpha" in told and "Only one tool" not in told

@@ -278,4 +278,9 @@ def _show_native(deltas: _Deltas, native: NativeCallAssembler, index: int) -> No
 
 
 def _has_more(blocks: Sequence[AssistantBlock], tool_index: int) -> bool:
-    return any(isinstance(b, ToolUseBlock) or b.content.strip() for b in blocks[tool_index + 1 :])
+    """Whether the model went on after its first call (the closing fence of a call it put in a
+    code fence is not more)."""
+    return any(
+        isinstance(b, ToolUseBlock) or b.content.strip().strip("`").strip()
+        for b in blocks[tool_index + 1 :]
+    )
