@@ -36,7 +36,9 @@ REMOTE_SILENCE: Final = 300.0
 LOCAL_FIRST_BYTE_BASE: Final = 300.0
 PROMPT_READ_RATE: Final = 3.0
 LOCAL_FIRST_BYTE_MAX: Final = 3_600.0
-LOCAL_SILENCE: Final = 180.0
+# While a local server reads another request's prompt, the reply it is writing waits: two
+# requests on two busy cores left one silent for over three minutes.
+LOCAL_SILENCE: Final = 600.0
 
 
 @dataclass(frozen=True, slots=True)
