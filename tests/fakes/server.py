@@ -181,7 +181,6 @@ class _Handler(BaseHTTPRequestHandler):
         if fake.on_sent is not None:
             fake.on_sent()
 
-
     def _send_paced(self, plan: Planned, fake: FakeHTTPServer) -> None:
         assert plan.stream is not None
         if plan.first_delay and fake.closing.wait(plan.first_delay):

@@ -60,6 +60,7 @@ _SHORT: Final[dict[str, str]] = {
     "plan_mode_respond": "Answer the user with your plan (PLAN MODE only).",
 }
 
+
 def offered(names: Sequence[str]) -> list[str]:
     """The tool names (from `names`) the compact profile offers, in its order."""
     built_in = [n for n in CORE_TOOLS if n in names]

@@ -13,6 +13,7 @@ NO_TOOL_USED = """[ERROR] You did not use a tool in your previous response! Plea
 If you have completed the task, use attempt_completion. If you need more information from the user, use ask_followup_question. Otherwise, continue with the next step using a tool.
 (This is an automated message; do not reply to it conversationally.)"""
 
+
 def output_limit(tokens: int) -> str:
     """The reply stopped at the output limit before a complete tool call."""
     size = f" of {tokens:,} tokens" if tokens > 0 else ""
