@@ -42,3 +42,31 @@ def test_the_setting_overrides_the_size(workspace: Path) -> None:
     assert "web_fetch" in {t.spec.name for t in act_profile(1_000_000_000, workspace, "full").tools}
     # Unknown size: the full prompt.
     assert "web_fetch" in {t.spec.name for t in act_profile(0, workspace).tools}
+
+
+async def test_a_small_model_task_goes_without_the_checklist_prompt(
+    isolated_home: Path, workspace: Path
+) -> None:
+    from pycline.app.builder import TaskBuilder
+    from pycline.app.config import ModelConfig
+    from pycline.core.approval import AutoApprove
+    from pycline.core.task import TaskSettings
+    from tests.core.harness import RecordingHost, complete
+
+    texts = {}
+    for parameters in (1_500_000_000, 70_000_000_000):
+        model = provider(parameters)
+        model.replies.append(ScriptedProvider.of(complete()).replies[0])
+        builder = TaskBuilder(isolated_home, ModelConfig(provider="scripted"))
+        task = builder.new_task(
+            "t",
+            RecordingHost(),
+            workspace,
+            TaskSettings(auto_approve=AutoApprove()),
+            provider=model,
+        )
+        assert (await task.start("fix it")).completed
+        texts[parameters] = model.requests[0].messages[0].text
+        await builder.close()
+    assert "Task progress" not in texts[1_500_000_000]
+    assert "Task progress" in texts[70_000_000_000]

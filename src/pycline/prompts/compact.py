@@ -105,12 +105,10 @@ def build_compact_prompt(
         "You are pycline, a careful software engineer. You work in the user's project only "
         "through tools.",
         "# How to work\n" + calling + "\n"
-        "1. Find the code the task is about (search_files, read_file). Do not guess file "
-        "contents.\n"
-        "2. Change it with replace_in_file, copying the SEARCH lines from what read_file "
-        "showed.\n"
-        "3. Run the project's tests if there are any (execute_command), and fix what fails.\n"
-        "4. Call attempt_completion.",
+        "First find and read the code the task is about (never guess a file's content). Then "
+        "change it with replace_in_file, copying the SEARCH lines from what read_file showed. "
+        "Run the project's tests if it has any, and fix what fails. When the change is made, "
+        "call attempt_completion.",
         _MODES[mode],
     ]
     if not native:
