@@ -201,3 +201,44 @@ def test_a_slow_local_model_gets_a_first_byte_wait_that_grows_with_the_prompt() 
     assert long.silence == short.silence
     remote = timeouts(ModelInfo("gpt-4o"), 10_000)
     assert remote.first_byte == remote.silence == 300
+
+
+async def test_a_local_xml_request_stops_at_the_end_of_its_first_call() -> None:
+    # llama.cpp does not send the stop sequence it met: the call it ended is closed again.
+    reply = OpenAIReply(text="Reading it.\n<read_file>\n<path>a.py</path>\n")
+    with FakeOpenAI([reply, "ok"]) as server:
+        provider = OpenAIProvider(api_key="k", model=SMALL, base_url=server.base_url)
+        outcome = await drain(provider)
+        remote = OpenAIProvider(api_key="k", model=ModelInfo("gpt-4o"), base_url=server.base_url)
+        await drain(remote)
+        await provider.aclose()
+        await remote.aclose()
+    assert outcome.text.endswith("</path>\n</read_file>")
+    local_body, remote_body = (r.body for r in server.completions)
+    assert "</read_file>" in local_body["stop"] and "</write_to_file>" in local_body["stop"]
+    assert "stop" not in remote_body
+
+
+async def test_a_local_reply_that_ends_inside_a_value_is_not_run(
+    isolated_home: Any, workspace: Any
+) -> None:
+    from pycline.core.approval import AutoApprove
+    from pycline.core.task import TaskSettings
+    from pycline.testing import RecordingHost, complete, task_for
+
+    # The file's own text held a closing tag: the server stopped there, mid-content.
+    cut = OpenAIReply(
+        text="<write_to_file>\n<path>doc.py</path>\n<content>\nDOC = '''\n<read_file>\n"
+    )
+    with FakeOpenAI([cut, complete("done")]) as server:
+        provider = OpenAIProvider(api_key="k", model=SMALL, base_url=server.base_url)
+        task = task_for(
+            isolated_home, workspace, provider, RecordingHost(), task_text="t",
+            settings=TaskSettings(auto_approve=AutoApprove(edit_files=True)),
+        )  # fmt: skip
+        assert (await task.start("write doc.py")).completed
+        await provider.aclose()
+    assert not (workspace / "doc.py").exists()
+    told = server.completions[1].body["messages"][-1]["content"]
+    text = told if isinstance(told, str) else " ".join(p.get("text", "") for p in told)
+    assert "ended inside <content> of write_to_file" in text

@@ -122,7 +122,7 @@ class Requests:
                 return None
             if tools:
                 state.tool_format.succeeded()
-            if reply.limit_reached:
+            if reply.limit_reached and not reply.limit_feedback:
                 size = f" of {reply.limit_reached:,} tokens" if reply.limit_reached > 0 else ""
                 host.say(
                     Notice(

@@ -28,6 +28,7 @@ class Reply:
     # The reply stopped at the request's output limit (that many tokens, or -1 when unknown):
     # what arrived is kept, without the tool call it may have cut short.
     limit_reached: int = 0
+    limit_feedback: str = ""  # what to tell the model about it ("": the output limit)
     # What a near-miss call's repair changed, to be told with its result (near_miss.py).
     corrections: tuple[str, ...] = ()
 
@@ -188,6 +189,7 @@ async def stream_reply(
     usage: UsageChunk | None = None
     cut = False
     limit_reached = 0
+    limit_feedback = ""
     # Halves of a character split between two deltas are joined before anything sees them.
     joiner, reasoning = SurrogateJoiner(), SurrogateJoiner()
     native = NativeCallAssembler()
@@ -223,6 +225,7 @@ async def stream_reply(
                     usage = u
     except OutputLimitReached as exc:
         limit_reached = exc.limit or -1
+        limit_feedback = exc.feedback
     except ProviderError as exc:
         raise StreamFailed(exc, "".join(received)) from exc
     finally:
@@ -260,6 +263,7 @@ async def stream_reply(
             calls[0].id if calls else "",
             calls,
             limit_reached,
+            limit_feedback,
         )
     if cut:
         first = _first_tool_index(blocks)
@@ -267,7 +271,16 @@ async def stream_reply(
         blocks = blocks[: first + 1]
     emitter.finish(blocks)
     watcher.update(blocks)  # the parameters as finally parsed
-    return Reply("".join(received), blocks, usage, cut, watcher.tool_call_id, [], limit_reached)
+    return Reply(
+        "".join(received),
+        blocks,
+        usage,
+        cut,
+        watcher.tool_call_id,
+        [],
+        limit_reached,
+        limit_feedback,
+    )
 
 
 def _show_native(deltas: _Deltas, native: NativeCallAssembler, index: int) -> None:

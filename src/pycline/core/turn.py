@@ -85,7 +85,8 @@ async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
     tool_block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
     if tool_block is None:
         if reply.limit_reached:
-            return Step([TextContent(responses.output_limit(reply.limit_reached))], mistake=True)
+            told = reply.limit_feedback or responses.output_limit(reply.limit_reached)
+            return Step([TextContent(told)], mistake=True)
         return Step([TextContent(responses.NO_TOOL_USED)], mistake=True)
     call = ToolCall(tool_block.name, dict(tool_block.params))
     call_id = reply.tool_call_id

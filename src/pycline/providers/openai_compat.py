@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Final
 from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.messages import Message
 from pycline.parsing.native import ToolDefinition
+from pycline.parsing.stream import StreamingParser
+from pycline.parsing.vocab import TOOL_NAMES
 from pycline.providers import errors, limits, wire_values
 from pycline.providers.base import (
     ModelInfo,
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
 DEFAULT_BASE_URL: Final = OPENAI.base_url
+# Stop sequences of a local XML request: the closing tag of every tool.
+XML_STOPS: Final = tuple(sorted(f"</{name}>" for name in TOOL_NAMES))
 # Delta fields in which hosts stream reasoning text (DeepSeek, vLLM, llama.cpp: the first;
 # OpenRouter, Ollama: the second).
 _REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
@@ -99,6 +103,12 @@ class OpenAIProvider:
         )
         # Every request says how long its reply may be.
         options[self._preset.output_limit_field] = limits.output_limit(self._model, prompt_tokens)
+        # A local model asked for XML calls stops at the end of its first call: nothing after it
+        # is used, and on a slow CPU every token of it costs time (and cancelling a reply
+        # mid-stream can cost the server its cached prompt).
+        closer = StreamingParser() if not tools and self._model.local else None
+        if closer is not None:
+            options["stop"] = list(XML_STOPS)
         options["extra_body"] = {**options.get("extra_body", {}), "messages": wire}
         waits = limits.timeouts(
             self._model,
@@ -132,6 +142,8 @@ class OpenAIProvider:
                     break
                 clock.received()
                 for out in state.feed(chunk):
+                    if closer is not None and isinstance(out, TextChunk):
+                        closer.feed(out.text)
                     yield out
         except (openai.APIError, httpx2.TransportError) as exc:
             raise self._translate(exc, streaming=True) from exc
@@ -141,6 +153,15 @@ class OpenAIProvider:
             raise self._silent(clock) from exc
         finally:
             await response.close()
+        if closer is not None and state.finish_reason == "stop":
+            # The stop sequence itself is not sent: close the call it ended.
+            open_tool = closer.open_tool
+            if open_tool is not None and open_tool[1] is None:
+                yield TextChunk(f"</{open_tool[0]}>")
+            elif open_tool is not None and open_tool[1] is not None:
+                if state.usage is not None:
+                    yield state.usage
+                raise errors.stopped_in_value(self._label, open_tool[0], open_tool[1])
         if state.usage is not None:
             yield state.usage
         if state.finish_reason is None:
