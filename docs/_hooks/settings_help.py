@@ -81,6 +81,8 @@ DESCRIPTIONS: dict[str, str] = {
     "`PYCLINE_HOME/lsp` on first use.",
     "toolCallFormat": "`native` API tool calls, `xml` tool calls in the text, or `auto`: native "
     "for models the catalogue marks as reliable.",
+    "promptProfile": "The system prompt: `compact` (the core tools, a line and an example each), "
+    "`full`, or `auto`: compact for a model of fewer than 10B parameters.",
     "focusChainSettings.enabled": "Keep the `task_progress` checklist (Cline's focus chain).",
     "focusChainSettings.remindClineInterval": "Remind the model of the checklist every N "
     "requests.",

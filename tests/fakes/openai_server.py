@@ -46,6 +46,10 @@ class OpenAIReply:
     stream_error: Mapping[str, Any] | None = None  # `data: {"error": …}` after the text
     delta_size: int = 4
     tool_calls: tuple[FakeToolCall, ...] = ()  # streamed as `tool_calls` deltas after the text
+    # A slow local model: seconds before the first byte, between events; silent after N events.
+    first_delay: float = 0.0
+    gap: float = 0.0
+    stall_after_events: int | None = None
 
 
 @dataclass(frozen=True)
@@ -242,7 +246,12 @@ def _stream_plan(reply: OpenAIReply, model: str, usage: OpenAIUsage | None) -> P
     if usage is not None:
         events.append(sse(None, _chunk(model, [], usage=_usage_json(usage))))
     events.append(sse(None, "[DONE]"))
-    return Planned(stream=b"".join(events))
+    return Planned(
+        stream=b"".join(events),
+        first_delay=reply.first_delay,
+        gap=reply.gap,
+        stall_after_events=reply.stall_after_events,
+    )
 
 
 def _completion(reply: OpenAIReply, model: str, usage: OpenAIUsage) -> dict[str, Any]:

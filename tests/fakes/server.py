@@ -47,6 +47,15 @@ class Planned:
     drop_after: int | None = None  # with `stream`: send this many bytes, then close the socket
     stall: bool = False  # send nothing until the server is closed
     content_type: str = "text/event-stream; charset=utf-8"  # of `stream`
+    # Pacing, as a slow local model streams: seconds before anything is sent (a prompt being
+    # read), seconds between two SSE events, and after how many events it goes silent.
+    first_delay: float = 0.0
+    gap: float = 0.0
+    stall_after_events: int | None = None
+
+    @property
+    def paced(self) -> bool:
+        return bool(self.first_delay or self.gap) or self.stall_after_events is not None
 
 
 @dataclass(frozen=True)
@@ -142,6 +151,9 @@ class _Handler(BaseHTTPRequestHandler):
             fake.closing.wait(STALL_LIMIT_SECONDS)
             self.close_connection = True
             return
+        if plan.paced and plan.stream is not None:
+            self._send_paced(plan, fake)
+            return
         self.send_response(plan.status)
         for name, value in plan.headers.items():
             self.send_header(name, value)
@@ -168,6 +180,27 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
         if fake.on_sent is not None:
             fake.on_sent()
+
+    def _send_paced(self, plan: Planned, fake: FakeHTTPServer) -> None:
+        assert plan.stream is not None
+        if plan.first_delay and fake.closing.wait(plan.first_delay):
+            return
+        self.send_response(plan.status)
+        self.send_header("Content-Type", plan.content_type)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        events = [e + b"\n\n" for e in plan.stream.split(b"\n\n") if e]
+        for number, event in enumerate(events):
+            if number == plan.stall_after_events:
+                fake.closing.wait(STALL_LIMIT_SECONDS)
+                self.close_connection = True
+                return
+            if number and plan.gap and fake.closing.wait(plan.gap):
+                return
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+            self.wfile.flush()
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
 
 
 class FakeHTTPServer:

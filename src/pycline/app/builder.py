@@ -154,7 +154,7 @@ class TaskBuilder:
                 tools += wiring.subagent_tools(self.home)
         if wrap is not None:
             tools = [wrap(tool) for tool in tools]
-        profiles = wiring.mode_profiles(act, plan, tools, root)
+        profiles = wiring.mode_profiles(act, plan, tools, root, profile=now.prompt_profile)
         services = wiring.task_services(
             root,
             hub=self.mcp,
@@ -163,7 +163,11 @@ class TaskBuilder:
             settings=workspace_tool_settings(self.home, root, settings=now),
         )
         services.tools.remember_mcp_tool = partial(always_allow_mcp_tool, self.home)
-        focus = FocusChain(features_on.focus, folder.path / f"focus_chain_taskid_{folder.id}.md")
+        focus_settings = features_on.focus
+        if wiring.uses_compact_prompt(act, now.prompt_profile):
+            # A small model copies the checklist's instructions as prose instead of working.
+            focus_settings = dataclasses.replace(focus_settings, enabled=False)
+        focus = FocusChain(focus_settings, folder.path / f"focus_chain_taskid_{folder.id}.md")
         focus.load()
         budget = CostGovernor(features_on.limits, self._spend(folder.id))
         budget.task_cost = record.total_cost

@@ -159,6 +159,9 @@ class Settings(Profile):
     install_language_servers: bool = True
     # Native API tool calls, XML tool calls, or native where the model's catalogue entry says so.
     tool_call_format: Literal["auto", "native", "xml"] = "auto"
+    # The system prompt: "compact" (the core tools, short, an example each) for small models,
+    # "full", or "auto": compact for a model of fewer than 10B parameters.
+    prompt_profile: Literal["auto", "full", "compact"] = "auto"
     focus_chain_settings: FocusChainSettings = Field(default_factory=FocusChainSettings)
     hooks_enabled: bool = True  # a project's hooks also need the user's trust
     subagents_enabled: bool = False  # offer use_subagents (Cline's default: off)

@@ -16,8 +16,11 @@ from pycline.core.commands import ON_REQUEST_TOOLS
 from pycline.core.modes import Mode, ModeProfile, tools_for
 from pycline.core.services import TaskServices
 from pycline.errors import ConfigError
+from pycline.prompts.compact import PromptProfile, build_compact_prompt
+from pycline.prompts.compact import offered as compact_offered
 from pycline.prompts.system import SystemInfo, build_system_prompt
 from pycline.providers.base import Provider
+from pycline.providers.model_info import is_small
 from pycline.tools.base import Tool
 from pycline.tools.services import ToolServices
 
@@ -155,19 +158,36 @@ def default_tools(*, browser: bool | None = None, chromium: str | None = None) -
     return tools
 
 
+def uses_compact_prompt(provider: Provider, profile: PromptProfile = "auto") -> bool:
+    """The `promptProfile` setting: "compact" or "full" as set; "auto" is compact for a small
+    model (fewer than 10B parameters, as its server or its name says)."""
+    if profile != "auto":
+        return profile == "compact"
+    return is_small(provider.model)
+
+
 def mode_profiles(
-    act: Provider, plan: Provider, tools: Sequence[Tool], root: Path
+    act: Provider,
+    plan: Provider,
+    tools: Sequence[Tool],
+    root: Path,
+    *,
+    profile: PromptProfile = "auto",
 ) -> dict[Mode, ModeProfile]:
     """Each mode's provider, tool list and system prompt (Plan may use another model)."""
     profiles: dict[Mode, ModeProfile] = {}
     pairs: tuple[tuple[Mode, Provider], ...] = (("act", act), ("plan", plan))
     for mode, provider in pairs:
         offered = tools_for(mode, tools)
+        compact = uses_compact_prompt(provider, profile)
+        if compact:
+            by_name = {t.spec.name: t for t in offered}
+            offered = [by_name[n] for n in compact_offered(list(by_name))]
         profiles[mode] = ModeProfile(
             provider,
             offered,
-            system_prompt(offered, root, mode=mode),
-            system_prompt(offered, root, mode=mode, native=True),
+            system_prompt(offered, root, mode=mode, compact=compact),
+            system_prompt(offered, root, mode=mode, native=True, compact=compact),
         )
     return profiles
 
@@ -295,10 +315,16 @@ def system_info(cwd: Path) -> SystemInfo:
 
 
 def system_prompt(
-    tools: Sequence[Tool], cwd: Path, *, mode: str = "act", native: bool = False
+    tools: Sequence[Tool],
+    cwd: Path,
+    *,
+    mode: str = "act",
+    native: bool = False,
+    compact: bool = False,
 ) -> str:
     # A command's own tool (condense, new_rule) is described when the user types the command.
-    return build_system_prompt(
+    build = build_compact_prompt if compact else build_system_prompt
+    return build(
         [t.spec for t in tools if t.spec.name not in ON_REQUEST_TOOLS],
         system_info(cwd),
         mode="plan" if mode == "plan" else "act",

@@ -18,6 +18,7 @@ from pycline.core import turn
 from pycline.core.capability import Capabilities, RunContext
 from pycline.core.streaming import Reply
 from pycline.messages import Content, Message, TextContent, ToolUseContent
+from pycline.parsing import near_miss
 from pycline.parsing.blocks import ToolUseBlock
 from pycline.prompts import responses
 from pycline.tools.base import ToolCall
@@ -46,8 +47,33 @@ def history_message(reply: Reply, ts: float) -> Message:
     return Message("assistant", tuple(content), ts)
 
 
+def _repaired(host: CallHost, reply: Reply) -> Reply:
+    """The reply with its first call read as meant when it nearly followed the format (before
+    any capability or hook sees the call, so they judge what will run)."""
+    index = next((i for i, b in enumerate(reply.blocks) if isinstance(b, ToolUseBlock)), None)
+    blocks = list(reply.blocks)
+    corrections: list[str] = []
+    if index is None:
+        found = near_miss.json_call(reply.text, tuple(host.tools))
+        if found is None:
+            return reply
+        blocks.append(found.block)
+        index, corrections = len(blocks) - 1, found.corrections
+    block = blocks[index]
+    assert isinstance(block, ToolUseBlock)
+    tool = host.tools.get(block.name)
+    if tool is not None:
+        fixed = near_miss.repair_params(block, reply.text, [p.name for p in tool.spec.params])
+        blocks[index] = fixed.block
+        corrections += fixed.corrections
+    if not corrections:
+        return reply
+    return dataclasses.replace(reply, blocks=blocks, corrections=tuple(corrections))
+
+
 async def run_reply(host: CallHost, reply: Reply) -> turn.Step:
     if not reply.calls:
+        reply = _repaired(host, reply)
         block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
         if block is None:
             return await turn.run_first_tool(host, reply)
@@ -67,8 +93,9 @@ async def run_reply(host: CallHost, reply: Reply) -> turn.Step:
             mistakes += 1
             continue
         block = ToolUseBlock(call.name, dict(call.params), partial=False)
-        single = Reply("", [block], None, False, call.id)
-        step = await _run_call(host, single, ToolCall(call.name, dict(call.params)))
+        single = _repaired(host, Reply("", [block], None, False, call.id))
+        block = next(b for b in single.blocks if isinstance(b, ToolUseBlock))
+        step = await _run_call(host, single, ToolCall(block.name, dict(block.params)))
         if step.replaced_history:  # the calls these results answer are gone from history
             out = [TextContent(c.text) if isinstance(c, TextContent) else c for c in out]
         first, *rest = step.content or [TextContent("")]

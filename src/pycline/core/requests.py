@@ -122,6 +122,14 @@ class Requests:
                 return None
             if tools:
                 state.tool_format.succeeded()
+            if reply.limit_reached and not reply.limit_feedback:
+                size = f" of {reply.limit_reached:,} tokens" if reply.limit_reached > 0 else ""
+                host.say(
+                    Notice(
+                        f"The reply reached the output limit{size}; a tool call it cut short "
+                        "was not run, and the model is asked to be shorter."
+                    )
+                )
             self.account(reply.usage, reply.text, messages)
             return reply
 

@@ -14,6 +14,7 @@ from pycline.parsing.native import NativeCall, NativeCallAssembler, ToolDefiniti
 from pycline.parsing.stream import StreamingParser
 from pycline.parsing.surrogates import SurrogateJoiner
 from pycline.providers.base import Provider, ReasoningChunk, TextChunk, ToolCallChunk, UsageChunk
+from pycline.providers.errors import OutputLimitReached
 
 
 @dataclass(slots=True)
@@ -24,6 +25,12 @@ class Reply:
     cut_after_tool: bool  # the model went on after its first tool call; we stopped reading
     tool_call_id: str = ""  # the id the first tool call's events share ("" without a tool call)
     calls: list[NativeCall] = field(default_factory=list)  # native tool calls, in order
+    # The reply stopped at the request's output limit (that many tokens, or -1 when unknown):
+    # what arrived is kept, without the tool call it may have cut short.
+    limit_reached: int = 0
+    limit_feedback: str = ""  # what to tell the model about it ("": the output limit)
+    # What a near-miss call's repair changed, to be told with its result (near_miss.py).
+    corrections: tuple[str, ...] = ()
 
 
 class StreamFailed(Exception):
@@ -181,6 +188,8 @@ async def stream_reply(
     received: list[str] = []
     usage: UsageChunk | None = None
     cut = False
+    limit_reached = 0
+    limit_feedback = ""
     # Halves of a character split between two deltas are joined before anything sees them.
     joiner, reasoning = SurrogateJoiner(), SurrogateJoiner()
     native = NativeCallAssembler()
@@ -214,6 +223,9 @@ async def stream_reply(
                     say(ReasoningDelta(reasoning.feed(piece)))
                 case UsageChunk() as u:
                     usage = u
+    except OutputLimitReached as exc:
+        limit_reached = exc.limit or -1
+        limit_feedback = exc.feedback
     except ProviderError as exc:
         raise StreamFailed(exc, "".join(received)) from exc
     finally:
@@ -223,10 +235,19 @@ async def stream_reply(
     if not cut and (rest := joiner.finish()):
         received.append(rest)
         parser.feed(rest)
-    blocks = parser.finish()
+    if limit_reached:
+        # A tool call the limit cut short is never run (half a file is not a file).
+        blocks = [b for b in parser.blocks if not (isinstance(b, ToolUseBlock) and b.partial)]
+        blocks = [
+            TextBlock(b.content, partial=False) if isinstance(b, TextBlock) else b for b in blocks
+        ]
+    else:
+        blocks = parser.finish()
     if native:
         # Native calls win; prose is what the text said, any XML in it included.
         calls = native.finish()
+        if limit_reached:
+            calls = [c for c in calls if not c.error]
         for call in calls:  # the parameters as finally parsed
             if call.id in deltas.ids:
                 deltas.show(call.id, call.name, call.params)
@@ -235,7 +256,14 @@ async def stream_reply(
         emitter.finish([b for b in blocks if isinstance(b, TextBlock)])
         tool_blocks = [ToolUseBlock(c.name, dict(c.params), partial=False) for c in calls]
         return Reply(
-            "".join(received), [*text_blocks, *tool_blocks], usage, False, calls[0].id, calls
+            "".join(received),
+            [*text_blocks, *tool_blocks],
+            usage,
+            False,
+            calls[0].id if calls else "",
+            calls,
+            limit_reached,
+            limit_feedback,
         )
     if cut:
         first = _first_tool_index(blocks)
@@ -243,7 +271,16 @@ async def stream_reply(
         blocks = blocks[: first + 1]
     emitter.finish(blocks)
     watcher.update(blocks)  # the parameters as finally parsed
-    return Reply("".join(received), blocks, usage, cut, watcher.tool_call_id)
+    return Reply(
+        "".join(received),
+        blocks,
+        usage,
+        cut,
+        watcher.tool_call_id,
+        [],
+        limit_reached,
+        limit_feedback,
+    )
 
 
 def _show_native(deltas: _Deltas, native: NativeCallAssembler, index: int) -> None:
@@ -254,4 +291,9 @@ def _show_native(deltas: _Deltas, native: NativeCallAssembler, index: int) -> No
 
 
 def _has_more(blocks: Sequence[AssistantBlock], tool_index: int) -> bool:
-    return any(isinstance(b, ToolUseBlock) or b.content.strip() for b in blocks[tool_index + 1 :])
+    """Whether the model went on after its first call (the closing fence of a call it put in a
+    code fence is not more)."""
+    return any(
+        isinstance(b, ToolUseBlock) or b.content.strip().strip("`").strip()
+        for b in blocks[tool_index + 1 :]
+    )

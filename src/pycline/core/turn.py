@@ -84,6 +84,9 @@ def history_text(reply: Reply) -> str:
 async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
     tool_block = next((b for b in reply.blocks if isinstance(b, ToolUseBlock)), None)
     if tool_block is None:
+        if reply.limit_reached:
+            told = reply.limit_feedback or responses.output_limit(reply.limit_reached)
+            return Step([TextContent(told)], mistake=True)
         return Step([TextContent(responses.NO_TOOL_USED)], mistake=True)
     call = ToolCall(tool_block.name, dict(tool_block.params))
     call_id = reply.tool_call_id
@@ -132,6 +135,8 @@ async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
             if not resolved.outside and resolved.path.is_file():
                 task.note_path(resolved.display)
     body = f"{responses.tool_header(summary)}\n{result.text}"
+    if reply.corrections:
+        body += "\n\n" + "\n".join(reply.corrections)
     servers = task.tool_context().services.language_servers
     if servers is not None and (late := servers.late.take()):
         body += "\n\n" + late  # a language server's answer that came after its edit's result

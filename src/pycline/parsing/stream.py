@@ -102,6 +102,12 @@ class StreamingParser:
         return (len(self._done), self._tool_start, self._param, self._param_start)
 
     @property
+    def open_tool(self) -> tuple[str, str | None] | None:
+        """The tool call still open at this point, and its open parameter (None between
+        parameters); None outside a call."""
+        return None if self._tool is None else (self._tool.name, self._param)
+
+    @property
     def blocks(self) -> list[AssistantBlock]:
         """The parse of everything fed so far; only the last block may be partial."""
         tail = self._tail()

@@ -13,6 +13,19 @@ NO_TOOL_USED = """[ERROR] You did not use a tool in your previous response! Plea
 If you have completed the task, use attempt_completion. If you need more information from the user, use ask_followup_question. Otherwise, continue with the next step using a tool.
 (This is an automated message; do not reply to it conversationally.)"""
 
+
+def output_limit(tokens: int) -> str:
+    """The reply stopped at the output limit before a complete tool call."""
+    size = f" of {tokens:,} tokens" if tokens > 0 else ""
+    return (
+        f"[ERROR] Your previous response reached the output limit{size} before it finished a "
+        "tool call, so nothing in it was run. Reply with less: think in a sentence or two, then "
+        "make one tool call. Change a large file with replace_in_file, a few lines at a time, "
+        "instead of rewriting it.\n(This is an automated message; do not reply to it "
+        "conversationally.)"
+    )
+
+
 ONE_TOOL_PER_MESSAGE = (
     "Only one tool may be used per message. Everything after the first tool call was ignored; "
     "wait for its result before the next step."

@@ -140,7 +140,7 @@ class AnthropicProvider:
         if not state.stopped:
             raise errors.cut_off(self._label, "the stream ended before message_stop")
         if state.stop_reason == "max_tokens":
-            raise errors.cut_off(self._label, "the reply reached the maximum output length")
+            raise errors.output_limit(self._label)
         if state.stop_reason == "model_context_window_exceeded":
             raise ProviderError(
                 ProviderErrorKind.CONTEXT_OVERFLOW,

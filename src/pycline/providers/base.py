@@ -65,6 +65,10 @@ class ModelInfo:
     supports_temperature: bool = True  # o-series and gpt-5 reject `temperature`
     # Calls tools reliably through the API's own tool calling (toolCallFormat "auto" uses it).
     supports_native_tools: bool = False
+    # How many parameters the model has, when its server says (or its name does); 0: unknown.
+    parameter_count: int = 0
+    # Served on this machine or the local network (Ollama, LM Studio, llama.cpp, vLLM, loopback).
+    local: bool = False
 
     def cost(self, usage: UsageChunk) -> float:
         if usage.cost is not None:

@@ -199,6 +199,40 @@ def cut_off(label: str, why: str) -> ProviderError:
     return ProviderError(Kind.CUT_OFF, f"The reply from {label} was cut off: {why}.")
 
 
+class OutputLimitReached(ProviderError):
+    """The model wrote as much as the request allowed. Not a failure to retry (the same request
+    writes the same reply again): the loop keeps what arrived, runs no unfinished tool call in
+    it, and tells the model to be shorter."""
+
+    def __init__(self, label: str, limit: int | None, *, feedback: str = "") -> None:
+        super().__init__(
+            Kind.CUT_OFF, f"The reply from {label} was cut off: it reached the output limit."
+        )
+        self.limit = limit
+        self.feedback = feedback  # what to tell the model instead of the limit
+
+
+def output_limit(label: str, limit: int | None = None) -> OutputLimitReached:
+    return OutputLimitReached(label, limit)
+
+
+def stopped_in_value(label: str, tool: str, param: str) -> OutputLimitReached:
+    """A reply asked to stop at a tool's closing tag ended inside a parameter's value: either the
+    model forgot to close it, or the value held a closing tag as text and the rest of the call
+    was never written. Either way the value may be cut short, so the call is not run."""
+    return OutputLimitReached(
+        label,
+        None,
+        feedback=(
+            f"[ERROR] Your previous response ended inside <{param}> of {tool}, before "
+            f"</{param}>, so nothing in it was run. Close every tag: <{param}>…</{param}> and "
+            f"then </{tool}>. (A tool's closing tag, such as </{tool}>, written inside a value "
+            "ends the reply there: write such text differently, or change a file with "
+            "replace_in_file.)"
+        ),
+    )
+
+
 # What reading a stream that is not what the API documents raises: a `data:` line that is not
 # JSON (ValueError) or is nested without end (RecursionError), a field checked by
 # `wire_values` (ValueError), or an event of the wrong shape met by the SDK's loosely built

@@ -74,7 +74,7 @@ def _openai_compatible(s: ProviderSettings, preset: presets.Preset) -> Provider:
         probe=preset.probe,
         base_url=base_url,
         api_key=s.api_key,
-        local=preset.local,
+        local=preset.local or (custom_url and presets.is_local_url(base_url)),
         overrides=s.model_info,
         floors=s.price_floor,
     )

@@ -147,7 +147,7 @@ class GeminiProvider:
         if state.finish_reason is None:
             raise errors.cut_off(self._label, "the stream ended before the reply was finished")
         if state.finish_reason == "MAX_TOKENS":
-            raise errors.cut_off(self._label, "the reply reached the maximum output length")
+            raise errors.output_limit(self._label)
 
     def _config(self, system: str, tools: Sequence[ToolDefinition] = ()) -> Any:
         from google.genai import types

@@ -31,6 +31,15 @@ PRICE_FIELDS: Final = ("input_price", "output_price", "cache_write_price", "cach
 # tell us, assume a modest window so history is trimmed before the server silently cuts it.
 LOCAL_DEFAULT_WINDOW: Final = 32_768
 LOCAL_DEFAULT_OUTPUT: Final = 8_192
+# Below this many parameters a model counts as small: it gets the compact prompt and a short
+# output limit (a small model that loses its way rambles; on a CPU at ~8 tokens/s, 2,048 tokens
+# are already four minutes).
+SMALL_MODEL_PARAMETERS: Final = 10_000_000_000
+SMALL_MODEL_OUTPUT: Final = 2_048
+
+
+def is_small(info: ModelInfo) -> bool:
+    return 0 < info.parameter_count < SMALL_MODEL_PARAMETERS
 
 
 def overrides_from_settings(raw: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -77,7 +86,15 @@ def resolve_model(
         if local and "context_window" not in facts:
             facts.setdefault("context_window", LOCAL_DEFAULT_WINDOW)
             facts.setdefault("max_output_tokens", LOCAL_DEFAULT_OUTPUT)
+        if not facts.get("parameter_count"):
+            from pycline.providers.model_probe import parameters_from_name
+
+            facts["parameter_count"] = parameters_from_name(info.id)
         info = replace(info, **facts)
+    if local:
+        info = replace(info, local=True)
+        if is_small(info) and "max_output_tokens" not in user:
+            info = replace(info, max_output_tokens=min(info.max_output_tokens, SMALL_MODEL_OUTPUT))
     if user:
         try:
             info = replace(info, **user)

@@ -2,13 +2,17 @@
 prices and capabilities.
 
 Ollama answers `POST /api/show`; LM Studio `GET /api/v0/models/{id}`; OpenRouter, Together, vLLM
-and llama.cpp list their models with such facts at `GET {base}/models`. Each question has a short
-timeout and any failure (no server, an unexpected answer) just means "unknown": the caller falls
-back to conservative defaults. Answers are cached for the process.
+and llama.cpp list their models with such facts at `GET {base}/models`. A local server's window is
+the one it loaded the model with (llama.cpp's `n_ctx`, Ollama's `num_ctx`, LM Studio's loaded
+length, vLLM's `max_model_len`), not the length the model was trained for: a longer prompt would be
+cut or refused. Each question has a short timeout and any failure (no server, an unexpected answer)
+just means "unknown": the caller falls back to conservative defaults. Answers are cached for the
+process, so a session asks once.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping
 from typing import Any, Final
@@ -64,15 +68,22 @@ def _ask(kind: ProbeKind, base: str, model_id: str, api_key: str | None, timeout
             if response.status_code != 200:
                 return {}
             data = response.json()
+            if not isinstance(data, dict):
+                return {}
+            if kind == "ollama":
+                return _from_ollama(data)
+            if kind == "lmstudio":
+                return _from_lmstudio(data)
+            facts = _from_models_list(data, model_id)
+            if facts.pop(_ASK_PROPS, False):
+                # An older llama.cpp lists only the trained length; /props has the loaded one.
+                props = client.get(f"{_origin(base)}/props")
+                loaded = _llamacpp_props_window(props.json()) if props.status_code == 200 else None
+                if loaded:
+                    facts["context_window"] = loaded
+            return facts
     except (httpx2.HTTPError, ValueError):
         return {}  # unreachable, timed out, or not JSON: the server cannot tell us
-    if not isinstance(data, dict):
-        return {}
-    if kind == "ollama":
-        return _from_ollama(data)
-    if kind == "lmstudio":
-        return _from_lmstudio(data)
-    return _from_models_list(data, model_id)
 
 
 def _origin(base: str) -> str:
@@ -100,6 +111,20 @@ def _price(value: object, *, per_token: bool) -> float | None:
     return number * 1_000_000 if per_token else number
 
 
+_ASK_PROPS: Final = "_ask_props"  # internal marker: a llama.cpp listing without its loaded n_ctx
+_SIZE_IN_NAME: Final = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([bm])(?![a-z])", re.IGNORECASE)
+
+
+def parameters_from_name(model_id: str) -> int:
+    """`qwen2.5-coder:1.5b`, `Qwen2.5-Coder-7B-Instruct`, `smollm-360m` → parameters; 0: unknown.
+    A mixture of experts (`30b-a3b`) counts by its total size, the first size in the name."""
+    found = _SIZE_IN_NAME.search(model_id.replace("_", "-"))
+    if found is None:
+        return 0
+    scale = 1e9 if found.group(2).lower() == "b" else 1e6
+    return int(float(found.group(1)) * scale)
+
+
 def _from_ollama(data: Mapping[str, Any]) -> Facts:
     facts: Facts = {}
     info = data.get("model_info")
@@ -109,6 +134,15 @@ def _from_ollama(data: Mapping[str, Any]) -> Facts:
             if name.endswith(".context_length") and _int(value):
                 facts["context_window"] = _int(value)
                 break
+        if _int(info.get("general.parameter_count")):
+            facts["parameter_count"] = _int(info.get("general.parameter_count"))
+    # A Modelfile's `PARAMETER num_ctx 8192` is the window the model is run with.
+    parameters = data.get("parameters")
+    if isinstance(parameters, str):
+        for line in parameters.splitlines():
+            name, _, value = line.strip().partition(" ")
+            if name == "num_ctx" and value.strip().isdigit() and int(value.strip()) > 0:
+                facts["context_window"] = int(value.strip())
     capabilities = data.get("capabilities")
     if isinstance(capabilities, list):
         facts["supports_images"] = "vision" in capabilities
@@ -131,10 +165,10 @@ def _from_models_list(data: Mapping[str, Any], model_id: str) -> Facts:
     entries = data.get("data")
     if not isinstance(entries, list):
         return {}
-    entry = next(
-        (e for e in entries if isinstance(e, dict) and e.get("id") == model_id),
-        None,
-    )
+    listed = [e for e in entries if isinstance(e, dict)]
+    entry = next((e for e in listed if e.get("id") == model_id), None)
+    if entry is None and len(listed) == 1 and listed[0].get("owned_by") == "llamacpp":
+        entry = listed[0]  # llama-server serves its one model under any name
     if entry is None:
         return {}
     facts: Facts = {}
@@ -144,10 +178,15 @@ def _from_models_list(data: Mapping[str, Any], model_id: str) -> Facts:
         _int(entry.get("context_length"))  # OpenRouter, Together
         or _int(entry.get("max_model_len"))  # vLLM
         or _int(top.get("context_length"))
-        or _int(meta.get("n_ctx_train"))  # llama.cpp
+        or _int(meta.get("n_ctx"))  # llama.cpp: the window it loaded the model with
     )
+    if not window and _int(meta.get("n_ctx_train")):
+        window = _int(meta.get("n_ctx_train"))  # what the model was trained for: an upper bound
+        facts[_ASK_PROPS] = entry.get("owned_by") == "llamacpp"
     if window:
         facts["context_window"] = window
+    if _int(meta.get("n_params")):
+        facts["parameter_count"] = _int(meta.get("n_params"))
     max_out = _int(top.get("max_completion_tokens"))
     if max_out:
         facts["max_output_tokens"] = max_out
@@ -159,6 +198,14 @@ def _from_models_list(data: Mapping[str, Any], model_id: str) -> Facts:
     if isinstance(parameters, list):
         facts["supports_reasoning"] = "reasoning" in parameters
     return facts
+
+
+def _llamacpp_props_window(data: object) -> int | None:
+    """llama.cpp's `GET /props`: `default_generation_settings.n_ctx` (older builds: `n_ctx`)."""
+    if not isinstance(data, dict):
+        return None
+    settings = _dict(data.get("default_generation_settings"))
+    return _int(settings.get("n_ctx")) or _int(data.get("n_ctx"))
 
 
 def _dict(value: object) -> dict[str, Any]:

@@ -7,6 +7,8 @@ The SDK is imported inside the methods so that importing this module stays cheap
 from __future__ import annotations
 
 import asyncio
+import json
+import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -14,7 +16,9 @@ from typing import TYPE_CHECKING, Any, Final
 from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.messages import Message
 from pycline.parsing.native import ToolDefinition
-from pycline.providers import errors, wire_values
+from pycline.parsing.stream import StreamingParser
+from pycline.parsing.vocab import TOOL_NAMES
+from pycline.providers import errors, limits, wire_values
 from pycline.providers.base import (
     ModelInfo,
     ReasoningChunk,
@@ -31,6 +35,8 @@ if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
 DEFAULT_BASE_URL: Final = OPENAI.base_url
+# Stop sequences of a local XML request: the closing tag of every tool.
+XML_STOPS: Final = tuple(sorted(f"</{name}>" for name in TOOL_NAMES))
 # Delta fields in which hosts stream reasoning text (DeepSeek, vLLM, llama.cpp: the first;
 # OpenRouter, Ollama: the second).
 _REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
@@ -45,15 +51,19 @@ class OpenAIProvider:
         base_url: str | None = None,
         preset: Preset | None = None,
         reasoning_effort: str | None = None,
-        read_timeout: float = 300.0,
+        read_timeout: float | None = None,
+        first_byte_timeout: float | None = None,
         connect_timeout: float = 10.0,
     ) -> None:
+        """`read_timeout`: the longest silence within a reply; `first_byte_timeout`: the longest
+        wait for its first chunk. Unset, both follow from the model (see `limits.timeouts`)."""
         self._api_key = api_key
         self._model = model
         self._preset = preset or OPENAI
         self._base_url = base_url or None  # an empty setting means the preset's URL
         self._reasoning_effort = reasoning_effort or None
         self._read_timeout = read_timeout
+        self._first_byte_timeout = first_byte_timeout
         self._connect_timeout = connect_timeout
         self._display_url = (base_url or self._preset.base_url).rstrip("/")
         self._label = self._preset.label if base_url is None else self._display_url
@@ -88,39 +98,77 @@ class OpenAIProvider:
         # cheap). The SDK still builds, sends and parses the request.
         if tools:
             options["tools"] = openai_tools(tools)
-        options["extra_body"] = {
-            **options.get("extra_body", {}),
-            "messages": to_openai(system, messages, native=bool(tools)),
-        }
+        wire = to_openai(system, messages, native=bool(tools))
+        prompt_tokens = limits.estimate_tokens(
+            limits.prompt_chars(wire) + len(json.dumps(options.get("tools", [])))
+        )
+        # Every request says how long its reply may be.
+        options[self._preset.output_limit_field] = limits.output_limit(self._model, prompt_tokens)
+        # A local model asked for XML calls stops at the end of its first call: nothing after it
+        # is used, and on a slow CPU every token of it costs time (and cancelling a reply
+        # mid-stream can cost the server its cached prompt).
+        closer = StreamingParser() if not tools and self._model.local else None
+        if closer is not None:
+            options["stop"] = list(XML_STOPS)
+        options["extra_body"] = {**options.get("extra_body", {}), "messages": wire}
+        waits = limits.timeouts(
+            self._model,
+            prompt_tokens,
+            silence=self._read_timeout,
+            first_byte=self._first_byte_timeout,
+        )
+        clock = _Clock(waits, prompt_tokens)
         try:
-            response = await client.chat.completions.create(
-                model=self._model.id,
-                messages=[],
-                stream=True,
-                temperature=temperature,
-                **options,
-            )
+            async with clock.waiting():
+                response = await client.chat.completions.create(
+                    model=self._model.id,
+                    messages=[],
+                    stream=True,
+                    temperature=temperature,
+                    **options,
+                )
         except (openai.APIError, httpx2.TransportError) as exc:
             raise self._translate(exc, streaming=False) from exc
+        except TimeoutError as exc:
+            raise self._silent(clock) from exc
 
         state = _StreamState()
         chunks = response.__aiter__()
         try:
-            async for chunk in chunks:
+            while True:
+                try:
+                    async with clock.waiting():
+                        chunk = await anext(chunks)
+                except StopAsyncIteration:
+                    break
+                clock.received()
                 for out in state.feed(chunk):
+                    if closer is not None and isinstance(out, TextChunk):
+                        closer.feed(out.text)
                     yield out
         except (openai.APIError, httpx2.TransportError) as exc:
             raise self._translate(exc, streaming=True) from exc
         except errors.MALFORMED_STREAM as exc:
             raise errors.malformed(self._label, exc) from exc
+        except TimeoutError as exc:
+            raise self._silent(clock) from exc
         finally:
             await close_stream(response, chunks)
+        if closer is not None and state.finish_reason == "stop":
+            # The stop sequence itself is not sent: close the call it ended.
+            open_tool = closer.open_tool
+            if open_tool is not None and open_tool[1] is None:
+                yield TextChunk(f"</{open_tool[0]}>")
+            elif open_tool is not None and open_tool[1] is not None:
+                if state.usage is not None:
+                    yield state.usage
+                raise errors.stopped_in_value(self._label, open_tool[0], open_tool[1])
         if state.usage is not None:
             yield state.usage
         if state.finish_reason is None:
             raise errors.cut_off(self._label, "the stream ended before the reply was finished")
         if state.finish_reason == "length":
-            raise errors.cut_off(self._label, "the reply reached the maximum output length")
+            raise errors.output_limit(self._label, options[self._preset.output_limit_field])
         if state.finish_reason == "content_filter":
             raise ProviderError(
                 ProviderErrorKind.OTHER,
@@ -156,10 +204,37 @@ class OpenAIProvider:
                 base_url=self._base_url or self._preset.base_url,
                 # The task loop owns retries (it honours retry-after and asks the user).
                 max_retries=0,
-                timeout=Timeout(self._read_timeout, connect=self._connect_timeout),
+                # Silences are timed by `_Clock`, per request; the socket's own read timeout is
+                # only a backstop that never fires first.
+                timeout=Timeout(None, connect=self._connect_timeout),
             )
             self._client_loop = loop
         return self._client
+
+    def _silent(self, clock: _Clock) -> ProviderError:
+        """A wait ran out: for a local model, a plain account of how slow it is, not retried on
+        its own (the same request would be as slow again); a remote host is unreachable."""
+        waited = clock.limit
+        if not self._model.local:
+            if clock.chunks:
+                return errors.cut_off(self._label, f"nothing arrived for {waited:.0f} s")
+            reason = TimeoutError(f"no answer within {waited:.0f} s")
+            return errors.connection_error(self._display_url, reason, secret=self._api_key)
+        where = f"The local model {self._model.id!r} at {self._display_url}"
+        if clock.chunks:
+            message = (
+                f"{where} stopped sending its reply: nothing arrived for {waited:.0f} s after "
+                f"{clock.chunks} chunks. The server may be overloaded or stuck; check it is "
+                "still running, then retry."
+            )
+        else:
+            message = (
+                f"{where} is too slow: it sent nothing for {waited:.0f} s while reading a "
+                f"prompt of about {clock.prompt_tokens:,} tokens (a CPU reads some 30 tokens/s). "
+                "Retry once it is less busy, or use a smaller or faster model, or a lower "
+                "contextLimit."
+            )
+        return ProviderError(ProviderErrorKind.OTHER, message)
 
     def _translate(self, exc: Exception, *, streaming: bool) -> ProviderError:
         import openai
@@ -196,6 +271,33 @@ class OpenAIProvider:
             retry_after=errors.parse_retry_after(headers),
             secret=self._api_key,
         )
+
+
+class _Clock:
+    """Times the silences of one request: until its first chunk, then between chunks."""
+
+    def __init__(self, waits: limits.Timeouts, prompt_tokens: int) -> None:
+        self._waits = waits
+        self._started = time.monotonic()
+        self.prompt_tokens = prompt_tokens
+        self.chunks = 0
+        self.limit = waits.first_byte
+
+    def waiting(self) -> asyncio.Timeout:
+        if self.chunks:
+            self.limit = self._waits.silence
+            return asyncio.timeout(self._waits.silence)
+        # Sending the request and its first chunk share one wait.
+        self.limit = self._waits.first_byte
+        return asyncio.timeout_at(
+            asyncio.get_running_loop().time() + self._remaining(self._waits.first_byte)
+        )
+
+    def _remaining(self, limit: float) -> float:
+        return max(0.0, limit - (time.monotonic() - self._started))
+
+    def received(self) -> None:
+        self.chunks += 1
 
 
 @dataclass

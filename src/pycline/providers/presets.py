@@ -32,6 +32,10 @@ class Preset:
     extra_body: Mapping[str, object] = field(default_factory=dict)
     effort_style: EffortStyle = "none"
     probe: ProbeKind = "none"
+    # The request field of the output limit: OpenAI's own API has moved to
+    # `max_completion_tokens` (its reasoning models refuse `max_tokens`); every compatible server
+    # reads `max_tokens`.
+    output_limit_field: str = "max_tokens"
 
     @property
     def local(self) -> bool:
@@ -113,6 +117,7 @@ OPENAI: Final = Preset(
     "OPENAI_API_KEY",
     default_model="gpt-4.1",
     effort_style="openai",
+    output_limit_field="max_completion_tokens",
 )
 
 PRESET_NAMES: Final[tuple[str, ...]] = tuple(PRESETS)
@@ -126,6 +131,25 @@ def preset(name: str) -> Preset | None:
 def key_env(name: str) -> str | None:
     found = preset(name)
     return found.key_env if found is not None else None
+
+
+def is_local_url(url: str) -> bool:
+    """A server on this machine or the local network (loopback, private or link-local address,
+    `localhost`, a `.local` name): a local model, with its own limits and pace."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return False
+    if host in ("localhost", "host.docker.internal") or host.endswith((".localhost", ".local")):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
 
 
 def for_custom_url(base_url: str) -> Preset:

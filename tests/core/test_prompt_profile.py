@@ -1,0 +1,72 @@
+"""The compact prompt profile: a small model is offered the core tools, each in a line with one
+worked example; a larger one the full prompt; the `promptProfile` setting overrides either."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pycline.app import wiring
+from pycline.providers.base import ModelInfo
+from pycline.providers.scripted import ScriptedProvider
+
+CORE = {"read_file", "search_files", "list_files", "replace_in_file", "write_to_file",
+        "execute_command", "attempt_completion"}  # fmt: skip
+
+
+def provider(parameters: int) -> ScriptedProvider:
+    made = ScriptedProvider([])
+    made.model_info = ModelInfo("m", parameter_count=parameters, local=True)
+    return made
+
+
+def act_profile(parameters: int, workspace: Path, setting: str = "auto") -> wiring.ModeProfile:
+    small = provider(parameters)
+    tools = wiring.default_tools(browser=False)
+    return wiring.mode_profiles(small, small, tools, workspace, profile=setting)["act"]  # type: ignore[arg-type]
+
+
+def test_a_small_model_gets_the_core_tools_in_a_short_prompt(workspace: Path) -> None:
+    compact = act_profile(1_500_000_000, workspace)
+    full = act_profile(70_000_000_000, workspace)
+    assert {t.spec.name for t in compact.tools} == CORE
+    assert {"web_fetch", "ask_followup_question"} <= {t.spec.name for t in full.tools}
+    assert len(compact.system_prompt) < 0.6 * len(full.system_prompt)
+    for name in CORE:  # one worked example per tool
+        assert compact.system_prompt.count(f"<{name}>\n") == 1, name
+    assert "## web_fetch" not in compact.system_prompt
+    assert "## read_file" not in compact.native_prompt  # native calls carry their own schemas
+
+
+def test_the_setting_overrides_the_size(workspace: Path) -> None:
+    assert {t.spec.name for t in act_profile(70_000_000_000, workspace, "compact").tools} == CORE
+    assert "web_fetch" in {t.spec.name for t in act_profile(1_000_000_000, workspace, "full").tools}
+    # Unknown size: the full prompt.
+    assert "web_fetch" in {t.spec.name for t in act_profile(0, workspace).tools}
+
+
+async def test_a_small_model_task_goes_without_the_checklist_prompt(
+    isolated_home: Path, workspace: Path
+) -> None:
+    from pycline.app.builder import TaskBuilder
+    from pycline.app.config import ModelConfig
+    from pycline.core.approval import AutoApprove
+    from pycline.core.task import TaskSettings
+    from tests.core.harness import RecordingHost, complete
+
+    texts = {}
+    for parameters in (1_500_000_000, 70_000_000_000):
+        model = provider(parameters)
+        model.replies.append(ScriptedProvider.of(complete()).replies[0])
+        builder = TaskBuilder(isolated_home, ModelConfig(provider="scripted"))
+        task = builder.new_task(
+            "t",
+            RecordingHost(),
+            workspace,
+            TaskSettings(auto_approve=AutoApprove()),
+            provider=model,
+        )
+        assert (await task.start("fix it")).completed
+        texts[parameters] = model.requests[0].messages[0].text
+        await builder.close()
+    assert "Task progress" not in texts[1_500_000_000]
+    assert "Task progress" in texts[70_000_000_000]
