@@ -157,15 +157,19 @@ def run_agent(agent: str, task: dict[str, Any], proxy: ModelProxy, alias: str,
             command, cwd=ws, env=env, stdout=out, stderr=subprocess.STDOUT, text=True,
             stdin=subprocess.DEVNULL, start_new_session=True,
         ) as process:  # fmt: skip
-            while process.poll() is None:
-                if recording.capped:
-                    time.sleep(2)  # let it print what it says about the refusal
+            try:
+                while process.poll() is None:
+                    if recording.capped:
+                        time.sleep(2)  # let it print what it says about the refusal
+                        _stop(process)
+                    elif time.monotonic() - started > ns.wall:
+                        walled = True
+                        _stop(process)
+                    else:
+                        time.sleep(0.5)
+            finally:
+                if process.poll() is None:  # the bench itself is stopping
                     _stop(process)
-                elif time.monotonic() - started > ns.wall:
-                    walled = True
-                    _stop(process)
-                else:
-                    time.sleep(0.5)
         result.wall = round(time.monotonic() - started, 1)
         time.sleep(0.5)  # the proxy's thread notes the end of a reply cut off by the stop
         recording.close()
@@ -346,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"unknown agents: {', '.join(sorted(unknown))}")
     spec = catalog.model(ns.model)
     tasks = load_suite(ns.only)
+    # Stopped with SIGTERM: unwind, so the agent and the model server are stopped too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     out = ns.out or Path(tempfile.mkdtemp(prefix="rm-bench-"))
     out.mkdir(parents=True, exist_ok=True)
     if "cline" in agents:
