@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -24,7 +25,15 @@ class Turn:
     text: str = ""
     calls: list[tuple[str, str]] = field(default_factory=list)  # (name, raw arguments)
     last_message: str = ""  # the newest message the agent sent (tool results, its feedback)
-    status: int = 0
+    status: int = 0  # 0: the reply had not ended when the run was stopped
+    prompt_seconds: float = 0.0  # llama-server's own timings, when it sent them
+    output_seconds: float = 0.0
+    wall: float = 0.0  # from the request to the reply's last byte (or the stop)
+    raw: bytearray = field(default_factory=bytearray, repr=False)
+
+    def finish(self) -> None:
+        """Read what arrived of the reply (all of it, or up to where the run was stopped)."""
+        _parse_reply(self, bytes(self.raw))
 
 
 @dataclass
@@ -33,6 +42,11 @@ class Recording:
     turns: list[Turn] = field(default_factory=list)
     capped: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def close(self) -> None:
+        """Parse every reply, the one cut off by a stop included."""
+        for turn in self.turns:
+            turn.finish()
 
     @property
     def tokens_in(self) -> int:
@@ -102,6 +116,7 @@ class ModelProxy:
                     return
                 turn = Turn()
                 recording.turns.append(turn)
+                begun = time.monotonic()
             try:
                 request = json.loads(body)
                 messages = request.get("messages") or []
@@ -126,10 +141,12 @@ class ModelProxy:
         handler.send_header("Transfer-Encoding", "chunked")
         handler.send_header("Connection", "close")
         handler.end_headers()
-        kept = bytearray()
+        kept = turn.raw if turn is not None else bytearray()
         try:
             while chunk := reply.read1(65536):
                 kept += chunk
+                if turn is not None:
+                    turn.wall = time.monotonic() - begun
                 handler.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                 handler.wfile.flush()
             handler.wfile.write(b"0\r\n\r\n")
@@ -141,7 +158,7 @@ class ModelProxy:
         handler.close_connection = True
         if turn is not None:
             turn.status = reply.status
-            _parse_reply(turn, bytes(kept))
+            turn.wall = time.monotonic() - begun
 
 
 def _answer(handler: BaseHTTPRequestHandler, status: int, data: dict[str, Any]) -> None:
@@ -169,6 +186,7 @@ def _parse_reply(turn: Turn, raw: bytes) -> None:
                 except ValueError:
                     continue
     calls: dict[int, list[str]] = {}
+    turn.text = ""
     for chunk in chunks:
         usage = chunk.get("usage")
         timings = chunk.get("timings")
@@ -180,6 +198,9 @@ def _parse_reply(turn: Turn, raw: bytes) -> None:
                 timings.get("cache_n") or 0
             )
             turn.completion_tokens = int(timings.get("predicted_n") or 0)
+        if isinstance(timings, dict):
+            turn.prompt_seconds = float(timings.get("prompt_ms") or 0) / 1000
+            turn.output_seconds = float(timings.get("predicted_ms") or 0) / 1000
         for choice in chunk.get("choices") or []:
             part = choice.get("delta") or choice.get("message") or {}
             turn.text += part.get("content") or ""

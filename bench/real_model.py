@@ -73,6 +73,8 @@ class Result:
     tokens_in: int = 0
     tokens_out: int = 0
     wall: float = 0.0
+    read_s: float = 0.0  # the server's time reading prompts and writing replies (its timings)
+    write_s: float = 0.0
     failure: str | None = None  # one of CLASSES
     detail: str = ""
     changed: list[str] = field(default_factory=list)
@@ -155,19 +157,27 @@ def run_agent(agent: str, task: dict[str, Any], proxy: ModelProxy, alias: str,
             command, cwd=ws, env=env, stdout=out, stderr=subprocess.STDOUT, text=True,
             stdin=subprocess.DEVNULL, start_new_session=True,
         ) as process:  # fmt: skip
-            while process.poll() is None:
-                if recording.capped:
-                    time.sleep(2)  # let it print what it says about the refusal
+            try:
+                while process.poll() is None:
+                    if recording.capped:
+                        time.sleep(2)  # let it print what it says about the refusal
+                        _stop(process)
+                    elif time.monotonic() - started > ns.wall:
+                        walled = True
+                        _stop(process)
+                    else:
+                        time.sleep(0.5)
+            finally:
+                if process.poll() is None:  # the bench itself is stopping
                     _stop(process)
-                elif time.monotonic() - started > ns.wall:
-                    walled = True
-                    _stop(process)
-                else:
-                    time.sleep(0.5)
         result.wall = round(time.monotonic() - started, 1)
+        time.sleep(0.5)  # the proxy's thread notes the end of a reply cut off by the stop
+        recording.close()
         result.exit_code = process.returncode
         result.turns = len(recording.turns)
         result.tokens_in, result.tokens_out = recording.tokens_in, recording.tokens_out
+        result.read_s = round(sum(t.prompt_seconds for t in recording.turns), 1)
+        result.write_s = round(sum(t.output_seconds for t in recording.turns), 1)
         result.changed = _changed(ws)
         check = subprocess.run(
             [sys.executable, str(TASKS / "check.py"), task["check"],
@@ -182,7 +192,11 @@ def run_agent(agent: str, task: dict[str, Any], proxy: ModelProxy, alias: str,
             )
         if keep:
             (keep / f"{task['id']}-{agent}.turns.json").write_text(
-                json.dumps([asdict(t) for t in recording.turns], indent=1), encoding="utf-8"
+                json.dumps(
+                    [{k: v for k, v in asdict(t).items() if k != "raw"} for t in recording.turns],
+                    indent=1,
+                ),
+                encoding="utf-8",
             )
     return result
 
@@ -239,12 +253,13 @@ def classify(agent: str, recording: Recording, result: Result, output: str, *,
 
 
 def table(results: list[Result], agents: list[str]) -> str:
-    lines = ["| task | agent | solved | turns | tokens in | tokens out | wall s | failure |",
-             "| --- | --- | --- | ---: | ---: | ---: | ---: | --- |"]  # fmt: skip
+    lines = ["| task | agent | solved | turns | tokens in | tokens out | wall s | server read/write s | failure |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]  # fmt: skip
     for r in results:
         failure = f"{r.failure}: {r.detail}" if r.failure else ""
         lines.append(f"| {r.task} | {r.agent} | {'yes' if r.solved else 'no'} | {r.turns} | "
-                     f"{r.tokens_in:,} | {r.tokens_out:,} | {r.wall:.0f} | {failure} |")  # fmt: skip
+                     f"{r.tokens_in:,} | {r.tokens_out:,} | {r.wall:.0f} | "
+                     f"{r.read_s:.0f}/{r.write_s:.0f} | {failure} |")  # fmt: skip
     lines += ["", "| agent | solved | turns | tokens in | tokens out | wall s | failures |",
               "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]  # fmt: skip
     for agent in agents:
@@ -335,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"unknown agents: {', '.join(sorted(unknown))}")
     spec = catalog.model(ns.model)
     tasks = load_suite(ns.only)
+    # Stopped with SIGTERM: unwind, so the agent and the model server are stopped too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     out = ns.out or Path(tempfile.mkdtemp(prefix="rm-bench-"))
     out.mkdir(parents=True, exist_ok=True)
     if "cline" in agents:

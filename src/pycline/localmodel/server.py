@@ -32,8 +32,9 @@ def free_port(host: str = HOST) -> int:
 
 
 def _parent_death_signal() -> Callable[[], None] | None:
-    """Linux: a function for the child, between fork and exec, that has the kernel send it
-    SIGTERM when the process that started it dies, however it dies. libc is looked up here, in
+    """Linux: a function for the child, between fork and exec, that has the kernel kill it when
+    the process that started it dies, however it dies (SIGKILL: on SIGTERM alone llama-server
+    may wait for work in progress; it keeps nothing that needs saving). libc is looked up here, in
     the parent, so the child only makes the one system call."""
     if not sys.platform.startswith("linux"):
         return None
@@ -45,7 +46,7 @@ def _parent_death_signal() -> Callable[[], None] | None:
         return None
 
     def child() -> None:  # pragma: no cover - runs in the child
-        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
     return child
 
