@@ -37,7 +37,12 @@ from pycline.mcp.settings import RemoteServer, ServerConfig, StdioServer
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession, IncomingMessage
 
-    from pycline.mcp.client_requests import ElicitationPolicy, Elicitor
+    from pycline.mcp.client_requests import (
+        ElicitationPolicy,
+        ElicitationReply,
+        ElicitationRequest,
+        Elicitor,
+    )
     from pycline.mcp.oauth import LoginPolicy
 
 STDERR_TAIL_BYTES = 4096
@@ -146,6 +151,8 @@ class McpConnection:
         self._refresh_wanted = False
         self._runner: asyncio.Task[None] | None = None
         self._login_refused: Exception | None = None
+        self._asking = 0  # a person is answering the server's question
+        self._person_done = 0.0  # when the last answer was given (loop time)
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -188,19 +195,46 @@ class McpConnection:
         return self._session
 
     async def call_tool(
-        self, tool: str, arguments: dict[str, Any], timeout: float | None = None
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        timeout: float | None = None,
+        *,
+        elicitor: Elicitor | None = None,
     ) -> McpOutput:
+        """Call `tool`. `elicitor`: who answers the server's requests for input meanwhile (the
+        time a person takes to answer does not count against the timeout)."""
         from mcp_types import CallToolResult
 
         from pycline.mcp.content import tool_output
 
         session = self._live_session()
         limit = self.config.timeout if timeout is None else timeout
-        result = await self._bounded(
-            session.call_tool(tool, arguments, read_timeout_seconds=limit),
-            limit,
-            f"tool '{tool}'",
-        )
+        asking: Elicitor | None = None
+        if elicitor is not None:
+            ask = elicitor
+
+            async def asking_person(request: ElicitationRequest) -> ElicitationReply:
+                self._asking += 1
+                try:
+                    return await ask(request)
+                finally:
+                    self._asking -= 1
+                    self._person_done = asyncio.get_running_loop().time()
+
+            asking = asking_person
+            self.elicitors.append(asking)
+        try:
+            result = await self._bounded(
+                session.call_tool(
+                    tool, arguments, read_timeout_seconds=None if asking is not None else limit
+                ),
+                limit,
+                f"tool '{tool}'",
+            )
+        finally:
+            if asking is not None:
+                self.elicitors.remove(asking)
         assert isinstance(result, CallToolResult)
         return tool_output(result)
 
@@ -220,8 +254,8 @@ class McpConnection:
         try:
             # The SDK enforces `limit` itself; our own bound (a little later) is the backstop that
             # guarantees no call outlives the server's timeout, whatever the transport does.
-            async with asyncio.timeout(limit + 1.0):
-                return await request
+            # While a person answers the server's question the clock stops.
+            return await self._waiting(request, limit + 1.0)
         except TimeoutError:
             raise self._timeout_error(what, limit) from None
         except MCPError as exc:
@@ -241,6 +275,26 @@ class McpConnection:
             # The SDK raises these for results it will not hand over (input-required rounds,
             # extension results) and for invalid structured output.
             raise PeerToolError(f"MCP server '{self.name}' failed on {what}: {exc}") from None
+
+    async def _waiting(self, request: Awaitable[T], limit: float) -> T:
+        loop = asyncio.get_running_loop()
+        task = asyncio.ensure_future(request)
+        deadline = loop.time() + limit
+        try:
+            while True:
+                remaining = deadline - loop.time()
+                done, _ = await asyncio.wait({task}, timeout=max(remaining, 0.0))
+                if done:
+                    return task.result()
+                if self._asking or self._person_done > deadline - limit:
+                    deadline = max(loop.time(), self._person_done) + limit
+                    continue
+                raise TimeoutError
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
     def _timeout_error(self, what: str, limit: float) -> PeerToolError:
         note = (
