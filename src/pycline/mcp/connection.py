@@ -136,6 +136,7 @@ class McpConnection:
         self.resources: tuple[McpResource, ...] = ()
         self.templates: tuple[McpResourceTemplate, ...] = ()
         self.server_version = ""
+        self.protocol_version = ""  # the MCP revision spoken, e.g. "2025-11-25"
         self.instructions = ""
         self.garbage_lines = 0
         self.last_transport_error = ""
@@ -152,6 +153,7 @@ class McpConnection:
         self._runner: asyncio.Task[None] | None = None
         self._login_refused: Exception | None = None
         self._asking = 0  # a person is answering the server's question
+        self._handshake_clock: asyncio.Timeout | None = None
         self._person_done = 0.0  # when the last answer was given (loop time)
 
     # --- lifecycle --------------------------------------------------------------------------
@@ -280,12 +282,18 @@ class McpConnection:
         loop = asyncio.get_running_loop()
         task = asyncio.ensure_future(request)
         deadline = loop.time() + limit
+        self._login_refused = None
         try:
             while True:
                 remaining = deadline - loop.time()
-                done, _ = await asyncio.wait({task}, timeout=max(remaining, 0.0))
+                done, _ = await asyncio.wait({task}, timeout=min(max(remaining, 0.0), 0.5))
                 if done:
                     return task.result()
+                if self._login_refused is not None:  # the server wants a (wider) login
+                    self.needs_login = True
+                    raise PeerToolError(str(self._login_refused))
+                if loop.time() < deadline:
+                    continue
                 if self._asking or self._person_done > deadline - limit:
                     deadline = max(loop.time(), self._person_done) + limit
                     continue
@@ -318,9 +326,10 @@ class McpConnection:
         try:
             async with AsyncExitStack() as stack:
                 try:
-                    async with asyncio.timeout(self.connect_timeout):
+                    async with asyncio.timeout(self.connect_timeout) as clock:
+                        self._handshake_clock = clock
                         session = await self._open_session(stack)
-                        init = await session.initialize()
+                        await self._negotiate(session)
                         await self._refresh_lists(session)
                 except Exception as exc:  # boundary: a failed handshake is a status
                     self.status, self.error = "error", self._failure_text(exc)
@@ -329,8 +338,11 @@ class McpConnection:
                     # Report now; shutting down a hung server takes seconds the caller need not wait.
                     self._ready.set()
                     return
-                self.server_version = f"{init.server_info.name} {init.server_info.version}".strip()
-                self.instructions = init.instructions or ""
+                info = session.server_info
+                self.server_version = f"{info.name} {info.version}".strip() if info else ""
+                self.protocol_version = session.protocol_version or ""
+                found = session.initialize_result or session.discover_result
+                self.instructions = (found.instructions if found else None) or ""
                 self._session = session
                 self.status = "connected"
                 self.error = ""
@@ -355,6 +367,31 @@ class McpConnection:
                 self.status = "disconnected"
             self._ready.set()
             self.closed.set()
+
+    def _person_waits(self, waiting: bool) -> None:
+        """The handshake's clock stops while the user logs in in the browser."""
+        clock = self._handshake_clock
+        if clock is None or self._session is not None:
+            return
+        loop = asyncio.get_running_loop()
+        clock.reschedule(None if waiting else loop.time() + self.connect_timeout)
+
+    async def _negotiate(self, session: ClientSession) -> None:
+        """The protocol revision: the initialize handshake of the revisions up to 2025-11-25,
+        which servers of the stateless 2026-07-28 revision still answer (the SDK's do); a server
+        that speaks only 2026-07-28 refuses it naming its versions, and is then asked with
+        `server/discover` (the SDK's own negotiation)."""
+        from mcp.shared.exceptions import MCPError
+        from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
+
+        try:
+            await session.initialize()
+        except MCPError as exc:
+            if exc.code != UNSUPPORTED_PROTOCOL_VERSION or isinstance(self.config, StdioServer):
+                raise
+            from mcp.client._probe import negotiate_auto
+
+            await negotiate_auto(session)
 
     def _failure_text(self, exc: BaseException) -> str:
         from mcp.shared.exceptions import MCPError
@@ -539,7 +576,7 @@ class McpConnection:
         if self.login is not None:
             from pycline.mcp.oauth import build_auth
 
-            auth = build_auth(self.name, config, self.login)
+            auth = build_auth(self.name, config, self.login, self._person_waits)
         if config.type == "sse":
             from mcp.client.sse import sse_client
 
