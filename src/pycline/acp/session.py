@@ -32,7 +32,7 @@ from pycline.acp.options import (
     preset_policy,
 )
 from pycline.acp.outbox import Outbox, UpdateSink
-from pycline.acp.permissions import Remembered, choices
+from pycline.acp.permissions import Choice, Remembered, choices
 from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
 from pycline.app import wiring
 from pycline.app.handle import CommandRejected, TaskHandle
@@ -51,6 +51,7 @@ from pycline.commands import (
 from pycline.errors import PyclineError
 from pycline.events import (
     ACCEPT,
+    ALWAYS_ALLOW,
     APPROVE,
     DENY,
     STOP,
@@ -458,7 +459,11 @@ class AcpSession:
         if active is None:  # an approval outside a reported call: report it now
             active = self.reporter.begin(ToolCall(question.tool, {}), facts_of(question.tool))
         kind, command = active.kind, active.command
-        if not question.outside_workspace:
+        # A tool with its own, narrower "always" (an MCP tool: that tool on that server) offers
+        # that one, remembered where the terminal remembers it; never the whole kind.
+        own_always = next((o for o in question.options if o.id == ALWAYS_ALLOW.id), None)
+        scoped = own_always is not None and question.tool == "use_mcp_tool"
+        if not question.outside_workspace and not scoped:
             match self.remembered.verdict(kind, command):
                 case "allow":
                     return Answer(APPROVE.id)
@@ -468,7 +473,14 @@ class AcpSession:
                     )
                 case None:
                     pass
-        offered = choices(kind, command)
+        if scoped and own_always is not None:
+            offered = [
+                Choice("allow_once", "Allow", "allow_once"),
+                Choice("allow_always", own_always.label, "allow_always"),
+                Choice("reject_once", "Reject", "reject_once"),
+            ]
+        else:
+            offered = choices(kind, command)
         await self.outbox.drain()  # the client must know the call before it is asked about it
         response = await self.conn.request_permission(
             session_id=self.id,
@@ -483,6 +495,14 @@ class AcpSession:
         chosen = next((c for c in offered if c.option_id == outcome.option_id), None)
         if chosen is None:
             return Answer(DENY.id, "The user's answer was not one of the options; not done.")
+        if scoped:
+            return Answer(
+                ALWAYS_ALLOW.id
+                if chosen.kind == "allow_always"
+                else APPROVE.id
+                if chosen.kind == "allow_once"
+                else DENY.id
+            )
         if not question.outside_workspace:
             self.remembered.remember(chosen.kind, kind, command)
         return Answer(APPROVE.id if chosen.kind.startswith("allow") else DENY.id)

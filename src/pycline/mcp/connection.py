@@ -37,7 +37,12 @@ from pycline.mcp.settings import RemoteServer, ServerConfig, StdioServer
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession, IncomingMessage
 
-    from pycline.mcp.client_requests import ElicitationPolicy, Elicitor
+    from pycline.mcp.client_requests import (
+        ElicitationPolicy,
+        ElicitationReply,
+        ElicitationRequest,
+        Elicitor,
+    )
     from pycline.mcp.oauth import LoginPolicy
 
 STDERR_TAIL_BYTES = 4096
@@ -131,6 +136,7 @@ class McpConnection:
         self.resources: tuple[McpResource, ...] = ()
         self.templates: tuple[McpResourceTemplate, ...] = ()
         self.server_version = ""
+        self.protocol_version = ""  # the MCP revision spoken, e.g. "2025-11-25"
         self.instructions = ""
         self.garbage_lines = 0
         self.last_transport_error = ""
@@ -146,6 +152,9 @@ class McpConnection:
         self._refresh_wanted = False
         self._runner: asyncio.Task[None] | None = None
         self._login_refused: Exception | None = None
+        self._asking = 0  # a person is answering the server's question
+        self._handshake_clock: asyncio.Timeout | None = None
+        self._person_done = 0.0  # when the last answer was given (loop time)
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -188,19 +197,46 @@ class McpConnection:
         return self._session
 
     async def call_tool(
-        self, tool: str, arguments: dict[str, Any], timeout: float | None = None
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        timeout: float | None = None,
+        *,
+        elicitor: Elicitor | None = None,
     ) -> McpOutput:
+        """Call `tool`. `elicitor`: who answers the server's requests for input meanwhile (the
+        time a person takes to answer does not count against the timeout)."""
         from mcp_types import CallToolResult
 
         from pycline.mcp.content import tool_output
 
         session = self._live_session()
         limit = self.config.timeout if timeout is None else timeout
-        result = await self._bounded(
-            session.call_tool(tool, arguments, read_timeout_seconds=limit),
-            limit,
-            f"tool '{tool}'",
-        )
+        asking: Elicitor | None = None
+        if elicitor is not None:
+            ask = elicitor
+
+            async def asking_person(request: ElicitationRequest) -> ElicitationReply:
+                self._asking += 1
+                try:
+                    return await ask(request)
+                finally:
+                    self._asking -= 1
+                    self._person_done = asyncio.get_running_loop().time()
+
+            asking = asking_person
+            self.elicitors.append(asking)
+        try:
+            result = await self._bounded(
+                session.call_tool(
+                    tool, arguments, read_timeout_seconds=None if asking is not None else limit
+                ),
+                limit,
+                f"tool '{tool}'",
+            )
+        finally:
+            if asking is not None:
+                self.elicitors.remove(asking)
         assert isinstance(result, CallToolResult)
         return tool_output(result)
 
@@ -220,8 +256,8 @@ class McpConnection:
         try:
             # The SDK enforces `limit` itself; our own bound (a little later) is the backstop that
             # guarantees no call outlives the server's timeout, whatever the transport does.
-            async with asyncio.timeout(limit + 1.0):
-                return await request
+            # While a person answers the server's question the clock stops.
+            return await self._waiting(request, limit + 1.0)
         except TimeoutError:
             raise self._timeout_error(what, limit) from None
         except MCPError as exc:
@@ -241,6 +277,32 @@ class McpConnection:
             # The SDK raises these for results it will not hand over (input-required rounds,
             # extension results) and for invalid structured output.
             raise PeerToolError(f"MCP server '{self.name}' failed on {what}: {exc}") from None
+
+    async def _waiting(self, request: Awaitable[T], limit: float) -> T:
+        loop = asyncio.get_running_loop()
+        task = asyncio.ensure_future(request)
+        deadline = loop.time() + limit
+        self._login_refused = None
+        try:
+            while True:
+                remaining = deadline - loop.time()
+                done, _ = await asyncio.wait({task}, timeout=min(max(remaining, 0.0), 0.5))
+                if done:
+                    return task.result()
+                if self._login_refused is not None:  # the server wants a (wider) login
+                    self.needs_login = True
+                    raise PeerToolError(str(self._login_refused))
+                if loop.time() < deadline:
+                    continue
+                if self._asking or self._person_done > deadline - limit:
+                    deadline = max(loop.time(), self._person_done) + limit
+                    continue
+                raise TimeoutError
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
     def _timeout_error(self, what: str, limit: float) -> PeerToolError:
         note = (
@@ -264,9 +326,10 @@ class McpConnection:
         try:
             async with AsyncExitStack() as stack:
                 try:
-                    async with asyncio.timeout(self.connect_timeout):
+                    async with asyncio.timeout(self.connect_timeout) as clock:
+                        self._handshake_clock = clock
                         session = await self._open_session(stack)
-                        init = await session.initialize()
+                        await self._negotiate(session)
                         await self._refresh_lists(session)
                 except Exception as exc:  # boundary: a failed handshake is a status
                     self.status, self.error = "error", self._failure_text(exc)
@@ -275,8 +338,11 @@ class McpConnection:
                     # Report now; shutting down a hung server takes seconds the caller need not wait.
                     self._ready.set()
                     return
-                self.server_version = f"{init.server_info.name} {init.server_info.version}".strip()
-                self.instructions = init.instructions or ""
+                info = session.server_info
+                self.server_version = f"{info.name} {info.version}".strip() if info else ""
+                self.protocol_version = session.protocol_version or ""
+                found = session.initialize_result or session.discover_result
+                self.instructions = (found.instructions if found else None) or ""
                 self._session = session
                 self.status = "connected"
                 self.error = ""
@@ -301,6 +367,31 @@ class McpConnection:
                 self.status = "disconnected"
             self._ready.set()
             self.closed.set()
+
+    def _person_waits(self, waiting: bool) -> None:
+        """The handshake's clock stops while the user logs in in the browser."""
+        clock = self._handshake_clock
+        if clock is None or self._session is not None:
+            return
+        loop = asyncio.get_running_loop()
+        clock.reschedule(None if waiting else loop.time() + self.connect_timeout)
+
+    async def _negotiate(self, session: ClientSession) -> None:
+        """The protocol revision: the initialize handshake of the revisions up to 2025-11-25,
+        which servers of the stateless 2026-07-28 revision still answer (the SDK's do); a server
+        that speaks only 2026-07-28 refuses it naming its versions, and is then asked with
+        `server/discover` (the SDK's own negotiation)."""
+        from mcp.shared.exceptions import MCPError
+        from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
+
+        try:
+            await session.initialize()
+        except MCPError as exc:
+            if exc.code != UNSUPPORTED_PROTOCOL_VERSION or isinstance(self.config, StdioServer):
+                raise
+            from mcp.client._probe import negotiate_auto
+
+            await negotiate_auto(session)
 
     def _failure_text(self, exc: BaseException) -> str:
         from mcp.shared.exceptions import MCPError
@@ -485,7 +576,7 @@ class McpConnection:
         if self.login is not None:
             from pycline.mcp.oauth import build_auth
 
-            auth = build_auth(self.name, config, self.login)
+            auth = build_auth(self.name, config, self.login, self._person_waits)
         if config.type == "sse":
             from mcp.client.sse import sse_client
 

@@ -39,6 +39,7 @@ from pycline.mcp.settings import (
 )
 
 if TYPE_CHECKING:
+    from pycline.mcp.client_requests import Elicitor
     from pycline.mcp.oauth import LoginPolicy
 
 
@@ -246,9 +247,18 @@ class McpHub:
         check_arguments(tool, arguments, known.input_schema)
         return conn
 
-    async def call_tool(self, server: str, tool: str, arguments: dict[str, Any]) -> McpOutput:
+    async def call_tool(
+        self,
+        server: str,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        elicitor: Elicitor | None = None,
+    ) -> McpOutput:
+        """Call a tool; `elicitor` answers the server's requests for input meanwhile (None: the
+        hub's policy, `elicitation`)."""
         conn = self._checked_connection(server, tool, arguments)
-        return await conn.call_tool(tool, arguments)
+        return await conn.call_tool(tool, arguments, elicitor=elicitor)
 
     async def read_resource(self, server: str, uri: str) -> McpOutput:
         return await self._connection_for(server).read_resource(uri)

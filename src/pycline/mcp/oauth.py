@@ -298,8 +298,14 @@ def _port_free(port: int) -> bool:
     return True
 
 
-def build_auth(name: str, config: RemoteServer, policy: LoginPolicy) -> OAuthClientProvider:
-    """The httpx auth for one remote server: adds its bearer token and logs in when asked."""
+def build_auth(
+    name: str,
+    config: RemoteServer,
+    policy: LoginPolicy,
+    on_person: Callable[[bool], None] | None = None,
+) -> OAuthClientProvider:
+    """The httpx auth for one remote server: adds its bearer token and logs in when asked.
+    `on_person(True/False)`: the browser step starts / ends (a person's time is no timeout's)."""
     from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 
     settings = config.oauth
@@ -329,6 +335,8 @@ def build_auth(name: str, config: RemoteServer, policy: LoginPolicy) -> OAuthCli
         if not policy.interactive:
             raise NeedsLogin(name)
         await callback.start()
+        if on_person is not None:
+            on_person(True)
         if policy.announce is not None:
             policy.announce(name, url)
         await asyncio.to_thread(policy.open_browser, url)
@@ -343,6 +351,8 @@ def build_auth(name: str, config: RemoteServer, policy: LoginPolicy) -> OAuthCli
             ) from None
         finally:
             await callback.close()
+            if on_person is not None:
+                on_person(False)
         if "code" not in query:
             reason = query.get("error_description") or query.get("error") or "no code"
             raise LoginFailed(f"the authorization server refused the login: {reason}")

@@ -166,7 +166,9 @@ class UseMcpToolTool:
             feedback = approval.feedback
             if approval.always and remember is not None:
                 _always_allow(ctx, remember, server, tool)
-        output = await hub.call_tool(server, tool, arguments)
+        from pycline.tools.mcp_elicit import elicitor_for
+
+        output = await hub.call_tool(server, tool, arguments, elicitor=elicitor_for(ctx))
         text, images = render(output, supports_images=ctx.supports_images)
         if output.is_error:
             return ToolResult(
