@@ -140,6 +140,17 @@ class StopProcess:
     kind: Literal["stop_process"] = "stop_process"
 
 
+@dataclass(frozen=True, slots=True)
+class SetGoal:
+    """Verify the task's completion with `command` from now on: only its exit 0 completes the
+    task, and after `max_attempts` failed checks (0: the default) the task ends unverified.
+    An empty `command` removes the goal."""
+
+    command: str
+    max_attempts: int = 0
+    kind: Literal["set_goal"] = "set_goal"
+
+
 Command: TypeAlias = (
     UserMessage
     | AnswerQuestion
@@ -150,6 +161,7 @@ Command: TypeAlias = (
     | SetApprovalPolicy
     | ProceedWhileRunning
     | StopProcess
+    | SetGoal
 )
 
 

@@ -35,6 +35,7 @@ from pycline.core.budget import CostGovernor, SessionSpend
 from pycline.core.checkpointing import TaskCheckpoints
 from pycline.core.commands import SlashCommands
 from pycline.core.focus_chain import FocusChain
+from pycline.core.goal import GoalCheck
 from pycline.core.handoffs import Handoffs
 from pycline.core.hook_points import HookPoints
 from pycline.core.hooks import Hooks
@@ -167,6 +168,7 @@ class TaskBuilder:
             HookPoints(hooks, settle=checkpoints.settle),
             SlashCommands(partial(enabled_workflows, self.home)),
             budget,
+            GoalCheck(services.tools.sandbox, timeout=settings.command_timeout),
             focus,
             LoopDetector(),
         )
@@ -235,10 +237,21 @@ class TaskBuilder:
         *,
         tools: list[Tool] | None = None,
         wrap: ToolWrapper | None = None,
+        goal: str = "",
+        goal_attempts: int = 0,
     ) -> Task:
+        """`goal`: a command whose exit 0 alone completes the task (`goal_attempts` failed
+        checks end it unverified; 0: the default)."""
         workspace = Workspace.at(cwd)
         folder = self.store.create()
-        record = TaskRecord(id=folder.id, ts=time.time(), task=text, workspace=str(workspace.root))
+        record = TaskRecord(
+            id=folder.id,
+            ts=time.time(),
+            task=text,
+            workspace=str(workspace.root),
+            goal=goal.strip(),
+            goal_max_attempts=goal_attempts,
+        )
         # Recorded at once: a process killed before the first history write leaves a task that
         # `pycline resume` can start again, not a nameless folder.
         folder.save_record(record)

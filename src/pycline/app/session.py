@@ -96,6 +96,10 @@ class TaskOptions:
     tools: Sequence[Tool] | None = None
     # How this front end runs each tool (an editor's own reads, writes and terminals).
     wrap_tool: ToolWrapper | None = None
+    # A verified goal: only this command's exit 0 completes the task (core.goal); after
+    # `max_verify` failed checks (0: the default) it ends unverified.
+    verify: str = ""
+    max_verify: int = 0
 
 
 class Session:
@@ -215,6 +219,8 @@ class Session:
             *self._providers(options),
             tools=list(options.tools) if options.tools is not None else None,
             wrap=options.wrap_tool,
+            goal=options.verify,
+            goal_attempts=options.max_verify,
         )
         self._attach(handle, task, options)
         self._prepared[handle.id] = task

@@ -96,7 +96,14 @@ def run_headless(ns: argparse.Namespace) -> int:
 
     cwd = workspace_dir(ns)
     text = task_text(ns)
-    options = TaskOptions(headless=True, approve_all_inside=ns.yes)
+    if ns.max_verify and not ns.verify.strip():
+        fail("--max-verify needs --verify CMD")
+    options = TaskOptions(
+        headless=True,
+        approve_all_inside=ns.yes,
+        verify=ns.verify.strip(),
+        max_verify=ns.max_verify,
+    )
 
     async def start(session: Session) -> TaskHandle:
         check_task_size(text, session.config)

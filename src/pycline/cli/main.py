@@ -122,6 +122,7 @@ def build_run_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--task-file", metavar="FILE", help="read the task from FILE (`-` for standard input)"
     )
+    add_goal_flags(parser)
     parser.add_argument(
         "--bg",
         action="store_true",
@@ -133,6 +134,34 @@ def build_run_parser() -> argparse.ArgumentParser:
     add_run_flags(parser)
     parser.add_argument("task", nargs="*", help="what to do; `-` reads it from standard input")
     return parser
+
+
+def add_goal_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--verify",
+        metavar="CMD",
+        default="",
+        help="a check the work must pass: when the model says it is done, CMD runs in the "
+        "sandbox in the workspace and only exit 0 completes the task; otherwise the model gets "
+        "the failure and goes on (exit code 4 when the attempts run out)",
+    )
+    parser.add_argument(
+        "--max-verify",
+        metavar="N",
+        type=_positive,
+        default=0,
+        help="with --verify: failed checks before the task ends unverified (default 5)",
+    )
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
 
 
 def build_resume_parser() -> argparse.ArgumentParser:
