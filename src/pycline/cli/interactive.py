@@ -364,7 +364,10 @@ async def _run_one(
     from pycline.cli.follow import follow
 
     options = TaskOptions(
-        model=state.act, plan_model=state.plan, approve_all_inside=state.approve_all_inside
+        model=state.act,
+        plan_model=state.plan,
+        approve_all_inside=state.approve_all_inside,
+        verify=state.goal,
     )
     try:
         if resume_id is not None:

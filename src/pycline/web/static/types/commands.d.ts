@@ -56,6 +56,15 @@ export interface CommandSetApprovalPolicy {
   policy: AutoApprove;
   kind: "set_approval_policy";
 }
+/** Verify the task's completion with `command` from now on: only its exit 0 completes the task, and after `max_attempts` failed checks (0: the default) the task ends unverified. An empty `command` removes the goal. */
+export interface CommandSetGoal {
+  v: 1;
+  task_id: string;
+  request?: string | number | null;
+  command: string;
+  max_attempts?: number;
+  kind: "set_goal";
+}
 /** Plan or Act from the next request on (announced by a `mode_changed` event). */
 export interface CommandSetMode {
   v: 1;
@@ -107,4 +116,4 @@ export interface ReplyRejected {
   kind: "rejected";
 }
 /** pycline command to a task (version 1); replies: #/$defs/reply */
-export type Command = CommandUserMessage | CommandAnswer | CommandCancel | CommandCompact | CommandSetMode | CommandSetModel | CommandSetApprovalPolicy | CommandProceed | CommandStopProcess;
+export type Command = CommandUserMessage | CommandAnswer | CommandCancel | CommandCompact | CommandSetMode | CommandSetModel | CommandSetApprovalPolicy | CommandProceed | CommandStopProcess | CommandSetGoal;
