@@ -36,6 +36,7 @@ from pycline.commands import (
     ProceedWhileRunning,
     Rejected,
     SetApprovalPolicy,
+    SetGoal,
     SetMode,
     SetModel,
     StopProcess,
@@ -55,6 +56,7 @@ COMMANDS: list[Command] = [
     SetApprovalPolicy(AutoApprove(edit_files=True, yolo=False)),
     ProceedWhileRunning(),
     StopProcess(2),
+    SetGoal("pytest -q", 3),
 ]
 
 
@@ -101,6 +103,7 @@ _commands: st.SearchStrategy[Command] = st.one_of(
     st.builds(SetApprovalPolicy, st.builds(AutoApprove, *[st.booleans()] * 9)),
     st.just(ProceedWhileRunning()),
     st.builds(StopProcess, st.integers(min_value=-(2**31), max_value=2**31)),
+    st.builds(SetGoal, _text, st.integers(min_value=0, max_value=2**31)),
 )
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from pycline.storage.task_store import TaskStore
-
 from tests.web.conftest import complete, followup
 from tests.web.test_chat import send_task
 

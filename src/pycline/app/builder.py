@@ -34,6 +34,7 @@ from pycline.core import resumption
 from pycline.core.budget import CostGovernor, SessionSpend
 from pycline.core.checkpointing import TaskCheckpoints
 from pycline.core.commands import SlashCommands
+from pycline.core.fallback import FallbackChain
 from pycline.core.focus_chain import FocusChain
 from pycline.core.goal import GoalCheck
 from pycline.core.handoffs import Handoffs
@@ -43,7 +44,7 @@ from pycline.core.loops import LoopDetector
 from pycline.core.options import TaskOutcome, TaskSettings
 from pycline.core.subagents import Subagents
 from pycline.core.task import Task
-from pycline.errors import StorageError
+from pycline.errors import ConfigError, StorageError
 from pycline.events import Host
 from pycline.messages import Content, Message
 from pycline.providers.base import Provider
@@ -72,6 +73,8 @@ class TaskBuilder:
     # The session workspace's settings, read once (None: read for each task).
     snapshot: SettingsSnapshot | None = None
     providers: ProviderCache = field(default_factory=ProviderCache)
+    # `fallbackModels` of the model choice in force: where a task moves when its model fails.
+    fallback_models: tuple[str, ...] = ()
 
     async def start_mcp(
         self, workspace: Path, *, extra: Mapping[str, ServerConfig] | None = None
@@ -187,8 +190,23 @@ class TaskBuilder:
             prompt_extras=wiring.prompt_extras(
                 root, self.mcp, home=self.home, skill_dirs=skill_dirs
             ),
+            fallbacks=FallbackChain(self.fallback_models, partial(self._fallback, root)),
         )
         return assemble(parts, host)
+
+    def _fallback(self, root: Path, spec: str) -> Provider:
+        """The provider of one listed fallback model, set up as `/model` would set it up."""
+        from pycline.app.model_switch import model_choices, switched
+
+        base = self.config
+        found = model_choices(self.home, root, self.config, self.plan_config).get(spec)
+        if found is not None:
+            config = dataclasses.replace(found, script=found.script or base.script)
+        else:
+            config = switched(base, spec, self.home)
+        if config.provider is None or not config.model:
+            raise ConfigError(f"{spec!r} names no model")
+        return self.providers.get(config)
 
     def _provider_for(self, model_id: str) -> Provider | None:
         """The configured provider with another model (a custom agent's `modelId`)."""

@@ -139,7 +139,14 @@ class Session:
         config = resolve(flags, home, workspace=workspace, profile=profile, settings=now)
         wiring.warm_up_sdk(config.provider)
         plan = resolve_plan(flags, home, config, workspace=workspace, profile=profile, settings=now)
-        builder = TaskBuilder(home, config, plan, flags=flags, snapshot=snapshot)
+        builder = TaskBuilder(
+            home,
+            config,
+            plan,
+            flags=flags,
+            snapshot=snapshot,
+            fallback_models=tuple(now.choice(profile).fallback_models),
+        )
         await builder.start_mcp(workspace, extra=mcp_servers)
         return cls(workspace, home, builder, front_end)
 
@@ -181,6 +188,7 @@ class Session:
         now = self._builder.settings_for(self.workspace)
         config = resolve(flags, self.home, workspace=self.workspace, profile=profile, settings=now)
         self._builder.config, self._builder.flags = config, flags
+        self._builder.fallback_models = tuple(now.choice(profile).fallback_models)
         self._builder.plan_config = resolve_plan(
             flags, self.home, config, workspace=self.workspace, profile=profile, settings=now
         )

@@ -90,9 +90,19 @@ class ModelChoice(_Strict):
 
 
 class Profile(ModelChoice):
-    """A named model choice; `planMode` gives Plan mode its own model."""
+    """A named model choice; `planMode` gives Plan mode its own model; `fallbackModels` are the
+    models a task moves to, in order, when this one cannot answer (`[PROVIDER/]MODEL` or a
+    profile's label; see core.fallback)."""
 
     plan_mode: ModelChoice | None = None
+    fallback_models: list[str] = Field(default_factory=list)
+
+    @field_validator("fallback_models")
+    @classmethod
+    def _models_named(cls, value: list[str]) -> list[str]:
+        if any(not spec.strip() for spec in value):
+            raise ValueError("a fallback model must not be empty")
+        return value
 
 
 _POLICY_DEFAULTS = AutoApprove()

@@ -48,7 +48,12 @@ class CheckResult:
 
 
 async def run_check(
-    command: str, cwd: Path, sandbox: SandboxPolicy | None, *, say: Callable[[ToolOutput], None], timeout: float
+    command: str,
+    cwd: Path,
+    sandbox: SandboxPolicy | None,
+    *,
+    say: Callable[[ToolOutput], None],
+    timeout: float,
 ) -> CheckResult:
     """Run the check in the workspace (inside the sandbox when one is on)."""
     policy = sandbox if sandbox is not None and sandbox.enabled else None

@@ -26,7 +26,8 @@ class TaskRecord:
     # how many failed checks end it unverified (0: the default).
     goal: str = ""
     goal_max_attempts: int = 0
-    # What each model cost ("provider/model" -> USD), when more than one answered.
+    # What each model that answered cost ("provider/model" -> USD): a fallback chain may use
+    # several in one task.
     model_costs: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
