@@ -4,6 +4,7 @@ chain, loop detection), the recorder. Used by sessions and by tests."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pycline.app import wiring
 from pycline.app.assembly import TaskParts, assemble
 from pycline.app.config import ModelConfig, load
+from pycline.app.handle import TaskHandle
 from pycline.app.hook_trust import HookTrust
 from pycline.app.mcp import always_allow_mcp_tool
 from pycline.app.provider_cache import ProviderCache
@@ -28,6 +30,7 @@ from pycline.app.task_settings import (
     feature_settings,
     workspace_tool_settings,
 )
+from pycline.app.telemetry import Telemetry
 from pycline.app.toggles import enabled_workflows
 from pycline.context.manager import ContextManager
 from pycline.core import resumption
@@ -75,6 +78,7 @@ class TaskBuilder:
     providers: ProviderCache = field(default_factory=ProviderCache)
     # `fallbackModels` of the model choice in force: where a task moves when its model fails.
     fallback_models: tuple[str, ...] = ()
+    telemetry: Telemetry | None = None  # OpenTelemetry spans and metrics; None: off
 
     async def start_mcp(
         self, workspace: Path, *, extra: Mapping[str, ServerConfig] | None = None
@@ -104,6 +108,9 @@ class TaskBuilder:
             await self.mcp.close()
             self.mcp = None
         await self.providers.close()
+        if self.telemetry is not None:
+            telemetry, self.telemetry = self.telemetry, None
+            await asyncio.to_thread(telemetry.close)  # sends what is buffered
 
     @property
     def store(self) -> TaskStore:
@@ -192,7 +199,14 @@ class TaskBuilder:
             ),
             fallbacks=FallbackChain(self.fallback_models, partial(self._fallback, root)),
         )
-        return assemble(parts, host)
+        task = assemble(parts, host)
+        if self.telemetry is not None and isinstance(host, TaskHandle):
+            model = task.provider_for
+            traced = self.telemetry.follow(
+                lambda: f"{model(task.mode).name}/{model(task.mode).model.id}"
+            )
+            host.listen(traced, replay=False)
+        return task
 
     def _fallback(self, root: Path, spec: str) -> Provider:
         """The provider of one listed fallback model, set up as `/model` would set it up."""

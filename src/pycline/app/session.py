@@ -21,6 +21,7 @@ from pycline.app.builder import TaskBuilder, ToolWrapper
 from pycline.app.config import ModelConfig, resolve, resolve_plan
 from pycline.app.handle import AnswerRejected, CommandRejected, Status, TaskHandle, controls_of
 from pycline.app.snapshot import SettingsSnapshot
+from pycline.app.telemetry import Telemetry
 from pycline.commands import Cancel
 from pycline.core.modes import Mode, as_mode
 from pycline.core.options import TaskOutcome, TaskSettings
@@ -146,6 +147,7 @@ class Session:
             flags=flags,
             snapshot=snapshot,
             fallback_models=tuple(now.choice(profile).fallback_models),
+            telemetry=Telemetry.start(now.telemetry),
         )
         await builder.start_mcp(workspace, extra=mcp_servers)
         return cls(workspace, home, builder, front_end)

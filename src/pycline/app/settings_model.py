@@ -133,6 +133,22 @@ class FocusChainSettings(_Strict):
     remind_cline_interval: int = Field(default=6, ge=1, le=10)
 
 
+class TelemetrySettings(_Strict):
+    """`telemetry`: OpenTelemetry traces and metrics over OTLP/HTTP (app.telemetry). The
+    standard OTEL_EXPORTER_OTLP_* variables also turn it on and say where to send."""
+
+    enabled: bool = False
+    endpoint: str | None = None  # OTLP/HTTP base URL; None: the OTEL_* variables' (or :4318)
+    include_content: bool = False  # prompts and command lines on spans (off: never sent)
+
+    @field_validator("endpoint")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError(f"must start with http:// or https://, not {value!r}")
+        return value
+
+
 class Settings(Profile):
     profiles: dict[str, Profile] = Field(default_factory=dict)
     active_profile: str | None = None
@@ -175,6 +191,7 @@ class Settings(Profile):
     max_daily_cost: float | None = Field(None, gt=0)
     max_task_tokens: int | None = Field(None, ge=1)
     max_session_tokens: int | None = Field(None, ge=1)
+    telemetry: TelemetrySettings = Field(default_factory=TelemetrySettings)
 
     @field_validator("linters")
     @classmethod
