@@ -100,7 +100,7 @@ _commands: st.SearchStrategy[Command] = st.one_of(
     st.just(Compact()),
     st.builds(SetMode, st.sampled_from(["act", "plan"])),
     st.builds(SetModel, _text, st.sampled_from(["act", "plan", "both"])),
-    st.builds(SetApprovalPolicy, st.builds(AutoApprove, *[st.booleans()] * 9)),
+    st.builds(SetApprovalPolicy, st.builds(AutoApprove, *[st.booleans()] * 10)),
     st.just(ProceedWhileRunning()),
     st.builds(StopProcess, st.integers(min_value=-(2**31), max_value=2**31)),
     st.builds(SetGoal, _text, st.integers(min_value=0, max_value=2**31)),

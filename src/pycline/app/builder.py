@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pycline.app import wiring
 from pycline.app.assembly import TaskParts, assemble
+from pycline.app.auto_mode import AutoModeNotice
 from pycline.app.config import ModelConfig, load
 from pycline.app.handle import TaskHandle
 from pycline.app.hook_trust import HookTrust
@@ -181,6 +182,7 @@ class TaskBuilder:
             GoalCheck(services.tools.sandbox, timeout=settings.command_timeout),
             focus,
             LoopDetector(),
+            *((AutoModeNotice(),) if settings.auto_approve.auto_sandboxed else ()),
         )
         parts = TaskParts(
             folder=folder,

@@ -26,7 +26,7 @@ from pycline.commands import Cancel
 from pycline.core.modes import Mode, as_mode
 from pycline.core.options import TaskOutcome, TaskSettings
 from pycline.core.task import Task
-from pycline.errors import PyclineError
+from pycline.errors import ConfigError, PyclineError
 from pycline.messages import ImageContent
 from pycline.storage.paths import pycline_home
 
@@ -101,6 +101,8 @@ class TaskOptions:
     # `max_verify` failed checks (0: the default) it ends unverified.
     verify: str = ""
     max_verify: int = 0
+    # Auto mode (app.auto_mode): commands unasked in the offline sandbox, edits inside unasked.
+    auto: bool = False
 
 
 class Session:
@@ -335,13 +337,23 @@ class Session:
     def _settings(self, options: TaskOptions, mode: Mode | None) -> TaskSettings:
         from pycline.app.task_settings import task_settings
 
+        now = self._builder.settings_for(self.workspace)
         settings = options.settings or task_settings(
             self.home,
             headless=options.headless,
             approve_all_inside=options.approve_all_inside,
             workspace=self.workspace,
-            settings=self._builder.settings_for(self.workspace),
+            settings=now,
         )
+        if options.auto:
+            policy = dataclasses.replace(settings.auto_approve, auto_sandboxed=True)
+            settings = dataclasses.replace(settings, auto_approve=policy)
+        if settings.auto_approve.auto_sandboxed:
+            from pycline.app.auto_mode import refusal
+
+            refused = refusal(now, self.home, self.workspace)
+            if refused is not None:
+                raise ConfigError(refused[:1].upper() + refused[1:] + ".")
         return dataclasses.replace(settings, mode=mode) if mode is not None else settings
 
     def tasks(self) -> list[TaskHandle]:

@@ -121,6 +121,7 @@ class AutoApproveSettings(_Strict):
     use_browser: bool = _POLICY_DEFAULTS.use_browser
     use_mcp: bool = _POLICY_DEFAULTS.use_mcp
     yolo: bool = _POLICY_DEFAULTS.yolo
+    auto_sandboxed: bool = _POLICY_DEFAULTS.auto_sandboxed
 
     def policy(self) -> AutoApprove:
         return AutoApprove(**self.model_dump())

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pycline.parsing.checklist import items as checklist_items
 from pycline.terminal.process import prepared
 from pycline.terminal.sandbox import SandboxUnavailable
-from pycline.tools.command import EXECUTE_COMMAND_SPEC, approve_command, sandbox_in
+from pycline.tools.command import EXECUTE_COMMAND_SPEC, approve_command, run_sandbox, sandbox_in
 from pycline.tools.read import (
     IMAGE_SUFFIXES,
     READ_FILE_SPEC,
@@ -32,6 +32,7 @@ __all__ = [
     "format_page",
     "parse_range",
     "prepared",
+    "run_sandbox",
     "sandbox_in",
     "take_page",
 ]

@@ -53,7 +53,10 @@ async def _run(ns: argparse.Namespace, home: Path, state: BgState) -> BgState:
             " ".join(ns.task),
             mode="plan" if ns.plan else "act",
             options=TaskOptions(
-                approve_all_inside=ns.yes, verify=ns.verify.strip(), max_verify=ns.max_verify
+                approve_all_inside=ns.yes,
+                verify=ns.verify.strip(),
+                max_verify=ns.max_verify,
+                auto=ns.auto,
             ),
         )
 

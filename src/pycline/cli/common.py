@@ -61,6 +61,16 @@ EXIT_OVER_BUDGET = 3
 EXIT_UNVERIFIED = 4
 
 
+def refuse_auto(cwd: Path) -> None:
+    """Exit (2) saying why and what to install when auto mode cannot run in `cwd`."""
+    from pycline.app.auto_mode import check
+
+    try:
+        check(pycline_home(), cwd)
+    except PyclineError as exc:
+        fail(f"--auto refused: {exc}")
+
+
 def overrides_of(ns: argparse.Namespace) -> ConfigOverrides:
     from pycline.app.session import ConfigOverrides
 

@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-y", "--yes", action="store_true", help="approve every action inside the workspace"
     )
     parser.add_argument("--version", action=_Version, help="print the version and exit")
+    _auto_flag(parser)
     from pycline.cli.worktree_flags import add_run_flags
 
     add_run_flags(parser, interactive=True)
@@ -123,6 +124,7 @@ def build_run_parser() -> argparse.ArgumentParser:
         "--task-file", metavar="FILE", help="read the task from FILE (`-` for standard input)"
     )
     add_goal_flags(parser)
+    _auto_flag(parser)
     parser.add_argument(
         "--bg",
         action="store_true",
@@ -134,6 +136,15 @@ def build_run_parser() -> argparse.ArgumentParser:
     add_run_flags(parser)
     parser.add_argument("task", nargs="*", help="what to do; `-` reads it from standard input")
     return parser
+
+
+def _auto_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--auto",
+        action="store_true",
+        help="auto (sandboxed): commands run unasked in the sandbox with the network off, edits "
+        "inside the workspace unasked; the network and paths outside still ask (needs bubblewrap)",
+    )
 
 
 def add_goal_flags(parser: argparse.ArgumentParser) -> None:

@@ -76,6 +76,7 @@ class SlashState:
     plan: ModelConfig | None = None
     approve_all_inside: bool = False  # `pycline --yes`
     goal: str = ""  # `/verify CMD`: the check the session's tasks must pass to complete
+    auto: bool = False  # `pycline --auto`: auto (sandboxed) mode
 
     @property
     def task_id(self) -> str | None:

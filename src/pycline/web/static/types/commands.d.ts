@@ -17,6 +17,7 @@ export interface AutoApprove {
   use_browser?: boolean;
   use_mcp?: boolean;
   yolo?: boolean;
+  auto_sandboxed?: boolean;
 }
 /** The answer to one question, named by the id its `QuestionAsked` event carried. */
 export interface CommandAnswer {
