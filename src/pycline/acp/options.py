@@ -156,6 +156,7 @@ COMMANDS: dict[str, str] = {
     "compact": "Condense the conversation into a summary to free the context window",
     "plan": "Switch to Plan mode (explore and plan; no changes)",
     "act": "Switch to Act mode",
+    "verify": "Complete only when a command exits 0: /verify CMD (off removes it)",
 }
 
 

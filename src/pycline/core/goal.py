@@ -25,9 +25,10 @@ from pycline.prompts import responses
 from pycline.terminal.process import ShellProcess
 from pycline.terminal.sandbox import SandboxPolicy, SandboxUnavailable
 from pycline.tools.base import ToolCall
+from pycline.tools.interaction import VERIFY_GOAL_SPEC
 
 DEFAULT_MAX_ATTEMPTS = 5
-CHECK_TOOL = "verify_goal"
+CHECK_TOOL = VERIFY_GOAL_SPEC.name
 OUTPUT_TAIL = 4_000  # characters of the check's output the model is sent
 CHECK_TIMEOUT = 600.0
 
