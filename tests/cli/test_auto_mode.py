@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pexpect
+
 from tests.cli.test_headless import run_cli
 from tests.fakes.openai_server import FakeOpenAI
 
@@ -134,3 +136,29 @@ def test_the_auto_setting_turns_auto_mode_on_and_is_refused_without_bubblewrap(
     proc = run_cli(args, home=isolated_home, cwd=workspace, env={"PATH": str(empty)})
     assert proc.returncode == 2
     assert "bubblewrap" in proc.stderr
+
+
+def test_the_interactive_status_line_says_auto_sandboxed(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    from tests.cli.test_interactive import spawn
+
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps([command("echo fine > out.txt"), DONE]))
+    child = spawn(
+        ["--auto", "--sandbox", "workspace-write", "--provider", "scripted", "--script",
+         str(script)],
+        isolated_home,
+        workspace,
+    )  # fmt: skip
+    child.expect_exact("auto (sandboxed) · ")
+    child.expect("Task> ")
+    child.sendline("make out.txt")
+    child.expect_exact("auto (sandboxed): run unasked")  # no question: the command just runs
+    child.expect("Press Enter to accept")
+    child.sendline("")
+    child.expect("Task> ")
+    child.sendline("/exit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert (workspace / "out.txt").read_text() == "fine\n"
