@@ -49,15 +49,17 @@ class FallbackChain:
         assert self.make is not None
         skipped: list[str] = []
         overflow = error.kind is ProviderErrorKind.CONTEXT_OVERFLOW
-        while self.position < len(self.specs):
-            spec = self.specs[self.position]
-            self.position += 1
+        for index in range(self.position, len(self.specs)):
+            spec = self.specs[index]
             try:
                 provider = self.make(spec)
             except PyclineError as exc:
                 skipped.append(f"{spec} ({exc})")
                 continue
             if overflow and provider.model.context_window <= current.model.context_window:
-                continue  # it could not hold this conversation either
+                continue  # it could not hold this conversation either; kept for other failures
+            self.position = index + 1
             return Moved(spec, provider, tuple(skipped))
+        if not overflow:
+            self.position = len(self.specs)
         return None
