@@ -35,6 +35,7 @@ from pycline.acp.outbox import Outbox, UpdateSink
 from pycline.acp.permissions import Remembered, choices
 from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
 from pycline.app import wiring
+from pycline.app.auto_mode import check as check_auto_mode
 from pycline.app.handle import CommandRejected, TaskHandle
 from pycline.app.runner import run_chain
 from pycline.app.session import Session, TaskOptions, TaskSettings
@@ -352,6 +353,8 @@ class AcpSession:
 
     async def set_preset(self, name: str) -> None:
         policy = preset_policy(name, self.from_settings)
+        if policy.auto_sandboxed:  # auto mode only with the sandbox, never without
+            check_auto_mode(self.session.home, self.workspace)
         if self.handle is not None and not self.handle.done:
             await self.handle.send(SetApprovalPolicy(policy))
         self.preset = name
