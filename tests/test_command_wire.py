@@ -36,6 +36,7 @@ from pycline.commands import (
     ProceedWhileRunning,
     Rejected,
     SetApprovalPolicy,
+    SetGoal,
     SetMode,
     SetModel,
     StopProcess,
@@ -55,6 +56,7 @@ COMMANDS: list[Command] = [
     SetApprovalPolicy(AutoApprove(edit_files=True, yolo=False)),
     ProceedWhileRunning(),
     StopProcess(2),
+    SetGoal("pytest -q", 3),
 ]
 
 
@@ -98,9 +100,10 @@ _commands: st.SearchStrategy[Command] = st.one_of(
     st.just(Compact()),
     st.builds(SetMode, st.sampled_from(["act", "plan"])),
     st.builds(SetModel, _text, st.sampled_from(["act", "plan", "both"])),
-    st.builds(SetApprovalPolicy, st.builds(AutoApprove, *[st.booleans()] * 9)),
+    st.builds(SetApprovalPolicy, st.builds(AutoApprove, *[st.booleans()] * 10)),
     st.just(ProceedWhileRunning()),
     st.builds(StopProcess, st.integers(min_value=-(2**31), max_value=2**31)),
+    st.builds(SetGoal, _text, st.integers(min_value=0, max_value=2**31)),
 )
 
 

@@ -31,6 +31,10 @@ DESCRIPTIONS: dict[str, str] = {
     "profiles": "Named model choices (each like the top level, with its own `planMode`), used with "
     "`--profile NAME`.",
     "activeProfile": "The profile used when no `--profile` is given.",
+    "fallbackModels": "Models a task moves to, in order, when its model keeps failing (after the "
+    "retries of a rate limit, an overload or a server error) or its context window overflows "
+    "(the next larger one): each `[PROVIDER/]MODEL` or a profile's label. Per profile too; "
+    "never a model not listed. See [Work left alone](../unattended.md).",
     "autoApprove.readFiles": "Read files inside the project without asking.",
     "autoApprove.readFilesExternally": "Read files outside the project without asking.",
     "autoApprove.editFiles": "Save edits inside the project without asking (the diff is still "
@@ -43,6 +47,9 @@ DESCRIPTIONS: dict[str, str] = {
     "autoApprove.useMcp": "Use every MCP tool and resource without asking. Off: each tool asks "
     "unless set to always allow (a server's `autoApprove` list, `mcpAutoApprove`).",
     "autoApprove.yolo": "Approve everything without asking, dangerous commands included.",
+    "autoApprove.autoSandboxed": "Auto (sandboxed) mode, as `--auto`: commands run unasked in the "
+    "sandbox with the network off, edits inside the project unasked; the network, paths outside, "
+    "MCP tools and the browser beyond loopback ask. Needs the sandbox (bubblewrap).",
     "mcpAutoApprove": "Per MCP server, the tools that run without asking (added to the server's "
     "own `autoApprove` list).",
     "maxConsecutiveMistakes": "Mistakes in a row (malformed tool calls, failed tools) before "
@@ -93,4 +100,11 @@ DESCRIPTIONS: dict[str, str] = {
     "maxDailyCost": "USD all tasks may spend in a day.",
     "maxTaskTokens": "Tokens one task may use.",
     "maxSessionTokens": "Tokens one session may use.",
+    "telemetry": "OpenTelemetry traces and metrics over OTLP/HTTP (needs the `otel` extra).",
+    "telemetry.enabled": "Export a span per task, model request and tool call, and counters for "
+    "tokens, cost and tool calls. The standard `OTEL_EXPORTER_OTLP_*` variables also turn it on.",
+    "telemetry.endpoint": "The OTLP/HTTP base URL (unset: the `OTEL_EXPORTER_OTLP_*` variables', "
+    "else `http://localhost:4318`).",
+    "telemetry.includeContent": "Also send the task's prompt and each tool call's summary (command "
+    "lines, paths). Off: no prompt, file or command text leaves the machine.",
 }

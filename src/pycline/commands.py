@@ -40,15 +40,22 @@ class AutoApprove:
     use_browser: bool = False
     use_mcp: bool = False
     yolo: bool = False
+    # Auto mode ("auto (sandboxed)"): reads and edits inside the workspace run unasked, and so
+    # does every command the sandbox can hold offline (tools.command decides that); the network,
+    # paths outside, MCP tools and the browser beyond loopback still ask.
+    auto_sandboxed: bool = False
 
     def allows(self, category: ApprovalCategory, *, outside_workspace: bool) -> bool:
         if self.yolo:
             return True
+        inside_auto = self.auto_sandboxed and not outside_workspace
         match category:
             case "read":
-                return self.read_files and (not outside_workspace or self.read_files_externally)
+                reads = self.read_files or inside_auto
+                return reads and (not outside_workspace or self.read_files_externally)
             case "edit":
-                return self.edit_files and (not outside_workspace or self.edit_files_externally)
+                edits = self.edit_files or inside_auto
+                return edits and (not outside_workspace or self.edit_files_externally)
             case "safe_command":
                 # "Safe" is the model's word; one that writes outside the workspace is not.
                 safe = self.execute_safe_commands and not outside_workspace
@@ -140,6 +147,17 @@ class StopProcess:
     kind: Literal["stop_process"] = "stop_process"
 
 
+@dataclass(frozen=True, slots=True)
+class SetGoal:
+    """Verify the task's completion with `command` from now on: only its exit 0 completes the
+    task, and after `max_attempts` failed checks (0: the default) the task ends unverified.
+    An empty `command` removes the goal."""
+
+    command: str
+    max_attempts: int = 0
+    kind: Literal["set_goal"] = "set_goal"
+
+
 Command: TypeAlias = (
     UserMessage
     | AnswerQuestion
@@ -150,6 +168,7 @@ Command: TypeAlias = (
     | SetApprovalPolicy
     | ProceedWhileRunning
     | StopProcess
+    | SetGoal
 )
 
 

@@ -15,6 +15,7 @@ from pycline.storage.task_store import TaskStore
 from tests.acp.harness import (
     COMPLETE,
     RecordingClient,
+    command,
     in_process,
     read,
     script_file,
@@ -268,3 +269,22 @@ async def test_a_focus_chain_progress_event_becomes_a_plan_update(
         await wait_until(client, lambda: bool(client.of("plan")))
     (plan,) = client.of("plan")
     assert [e.status for e in plan.entries] == ["completed", "in_progress", "pending"]
+
+
+async def test_the_auto_preset_runs_sandboxed_work_unasked_and_needs_the_sandbox(
+    tmp_path: Path, workspace: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = script_file(tmp_path, write("y.txt", "y\n"), command("echo ran > ran.txt"), COMPLETE)
+    client = RecordingClient()
+    monkeypatch.setenv("PYCLINE_SANDBOX", "workspace-write")
+    async with in_process(client, isolated_home, script) as (conn, _):
+        sid = await start(conn, client, workspace)
+        await conn.set_config_option(config_id="auto_approve", session_id=sid, value="auto")
+        await conn.prompt(session_id=sid, prompt=text("write y and run"))
+    assert (workspace / "y.txt").is_file() and (workspace / "ran.txt").is_file()
+    assert client.permissions == []  # neither the edit nor the sandboxed command asked
+    monkeypatch.setenv("PYCLINE_SANDBOX", "off")
+    async with in_process(RecordingClient(), isolated_home, script) as (conn, _):
+        sid = await start(conn, client, workspace)
+        with pytest.raises(RequestError):
+            await conn.set_config_option(config_id="auto_approve", session_id=sid, value="auto")

@@ -15,6 +15,7 @@ from pycline.commands import (
     Cancel,
     ProceedWhileRunning,
     SetApprovalPolicy,
+    SetGoal,
     SetMode,
     SetModel,
     StopProcess,
@@ -32,6 +33,7 @@ from pycline.events import (
     ModeChanged,
     Option,
     QuestionAsked,
+    ToolFinished,
 )
 from pycline.messages import ImageContent
 from pycline.providers.scripted import ScriptedProvider
@@ -180,3 +182,26 @@ async def test_mode_model_and_approval_policy_change_from_the_next_step_on(
     asked_kinds = [e.question.kind for e in events if isinstance(e, QuestionAsked)]
     assert asked_kinds == ["followup", "completion"]  # the write was not asked about
     assert (tmp_path / "w" / "a.txt").read_text(encoding="utf-8") == "hello\n"
+
+
+async def test_set_goal_holds_the_next_completion_to_the_check(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    session = await _session(isolated_home, tmp_path / "w")
+    provider = ScriptedProvider.of(FOLLOWUP, complete("claimed"), WRITE, complete("now"))
+    async with session:
+        options = _options(provider, auto=AutoApprove(edit_files=True))
+        handle = await session.new_task("write", options=options)
+        asked = await _question(handle)
+        with pytest.raises(CommandRejected):
+            await handle.send(SetGoal("test -f a.txt", -1))
+        await handle.send(SetGoal("test -f a.txt", 2))
+        await handle.send(AnswerQuestion(asked.question_id, Answer(text="go")))
+        done = await _question(handle)  # the first claim was sent back: only the second asks
+        assert isinstance(done.question, CompletionQuestion)
+        await handle.send(AnswerQuestion(done.question_id, Answer(ACCEPT.id)))
+        events = [e.event async for e in handle.subscribe()]
+    checks = [e.ok for e in events if isinstance(e, ToolFinished) and e.tool == "verify_goal"]
+    assert checks == [False, True]
+    record = session.store.open(handle.id).load_record()
+    assert record.goal == "test -f a.txt" and record.goal_max_attempts == 2

@@ -34,6 +34,7 @@ def test_defaults_match_the_approval_policy_defaults() -> None:
 
 def test_every_auto_approve_key_is_clines_camel_case_name() -> None:
     keys = {info.alias for info in AutoApproveSettings.model_fields.values()}
+    keys.discard("autoSandboxed")  # pycline's own: auto (sandboxed) mode
     assert keys == {
         "readFiles",
         "readFilesExternally",
@@ -125,6 +126,10 @@ def test_a_credential_value_is_never_echoed_in_the_error() -> None:
             "'autoApprove.executeAllCommands' can only",
         ),
         ({"autoApprove": {"yolo": True}}, "'autoApprove.yolo' can only be turned on"),
+        (
+            {"autoApprove": {"autoSandboxed": True}},
+            "'autoApprove.autoSandboxed' can only be turned on",
+        ),
         ({"baseUrl": "http://evil.example/v1"}, "'baseUrl' can only be set in the global"),
         ({"planMode": {"baseUrl": "http://evil.example"}}, "'planMode.baseUrl' can only"),
         ({"linters": {"*": ["sh", "-c", "x"]}}, "'linters' can only be set in the global"),

@@ -192,3 +192,26 @@ def test_yes_approves_writes_inside_the_workspace_without_asking(
     child.expect("Task> ")
     _quit(child)
     assert (workspace / "hello.txt").read_text(encoding="utf-8") == "hello\n"
+
+
+def test_verify_holds_the_sessions_tasks_to_the_check(
+    isolated_home: Path, workspace: Path, tmp_path: Path
+) -> None:
+    check = "test -f hello.txt || { echo no-hello-yet; exit 3; }"
+    child = _session(isolated_home, workspace, tmp_path, [COMPLETE, WRITE, COMPLETE])
+    child.expect("Task> ")
+    child.sendline(f"/verify {check}")
+    child.expect_exact(f"Completion is verified by `{check}`")
+    child.expect("Task> ")
+    child.sendline("write hello")
+    child.expect("no-hello-yet")  # the first claim was checked, and sent back
+    child.expect(r"Allow write_to_file for 'hello.txt'\? ")
+    child.sendline("y")
+    child.expect("Press Enter to accept")
+    child.sendline("")
+    child.expect("Task> ")
+    child.sendline("/verify")
+    child.expect_exact(f"Goal check: `{check}`")
+    _quit(child)
+    [task] = _tasks(isolated_home)
+    assert TaskStore(isolated_home).open(task.name).load_record().goal == check

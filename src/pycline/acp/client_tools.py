@@ -29,6 +29,7 @@ from pycline.app.tool_parts import (
     git_checked,
     parse_range,
     prepared,
+    run_sandbox,
     sandbox_in,
     take_page,
 )
@@ -157,6 +158,7 @@ class ClientCommandTool:
         if isinstance(asked, ToolResult):
             return asked
         command, timeout = asked
+        sandbox = run_sandbox(command, call, ctx, sandbox)
         try:
             # The editor starts the process with its own environment: the sandbox sets ours,
             # without secrets, itself.

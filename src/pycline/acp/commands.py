@@ -1,4 +1,4 @@
-"""Slash commands typed in the editor: `/plan`, `/act`, `/compact`. Workflows and Cline's
+"""Slash commands typed in the editor: `/plan`, `/act`, `/compact`, `/verify CMD`. Workflows and Cline's
 commands go on to the agent core, which expands them."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from acp.schema import PromptResponse
 
 from pycline.acp.inputs import UserInput
 from pycline.acp.session import AcpSession
-from pycline.commands import Compact
+from pycline.commands import Compact, SetGoal
 from pycline.errors import PyclineError
 
 
@@ -25,8 +25,10 @@ async def run_command(session: AcpSession, given: UserInput) -> PromptResponse |
     parts = _split(given.text)
     if parts is None:
         return None
-    name, _ = parts
+    name, rest = parts
     match name:
+        case "verify":
+            session.outbox.send(acp.update_agent_message_text(await _verify(session, rest)))
         case "plan" | "act":
             await session.set_mode(name)
             session.outbox.send(acp.update_agent_message_text(f"Switched to {name.title()} mode."))
@@ -45,3 +47,19 @@ async def run_command(session: AcpSession, given: UserInput) -> PromptResponse |
             return None
     await session.outbox.drain()
     return PromptResponse(stop_reason="end_turn")
+
+
+async def _verify(session: AcpSession, rest: str) -> str:
+    """`/verify CMD`: the session's tasks complete only when CMD exits 0 (`off` removes it)."""
+    if not rest:
+        return f"Goal check: `{session.goal}`" if session.goal else "No goal check (/verify CMD)."
+    session.goal = "" if rest == "off" else rest
+    handle = session.handle
+    if handle is not None and not handle.done:
+        try:
+            await handle.send(SetGoal(session.goal))
+        except PyclineError as exc:
+            return f"The goal was not set: {exc}"
+    if not session.goal:
+        return "No goal check: the model's completion is taken as it is."
+    return f"Completion is verified by `{session.goal}` (run in the sandbox; exit 0 passes)."

@@ -33,6 +33,11 @@ PRESETS: dict[str, tuple[str, str]] = {
     "ask": ("Ask every time", "Every read, edit and command asks first"),
     "read": ("Reads only", "Reads and safe commands run; edits and other commands ask"),
     "edit": ("Reads and edits", "Reads, edits and safe commands run; other commands ask"),
+    "auto": (
+        "Auto (sandboxed)",
+        "Commands run in the sandbox with the network off and edits inside the workspace, "
+        "without asking; the network and paths outside ask (needs bubblewrap)",
+    ),
     "yolo": ("Everything", "Nothing asks first (edits outside the workspace included)"),
 }
 
@@ -47,6 +52,8 @@ def preset_policy(name: str, settings: AutoApprove) -> AutoApprove:
             return AutoApprove(edit_files=False, execute_all_commands=False)
         case "edit":
             return AutoApprove(edit_files=True, execute_all_commands=False)
+        case "auto":
+            return AutoApprove(auto_sandboxed=True)
         case "yolo":
             return AutoApprove(yolo=True)
     raise ConfigError(f"Unknown auto-approve preset {name!r}.")
@@ -149,6 +156,7 @@ COMMANDS: dict[str, str] = {
     "compact": "Condense the conversation into a summary to free the context window",
     "plan": "Switch to Plan mode (explore and plan; no changes)",
     "act": "Switch to Act mode",
+    "verify": "Complete only when a command exits 0: /verify CMD (off removes it)",
 }
 
 

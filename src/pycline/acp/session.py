@@ -35,6 +35,7 @@ from pycline.acp.outbox import Outbox, UpdateSink
 from pycline.acp.permissions import Choice, Remembered, choices
 from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
 from pycline.app import wiring
+from pycline.app.auto_mode import check as check_auto_mode
 from pycline.app.handle import CommandRejected, TaskHandle
 from pycline.app.runner import run_chain
 from pycline.app.session import Session, TaskOptions, TaskSettings
@@ -75,6 +76,9 @@ from pycline.events import (
     SubagentProgress,
     TaskProgress,
     TextDelta,
+    ToolFinished,
+    ToolOutput,
+    ToolStarted,
     Usage,
 )
 from pycline.tools.base import Tool, ToolCall
@@ -120,8 +124,10 @@ class AcpSession:
         self.models = models
         self.from_settings: AutoApprove = settings.auto_approve
         self.preset = "settings"
+        self.goal = ""  # `/verify CMD`: the check the session's tasks must pass to complete
         self.outbox = Outbox(_Sink(conn), session_id)
         self.reporter = CallReporter(self.outbox.send, workspace)
+        self._checks: dict[str, ActiveCall] = {}  # a goal's checks running, by call id
         self.remembered = Remembered()
         self.handle: TaskHandle | None = None  # the task, while it runs or waits for the user
         self.fresh = False  # `handle` was created for this session and has not started yet
@@ -148,7 +154,7 @@ class AcpSession:
         self.fresh = True
 
     def _options(self) -> TaskOptions:
-        return TaskOptions(settings=self.settings, wrap_tool=self.wrap)
+        return TaskOptions(settings=self.settings, wrap_tool=self.wrap, verify=self.goal)
 
     def _follow(self, handle: TaskHandle) -> None:
         if self._stop_listening is not None:
@@ -348,6 +354,8 @@ class AcpSession:
 
     async def set_preset(self, name: str) -> None:
         policy = preset_policy(name, self.from_settings)
+        if policy.auto_sandboxed:  # auto mode only with the sandbox, never without
+            check_auto_mode(self.session.home, self.workspace)
         if self.handle is not None and not self.handle.done:
             await self.handle.send(SetApprovalPolicy(policy))
         self.preset = name
@@ -410,6 +418,18 @@ class AcpSession:
                 if not self._quiet:
                     tool = f" · {latest}" if latest else ""
                     send(acp.update_agent_thought_text(f"\nsub-agent {i}/{n} {status}{tool}\n"))
+            case ToolStarted(tool="verify_goal", summary=summary, tool_call_id=call_id):
+                # A goal's check is no tool the model called: shown from its events.
+                command = summary.removeprefix("verify_goal").strip()
+                check = ToolCall("verify_goal", {"command": command})
+                self._checks[call_id] = self.reporter.begin(check, facts_of("verify_goal"))
+                self.reporter.running(self._checks[call_id])
+            case ToolOutput(text=text, tool_call_id=call_id) if call_id in self._checks:
+                self.reporter.output(self._checks[call_id], text)
+            case ToolFinished(ok=ok, result=result, tool_call_id=call_id) if (
+                call_id in self._checks
+            ):
+                self.reporter.finish(self._checks.pop(call_id), ok=ok, text=result)
             case _:
                 pass  # tool calls are reported by the wrapped tools; the rest is bookkeeping
 

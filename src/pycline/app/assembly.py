@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pycline.app.recorder import Recorder, recorded
 from pycline.context.manager import ContextManager
 from pycline.core.capability import Capability
+from pycline.core.fallback import FallbackChain
 from pycline.core.modes import MODES, Mode, ModeProfile, as_mode
 from pycline.core.options import TaskSettings
 from pycline.core.run import RunState, Sleep, TaskDeps
@@ -39,6 +40,7 @@ class TaskParts:
     context: ContextManager = field(default_factory=ContextManager)
     prompt_extras: Callable[[Sequence[str]], str] | None = None
     sleep: Sleep = asyncio.sleep
+    fallbacks: FallbackChain = field(default_factory=FallbackChain)
 
 
 def assemble(parts: TaskParts, host: Host, *, background: bool = True) -> Task:
@@ -61,6 +63,7 @@ def assemble(parts: TaskParts, host: Host, *, background: bool = True) -> Task:
         capabilities=tuple(parts.capabilities),
         prompt_extras=parts.prompt_extras,
         sleep=parts.sleep,
+        fallbacks=parts.fallbacks,
     )
     state = RunState(
         record=parts.record,

@@ -4,6 +4,7 @@ chain, loop detection), the recorder. Used by sessions and by tests."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
@@ -14,7 +15,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pycline.app import wiring
 from pycline.app.assembly import TaskParts, assemble
+from pycline.app.auto_mode import AutoModeNotice
 from pycline.app.config import ModelConfig, load
+from pycline.app.handle import TaskHandle
 from pycline.app.hook_trust import HookTrust
 from pycline.app.mcp import always_allow_mcp_tool
 from pycline.app.provider_cache import ProviderCache
@@ -28,13 +31,16 @@ from pycline.app.task_settings import (
     feature_settings,
     workspace_tool_settings,
 )
+from pycline.app.telemetry import Telemetry
 from pycline.app.toggles import enabled_workflows
 from pycline.context.manager import ContextManager
 from pycline.core import resumption
 from pycline.core.budget import CostGovernor, SessionSpend
 from pycline.core.checkpointing import TaskCheckpoints
 from pycline.core.commands import SlashCommands
+from pycline.core.fallback import FallbackChain
 from pycline.core.focus_chain import FocusChain
+from pycline.core.goal import GoalCheck
 from pycline.core.handoffs import Handoffs
 from pycline.core.hook_points import HookPoints
 from pycline.core.hooks import Hooks
@@ -42,7 +48,7 @@ from pycline.core.loops import LoopDetector
 from pycline.core.options import TaskOutcome, TaskSettings
 from pycline.core.subagents import Subagents
 from pycline.core.task import Task
-from pycline.errors import StorageError
+from pycline.errors import ConfigError, StorageError
 from pycline.events import Host
 from pycline.messages import Content, Message
 from pycline.providers.base import Provider
@@ -75,6 +81,9 @@ class TaskBuilder:
     # How remote MCP servers log in (None: from the secrets store, never opening a browser).
     mcp_login: LoginPolicy | None = None
     mcp_elicitation: Literal["decline", "defaults"] = "decline"
+    # `fallbackModels` of the model choice in force: where a task moves when its model fails.
+    fallback_models: tuple[str, ...] = ()
+    telemetry: Telemetry | None = None  # OpenTelemetry spans and metrics; None: off
 
     async def start_mcp(
         self,
@@ -120,6 +129,9 @@ class TaskBuilder:
             await self.mcp.close()
             self.mcp = None
         await self.providers.close()
+        if self.telemetry is not None:
+            telemetry, self.telemetry = self.telemetry, None
+            await asyncio.to_thread(telemetry.close)  # sends what is buffered
 
     @property
     def store(self) -> TaskStore:
@@ -191,8 +203,10 @@ class TaskBuilder:
             HookPoints(hooks, settle=checkpoints.settle),
             SlashCommands(partial(enabled_workflows, self.home)),
             budget,
+            GoalCheck(services.tools.sandbox, timeout=settings.command_timeout),
             focus,
             LoopDetector(),
+            *((AutoModeNotice(),) if settings.auto_approve.auto_sandboxed else ()),
         )
         parts = TaskParts(
             folder=folder,
@@ -209,8 +223,30 @@ class TaskBuilder:
             prompt_extras=wiring.prompt_extras(
                 root, self.mcp, home=self.home, skill_dirs=skill_dirs
             ),
+            fallbacks=FallbackChain(self.fallback_models, partial(self._fallback, root)),
         )
-        return assemble(parts, host)
+        task = assemble(parts, host)
+        if self.telemetry is not None and isinstance(host, TaskHandle):
+            model = task.provider_for
+            traced = self.telemetry.follow(
+                lambda: f"{model(task.mode).name}/{model(task.mode).model.id}"
+            )
+            host.listen(traced, replay=False)
+        return task
+
+    def _fallback(self, root: Path, spec: str) -> Provider:
+        """The provider of one listed fallback model, set up as `/model` would set it up."""
+        from pycline.app.model_switch import model_choices, switched
+
+        base = self.config
+        found = model_choices(self.home, root, self.config, self.plan_config).get(spec)
+        if found is not None:
+            config = dataclasses.replace(found, script=found.script or base.script)
+        else:
+            config = switched(base, spec, self.home)
+        if config.provider is None or not config.model:
+            raise ConfigError(f"{spec!r} names no model")
+        return self.providers.get(config)
 
     def _provider_for(self, model_id: str) -> Provider | None:
         """The configured provider with another model (a custom agent's `modelId`)."""
@@ -259,10 +295,21 @@ class TaskBuilder:
         *,
         tools: list[Tool] | None = None,
         wrap: ToolWrapper | None = None,
+        goal: str = "",
+        goal_attempts: int = 0,
     ) -> Task:
+        """`goal`: a command whose exit 0 alone completes the task (`goal_attempts` failed
+        checks end it unverified; 0: the default)."""
         workspace = Workspace.at(cwd)
         folder = self.store.create()
-        record = TaskRecord(id=folder.id, ts=time.time(), task=text, workspace=str(workspace.root))
+        record = TaskRecord(
+            id=folder.id,
+            ts=time.time(),
+            task=text,
+            workspace=str(workspace.root),
+            goal=goal.strip(),
+            goal_max_attempts=goal_attempts,
+        )
         # Recorded at once: a process killed before the first history write leaves a task that
         # `pycline resume` can start again, not a nameless folder.
         folder.save_record(record)

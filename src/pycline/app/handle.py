@@ -24,6 +24,7 @@ from pycline.commands import (
     Compact,
     ProceedWhileRunning,
     SetApprovalPolicy,
+    SetGoal,
     SetMode,
     SetModel,
     StopProcess,
@@ -249,6 +250,10 @@ class TaskHandle:
                     await self._running_controls().stop_process(number)
                 except KeyError:
                     raise CommandRejected(f"No background process {number}.") from None
+            case SetGoal(command=check, max_attempts=attempts):
+                if attempts < 0:
+                    raise CommandRejected("max_attempts must be 0 (the default) or more.")
+                self._running_controls().set_goal(check, attempts)
             case _:
                 assert_never(command)
 

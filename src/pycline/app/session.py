@@ -21,11 +21,12 @@ from pycline.app.builder import TaskBuilder, ToolWrapper
 from pycline.app.config import ModelConfig, resolve, resolve_plan
 from pycline.app.handle import AnswerRejected, CommandRejected, Status, TaskHandle, controls_of
 from pycline.app.snapshot import SettingsSnapshot
+from pycline.app.telemetry import Telemetry
 from pycline.commands import Cancel
 from pycline.core.modes import Mode, as_mode
 from pycline.core.options import TaskOutcome, TaskSettings
 from pycline.core.task import Task
-from pycline.errors import PyclineError
+from pycline.errors import ConfigError, PyclineError
 from pycline.messages import ImageContent
 from pycline.storage.paths import pycline_home
 
@@ -97,6 +98,12 @@ class TaskOptions:
     tools: Sequence[Tool] | None = None
     # How this front end runs each tool (an editor's own reads, writes and terminals).
     wrap_tool: ToolWrapper | None = None
+    # A verified goal: only this command's exit 0 completes the task (core.goal); after
+    # `max_verify` failed checks (0: the default) it ends unverified.
+    verify: str = ""
+    max_verify: int = 0
+    # Auto mode (app.auto_mode): commands unasked in the offline sandbox, edits inside unasked.
+    auto: bool = False
 
 
 class Session:
@@ -138,7 +145,15 @@ class Session:
         wiring.warm_up_sdk(config.provider)
         wiring.warm_up_session(workspace)
         plan = resolve_plan(flags, home, config, workspace=workspace, profile=profile, settings=now)
-        builder = TaskBuilder(home, config, plan, flags=flags, snapshot=snapshot)
+        builder = TaskBuilder(
+            home,
+            config,
+            plan,
+            flags=flags,
+            snapshot=snapshot,
+            fallback_models=tuple(now.choice(profile).fallback_models),
+            telemetry=Telemetry.start(now.telemetry),
+        )
         if mcp is not None:
             builder.mcp_login, builder.mcp_elicitation = mcp.login, mcp.elicitation
         await builder.start_mcp(workspace, extra=mcp_servers)
@@ -182,6 +197,7 @@ class Session:
         now = self._builder.settings_for(self.workspace)
         config = resolve(flags, self.home, workspace=self.workspace, profile=profile, settings=now)
         self._builder.config, self._builder.flags = config, flags
+        self._builder.fallback_models = tuple(now.choice(profile).fallback_models)
         self._builder.plan_config = resolve_plan(
             flags, self.home, config, workspace=self.workspace, profile=profile, settings=now
         )
@@ -220,6 +236,8 @@ class Session:
             *self._providers(options),
             tools=list(options.tools) if options.tools is not None else None,
             wrap=options.wrap_tool,
+            goal=options.verify,
+            goal_attempts=options.max_verify,
         )
         self._attach(handle, task, options)
         self._prepared[handle.id] = task
@@ -324,13 +342,23 @@ class Session:
     def _settings(self, options: TaskOptions, mode: Mode | None) -> TaskSettings:
         from pycline.app.task_settings import task_settings
 
+        now = self._builder.settings_for(self.workspace)
         settings = options.settings or task_settings(
             self.home,
             headless=options.headless,
             approve_all_inside=options.approve_all_inside,
             workspace=self.workspace,
-            settings=self._builder.settings_for(self.workspace),
+            settings=now,
         )
+        if options.auto:
+            policy = dataclasses.replace(settings.auto_approve, auto_sandboxed=True)
+            settings = dataclasses.replace(settings, auto_approve=policy)
+        if settings.auto_approve.auto_sandboxed:
+            from pycline.app.auto_mode import refusal
+
+            refused = refusal(now, self.home, self.workspace)
+            if refused is not None:
+                raise ConfigError(refused[:1].upper() + refused[1:] + ".")
         return dataclasses.replace(settings, mode=mode) if mode is not None else settings
 
     def tasks(self) -> list[TaskHandle]:

@@ -93,9 +93,19 @@ class ModelChoice(_Strict):
 
 
 class Profile(ModelChoice):
-    """A named model choice; `planMode` gives Plan mode its own model."""
+    """A named model choice; `planMode` gives Plan mode its own model; `fallbackModels` are the
+    models a task moves to, in order, when this one cannot answer (`[PROVIDER/]MODEL` or a
+    profile's label; see core.fallback)."""
 
     plan_mode: ModelChoice | None = None
+    fallback_models: list[str] = Field(default_factory=list)
+
+    @field_validator("fallback_models")
+    @classmethod
+    def _models_named(cls, value: list[str]) -> list[str]:
+        if any(not spec.strip() for spec in value):
+            raise ValueError("a fallback model must not be empty")
+        return value
 
 
 _POLICY_DEFAULTS = AutoApprove()
@@ -114,6 +124,7 @@ class AutoApproveSettings(_Strict):
     use_browser: bool = _POLICY_DEFAULTS.use_browser
     use_mcp: bool = _POLICY_DEFAULTS.use_mcp
     yolo: bool = _POLICY_DEFAULTS.yolo
+    auto_sandboxed: bool = _POLICY_DEFAULTS.auto_sandboxed
 
     def policy(self) -> AutoApprove:
         return AutoApprove(**self.model_dump())
@@ -124,6 +135,22 @@ class FocusChainSettings(_Strict):
 
     enabled: bool = True
     remind_cline_interval: int = Field(default=6, ge=1, le=10)
+
+
+class TelemetrySettings(_Strict):
+    """`telemetry`: OpenTelemetry traces and metrics over OTLP/HTTP (app.telemetry). The
+    standard OTEL_EXPORTER_OTLP_* variables also turn it on and say where to send."""
+
+    enabled: bool = False
+    endpoint: str | None = None  # OTLP/HTTP base URL; None: the OTEL_* variables' (or :4318)
+    include_content: bool = False  # prompts and command lines on spans (off: never sent)
+
+    @field_validator("endpoint")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError(f"must start with http:// or https://, not {value!r}")
+        return value
 
 
 class Settings(Profile):
@@ -171,6 +198,7 @@ class Settings(Profile):
     max_daily_cost: float | None = Field(None, gt=0)
     max_task_tokens: int | None = Field(None, ge=1)
     max_session_tokens: int | None = Field(None, ge=1)
+    telemetry: TelemetrySettings = Field(default_factory=TelemetrySettings)
 
     @field_validator("linters")
     @classmethod

@@ -51,6 +51,9 @@ BUILTIN: tuple[SlashCommand, ...] = (
     SlashCommand("ps", "/ps", "the task's background processes"),
     SlashCommand("stop", "/stop N", "stop background process N"),
     SlashCommand("settings", "/settings", "the settings in force, and how to change them"),
+    SlashCommand(
+        "verify", "/verify [CMD|off]", "complete only when CMD exits 0 (checked in the sandbox)"
+    ),
     SlashCommand("exit", "/exit", "quit (the task is saved)", front_ends=("terminal",)),
 )
 

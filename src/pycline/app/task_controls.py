@@ -79,3 +79,9 @@ class TaskControls:
     async def stop_process(self, number: int) -> None:
         """KeyError when the task has no background process `number`."""
         await self._task.stop_process(number)
+
+    def set_goal(self, command: str, max_attempts: int) -> None:
+        """Verify completions with `command` from the next one on ("": no goal)."""
+        record = self._task.record
+        record.goal = command.strip()
+        record.goal_max_attempts = max_attempts

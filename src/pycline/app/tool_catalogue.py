@@ -24,7 +24,7 @@ def builtin_specs() -> tuple[ToolSpec, ...]:
     from pycline.tools.definitions import LIST_DEFINITIONS_SPEC
     from pycline.tools.edit import REPLACE_IN_FILE_SPEC, WRITE_TO_FILE_SPEC
     from pycline.tools.handoff import CONDENSE_SPEC, NEW_RULE_SPEC, NEW_TASK_SPEC, SUBAGENTS_SPEC
-    from pycline.tools.interaction import COMPLETION_SPEC, FOLLOWUP_SPEC
+    from pycline.tools.interaction import COMPLETION_SPEC, FOLLOWUP_SPEC, VERIFY_GOAL_SPEC
     from pycline.tools.listing import LIST_FILES_SPEC
     from pycline.tools.mcp_tools import ACCESS_MCP_RESOURCE_SPEC, USE_MCP_TOOL_SPEC
     from pycline.tools.plan import PLAN_SPEC
@@ -53,6 +53,7 @@ def builtin_specs() -> tuple[ToolSpec, ...]:
         USE_MCP_TOOL_SPEC,
         ACCESS_MCP_RESOURCE_SPEC,
         BROWSER_SPEC,
+        VERIFY_GOAL_SPEC,
     )
 
 

@@ -7,7 +7,13 @@ from __future__ import annotations
 from pycline.parsing.checklist import items as checklist_items
 from pycline.terminal.process import prepared
 from pycline.terminal.sandbox import SandboxUnavailable
-from pycline.tools.command import EXECUTE_COMMAND_SPEC, approve_command, git_checked, sandbox_in
+from pycline.tools.command import (
+    EXECUTE_COMMAND_SPEC,
+    approve_command,
+    git_checked,
+    run_sandbox,
+    sandbox_in,
+)
 from pycline.tools.read import (
     IMAGE_SUFFIXES,
     READ_FILE_SPEC,
@@ -33,6 +39,7 @@ __all__ = [
     "git_checked",
     "parse_range",
     "prepared",
+    "run_sandbox",
     "sandbox_in",
     "take_page",
 ]

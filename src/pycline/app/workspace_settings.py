@@ -75,6 +75,7 @@ _ALLOWED: dict[str, frozenset[str]] = {
             "use_browser",
             "use_mcp",
             "yolo",
+            "auto_sandboxed",
         }
     ),
 }

@@ -52,7 +52,12 @@ async def _run(ns: argparse.Namespace, home: Path, state: BgState) -> BgState:
         handle = await session.new_task(
             " ".join(ns.task),
             mode="plan" if ns.plan else "act",
-            options=TaskOptions(approve_all_inside=ns.yes),
+            options=TaskOptions(
+                approve_all_inside=ns.yes,
+                verify=ns.verify.strip(),
+                max_verify=ns.max_verify,
+                auto=ns.auto,
+            ),
         )
 
         async def chain(

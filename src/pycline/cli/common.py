@@ -58,6 +58,18 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 # A spending cap stopped the task (distinct from 1, a failure, so scripts can tell them apart).
 EXIT_OVER_BUDGET = 3
+# The task's goal (`--verify CMD`) still failed when its verification attempts ran out.
+EXIT_UNVERIFIED = 4
+
+
+def refuse_auto(cwd: Path) -> None:
+    """Exit (2) saying why and what to install when auto mode cannot run in `cwd`."""
+    from pycline.app.auto_mode import check
+
+    try:
+        check(pycline_home(), cwd)
+    except PyclineError as exc:
+        fail(f"--auto refused: {exc}")
 
 
 def overrides_of(ns: argparse.Namespace) -> ConfigOverrides:
@@ -136,7 +148,9 @@ def run_to_exit_code(
     if shown is None or not shown.already(outcome.reason) or not _same_screen():
         where = f"{outcome.reason} ({where})"
     print(f"pycline: {where}", file=sys.stderr)
-    return EXIT_OVER_BUDGET if outcome.over_budget else 1
+    if outcome.over_budget:
+        return EXIT_OVER_BUDGET
+    return EXIT_UNVERIFIED if outcome.unverified else 1
 
 
 async def _summary_line(home: Path, task_id: str, tally: Tally) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TextIO, assert_never
 from pycline.app.task_size import check_task_size
 from pycline.app.text import clean, for_terminal
 from pycline.cli import render
-from pycline.cli.common import fail, overrides_of, run_to_exit_code, workspace_dir
+from pycline.cli.common import fail, overrides_of, refuse_auto, run_to_exit_code, workspace_dir
 from pycline.cli.screen import PLAIN, Screen
 from pycline.event_wire import envelope_json
 
@@ -100,7 +100,17 @@ def run_headless(ns: argparse.Namespace) -> int:
 
     cwd = workspace_dir(ns)
     text = task_text(ns)
-    options = TaskOptions(headless=True, approve_all_inside=ns.yes)
+    if ns.max_verify and not ns.verify.strip():
+        fail("--max-verify needs --verify CMD")
+    if ns.auto:
+        refuse_auto(cwd)
+    options = TaskOptions(
+        headless=True,
+        approve_all_inside=ns.yes,
+        verify=ns.verify.strip(),
+        max_verify=ns.max_verify,
+        auto=ns.auto,
+    )
 
     async def start(session: Session) -> TaskHandle:
         check_task_size(text, session.config)

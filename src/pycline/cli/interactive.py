@@ -15,7 +15,7 @@ from pycline.app.notices import first_time
 from pycline.app.task_size import check_task_size
 from pycline.app.text import for_terminal
 from pycline.cli import notices, render, slash_run
-from pycline.cli.common import overrides_of, workspace_dir
+from pycline.cli.common import overrides_of, refuse_auto, workspace_dir
 from pycline.cli.editor import edit_text
 from pycline.cli.interrupts import Interrupts
 from pycline.cli.lines import ESC_ESC, LineReader
@@ -226,6 +226,8 @@ async def session(ns: argparse.Namespace) -> int:
 
     cwd = workspace_dir(ns)
     home = pycline_home()
+    if ns.auto:
+        refuse_auto(cwd)
     reader = LineReader(
         complete_root=cwd, commands=lambda: [c.name for c in slash_commands.registry(cwd, home)]
     )
@@ -242,18 +244,20 @@ async def session(ns: argparse.Namespace) -> int:
     interrupts.install()
     reader.on_interrupt = interrupts.press
     try:
-        _banner(opened, home, cwd)
+        _banner(opened, home, cwd, auto=ns.auto)
         return await _tasks(ns, opened, reader, interrupts)
     finally:
         interrupts.uninstall()
         await opened.close()
 
 
-def _banner(opened: Session, home: Path, cwd: Path) -> None:
+def _banner(opened: Session, home: Path, cwd: Path, *, auto: bool = False) -> None:
+    from pycline.app.auto_mode import STATUS
     from pycline.app.doctor import missing_at_start
 
     width = shutil.get_terminal_size().columns
-    head = f"pycline · {opened.config.provider}/{opened.config.model} · "
+    mode = f"{STATUS} · " if auto else ""
+    head = f"pycline · {opened.config.provider}/{opened.config.model} · {mode}"
     print(style(head + notices.fit_path(cwd, width - len(head) - 1), "dim"))
     missing = missing_at_start(home, cwd)
     line = notices.missing_line(missing, width)
@@ -274,7 +278,9 @@ async def _tasks(
     from pycline.app.config import load
 
     home, cwd = opened.home, opened.workspace
-    state = slash_run.SlashState(home, cwd, opened, say=_say, approve_all_inside=ns.yes)
+    state = slash_run.SlashState(
+        home, cwd, opened, say=_say, approve_all_inside=ns.yes, auto=ns.auto
+    )
     host = InteractiveHost(reader, notify=load(home, cwd).notifications, state=state)
     typed = " ".join(ns.task).strip()
     mode: Mode = "plan" if ns.plan else "act"
@@ -364,7 +370,11 @@ async def _run_one(
     from pycline.cli.follow import follow
 
     options = TaskOptions(
-        model=state.act, plan_model=state.plan, approve_all_inside=state.approve_all_inside
+        model=state.act,
+        plan_model=state.plan,
+        approve_all_inside=state.approve_all_inside,
+        verify=state.goal,
+        auto=state.auto,
     )
     try:
         if resume_id is not None:

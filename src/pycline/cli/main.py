@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-y", "--yes", action="store_true", help="approve every action inside the workspace"
     )
     parser.add_argument("--version", action=_Version, help="print the version and exit")
+    _auto_flag(parser)
     from pycline.cli.worktree_flags import add_run_flags
 
     add_run_flags(parser, interactive=True)
@@ -122,6 +123,8 @@ def build_run_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--task-file", metavar="FILE", help="read the task from FILE (`-` for standard input)"
     )
+    add_goal_flags(parser)
+    _auto_flag(parser)
     parser.add_argument(
         "--bg",
         action="store_true",
@@ -146,6 +149,43 @@ def build_run_parser() -> argparse.ArgumentParser:
     add_run_flags(parser)
     parser.add_argument("task", nargs="*", help="what to do; `-` reads it from standard input")
     return parser
+
+
+def _auto_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--auto",
+        action="store_true",
+        help="auto (sandboxed): commands run unasked in the sandbox with the network off, edits "
+        "inside the workspace unasked; the network and paths outside still ask (needs bubblewrap)",
+    )
+
+
+def add_goal_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--verify",
+        metavar="CMD",
+        default="",
+        help="a check the work must pass: when the model says it is done, CMD runs in the "
+        "sandbox in the workspace and only exit 0 completes the task; otherwise the model gets "
+        "the failure and goes on (exit code 4 when the attempts run out)",
+    )
+    parser.add_argument(
+        "--max-verify",
+        metavar="N",
+        type=_positive,
+        default=0,
+        help="with --verify: failed checks before the task ends unverified (default 5)",
+    )
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
 
 
 def build_resume_parser() -> argparse.ArgumentParser:

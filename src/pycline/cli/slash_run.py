@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal, assert_never
 from pycline.app import slash_commands
 from pycline.cli import slash
 from pycline.cli.style import style
-from pycline.commands import Compact, SetModel, StopProcess
+from pycline.commands import Compact, SetGoal, SetModel, StopProcess
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
@@ -75,6 +75,8 @@ class SlashState:
     act: ModelConfig | None = None
     plan: ModelConfig | None = None
     approve_all_inside: bool = False  # `pycline --yes`
+    goal: str = ""  # `/verify CMD`: the check the session's tasks must pass to complete
+    auto: bool = False  # `pycline --auto`: auto (sandboxed) mode
 
     @property
     def task_id(self) -> str | None:
@@ -139,6 +141,7 @@ async def _builtin(state: SlashState, name: str, rest: str, where: Where) -> Out
         "stop": _stop,
         "settings": _settings,
         "model": _model,
+        "verify": _verify,
     }
     if name == "undo" and where == "question":
         state.say(style("Stop this task first (Ctrl-C), then /undo.", "yellow"))
@@ -227,6 +230,23 @@ async def _stop(state: SlashState, rest: str) -> None:
         state.say(str(exc))
     else:
         state.say(f"Stopped process {rest}.")
+
+
+async def _verify(state: SlashState, rest: str) -> None:
+    """`/verify CMD`: this task (and the session's next ones) completes only when CMD exits 0;
+    `/verify off` removes the goal; `/verify` alone shows it."""
+    command = rest.strip()
+    if not command:
+        shown = f"`{state.goal}`" if state.goal else "none (/verify CMD sets one)"
+        state.say(f"Goal check: {shown}")
+        return
+    state.goal = "" if command == "off" else command
+    if state.handle is not None and state.running:
+        await state.handle.send(SetGoal(state.goal))
+    if state.goal:
+        state.say(f"Completion is verified by `{state.goal}` (run in the sandbox, exit 0 passes).")
+    else:
+        state.say("No goal check: the model's completion is taken as it is.")
 
 
 async def _settings(state: SlashState, _: str) -> None:

@@ -184,6 +184,11 @@ def _print_record(r: TaskRecord, size: int) -> None:
         ("Cost", f"${r.total_cost:.4f}"),
         ("Size", human_size(size)),
     ]
+    if len(r.model_costs) > 1:  # a fallback model took over: what each one cost
+        each = ", ".join(f"{m} ${c:.4f}" for m, c in r.model_costs.items())
+        rows.insert(-1, ("By model", each))
+    if r.goal:
+        rows.insert(-1, ("Verify", r.goal))
     for label, value in rows:
         print(f"{label + ':':<11}{value}")
 

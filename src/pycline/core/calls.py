@@ -117,7 +117,10 @@ async def _run_call(host: CallHost, reply: Reply, call: ToolCall) -> turn.Step:
         return turn.Step([TextContent(text)], mistake=True)
     started = time.monotonic()
     runner = capabilities.runner(ctx, call.name)
-    if runner is not None:
+    answered = await capabilities.answer_instead(ctx, call, reply.tool_call_id)
+    if answered is not None:
+        step = answered
+    elif runner is not None:
         step = await runner.run_tool(ctx, call, reply.tool_call_id)
     else:
         step = await turn.run_first_tool(host, reply)

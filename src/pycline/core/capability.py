@@ -122,6 +122,11 @@ class Capability:
     async def run_tool(self, ctx: RunContext, call: ToolCall, call_id: str) -> Step:
         raise NotImplementedError(call.name)
 
+    async def answer_instead(self, ctx: RunContext, call: ToolCall, call_id: str) -> Step | None:
+        """Before a call runs: the step to answer it with instead of running it (a goal's check
+        that failed answers a completion attempt), or None to run it."""
+        return None
+
     async def before_tool(self, ctx: RunContext, call: ToolCall) -> str:
         """Before a call runs: "" to go on, else why it is refused (the task stops after it)."""
         return ""
@@ -214,6 +219,13 @@ class Capabilities:
         """The capability that runs calls of `name` itself, if one does."""
         effect = ctx.facts(name).effect
         return next((cap for cap in self.items if cap.runs == effect), None)
+
+    async def answer_instead(self, ctx: RunContext, call: ToolCall, call_id: str) -> Step | None:
+        for cap in self._with("answer_instead"):
+            step = await cap.answer_instead(ctx, call, call_id)
+            if step is not None:
+                return step
+        return None
 
     async def before_tool(self, ctx: RunContext, call: ToolCall) -> str:
         for cap in self._with("before_tool"):

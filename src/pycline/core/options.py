@@ -29,4 +29,5 @@ class TaskOutcome:
     completed: bool
     reason: str
     over_budget: bool = False  # stopped at a spending cap
+    unverified: bool = False  # the goal's check still failed when its attempts ran out
     next_task: str | None = None  # new_task: the text of the task to start next

@@ -19,7 +19,7 @@ from pycline.core.capability import Capabilities, RunContext
 from pycline.core.retry import RetryPolicy, one_line
 from pycline.core.run import RunState, TaskDeps
 from pycline.core.streaming import Reply, StreamFailed, stream_reply
-from pycline.errors import ProviderErrorKind
+from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.events import (
     RETRY,
     Answer,
@@ -60,6 +60,10 @@ class RequestHost(Protocol):
 
     async def condense(self, strategy: str) -> bool | Reply: ...
 
+    def set_provider(self, provider: Provider) -> None:
+        """Use `provider` in the current mode from the next request on (announced)."""
+        ...
+
 
 class Requests:
     def __init__(self, deps: TaskDeps, state: RunState, host: RequestHost) -> None:
@@ -89,6 +93,12 @@ class Requests:
                 if state.tool_format.should_fall_back(error, native=bool(tools)):
                     host.say(Notice(state.tool_format.notice(error)))
                     continue
+                if error.kind is ProviderErrorKind.CONTEXT_OVERFLOW and self._move_on(error):
+                    prepared = await self._prepare()
+                    if isinstance(prepared, Reply):
+                        return prepared
+                    messages, attempt = prepared, 0
+                    continue
                 if error.kind is ProviderErrorKind.CONTEXT_OVERFLOW and not overflow_retried:
                     overflow_retried = True
                     trimmed = await self._trim_after_overflow()
@@ -113,6 +123,12 @@ class Requests:
                     )
                     await self._deps.sleep(delay)
                     continue
+                if self._move_on(error):
+                    prepared = await self._prepare()
+                    if isinstance(prepared, Reply):
+                        return prepared
+                    messages, attempt = prepared, 0
+                    continue
                 state.last_error = one_line(error)
                 host.say(ErrorEvent(state.last_error))
                 answer = await host.ask(ErrorRetryQuestion(state.last_error))
@@ -132,6 +148,31 @@ class Requests:
                 )
             self.account(reply.usage, reply.text, messages)
             return reply
+
+    def _move_on(self, error: ProviderError) -> bool:
+        """Move to the next model of the user's fallback chain after `error`, saying so; False
+        when the chain has none to take it."""
+        host = self._host
+        current = host.provider
+        moved = self._deps.fallbacks.next_for(error, current)
+        for skipped in moved.skipped if moved is not None else ():
+            host.say(Notice(f"The fallback model {skipped} could not be set up; skipped."))
+        if moved is None:
+            return False
+        new = moved.provider
+        why = (
+            "its context window is too small"
+            if error.kind is ProviderErrorKind.CONTEXT_OVERFLOW
+            else one_line(error)
+        )
+        host.say(
+            Notice(
+                f"{current.name}/{current.model.id} cannot answer ({why}); moving to the "
+                f"fallback model {new.name}/{new.model.id}."
+            )
+        )
+        host.set_provider(new)
+        return True
 
     async def _prepare(self) -> list[Message] | Reply:
         """The history as the request sends it: trimmed, or condensed first when the context
@@ -201,6 +242,8 @@ class Requests:
         r.cache_writes += usage.cache_write_tokens
         r.cache_reads += usage.cache_read_tokens
         r.total_cost += cost
+        label = f"{host.provider.name}/{model.id}"
+        r.model_costs[label] = r.model_costs.get(label, 0.0) + cost
         total = (
             usage.input_tokens
             + usage.output_tokens

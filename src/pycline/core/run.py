@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pycline.context.manager import ContextManager
 from pycline.core.capability import Capability
+from pycline.core.fallback import FallbackChain
 from pycline.core.modes import Mode, ModeProfile
 from pycline.core.options import TaskSettings
 from pycline.core.persistence import TaskJournal
@@ -39,6 +40,8 @@ class TaskDeps:
     # given the files in play.
     prompt_extras: Callable[[Sequence[str]], str] | None = None
     sleep: Sleep = asyncio.sleep
+    # The models the user listed to move to when this one cannot answer (core.fallback).
+    fallbacks: FallbackChain = field(default_factory=FallbackChain)
 
 
 @dataclass(slots=True)

@@ -486,4 +486,5 @@ class Task:
             headless=self.settings.headless,
             access=self.services.access,
             services=self.services.tools,
+            auto_sandboxed=self.approver.settings.auto_sandboxed,
         )

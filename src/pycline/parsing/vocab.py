@@ -103,6 +103,8 @@ PARAM_NAMES: frozenset[str] = frozenset(
         "prompt_5",
         "start_line",
         "end_line",
+        # pycline's own: execute_command's request for the network in auto mode
+        "escalate",
     }
 )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 
@@ -22,6 +22,13 @@ class TaskRecord:
     status: str = "running"  # running | completed | cancelled | failed
     size: int = 0
     favorite: bool = False
+    # A verified goal: the command that must exit 0 before the task completes ("": none), and
+    # how many failed checks end it unverified (0: the default).
+    goal: str = ""
+    goal_max_attempts: int = 0
+    # What each model that answered cost ("provider/model" -> USD): a fallback chain may use
+    # several in one task.
+    model_costs: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

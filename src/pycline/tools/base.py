@@ -169,6 +169,8 @@ class ToolContext:
     headless: bool = False
     access: AccessRules = field(default_factory=AllowAll)
     services: ToolServices = field(default_factory=ToolServices)
+    # Auto mode: commands run unasked inside the sandbox with the network off (tools.command).
+    auto_sandboxed: bool = False
 
     @property
     def cwd(self) -> Path:

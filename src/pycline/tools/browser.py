@@ -116,6 +116,18 @@ def session_of(ctx: ToolContext) -> BrowserSession:
     return session
 
 
+def on_loopback(url: str) -> bool:
+    """`url` is a page served from this machine's loopback address."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    try:
+        host = urlsplit(url).hostname or ""
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:  # not a URL, or a host name other than localhost
+        return False
+
+
 class BrowserActionTool:
     spec = BROWSER_SPEC
 
@@ -137,16 +149,18 @@ class BrowserActionTool:
         match action:
             case "launch":
                 url = normalize_url(call.require("url"))
-                approval = await ctx.approve(
-                    ApprovalQuestion(self.spec.name, self.summary(call), preview=url),
-                    "browser",
-                    outside_workspace=False,
-                )
-                if not approval.approved:
-                    return ToolResult(
-                        responses.with_feedback(responses.DENIED, approval.feedback), denied=True
+                if not (ctx.auto_sandboxed and on_loopback(url)):  # auto mode: local pages
+                    approval = await ctx.approve(
+                        ApprovalQuestion(self.spec.name, self.summary(call), preview=url),
+                        "browser",
+                        outside_workspace=False,
                     )
-                feedback = approval.feedback
+                    if not approval.approved:
+                        return ToolResult(
+                            responses.with_feedback(responses.DENIED, approval.feedback),
+                            denied=True,
+                        )
+                    feedback = approval.feedback
                 state = await session.launch(url)
             case "click":
                 x, y = parse_coordinate(call.require("coordinate"))

@@ -32,6 +32,7 @@ from pycline.tools.base import (
     describe,
 )
 from pycline.workspace.allow_rules import covered, rememberable
+from pycline.workspace.command_network import needs_network
 from pycline.workspace.command_reach import Reach, command_reach
 from pycline.workspace.command_rules import add_rule, workspace_rules
 from pycline.workspace.danger import is_dangerous
@@ -65,6 +66,12 @@ EXECUTE_COMMAND_SPEC = ToolSpec(
         ParamSpec(
             "timeout",
             "Seconds to wait (default: the user's setting); then it continues in the background.",
+            required=False,
+        ),
+        ParamSpec(
+            "escalate",
+            "Only when the user runs you in auto mode (commands run unasked in a sandbox with "
+            "the network off): 'network' to ask the user to run this command with the network.",
             required=False,
         ),
     ),
@@ -109,7 +116,7 @@ class ExecuteCommandTool:
         if isinstance(asked, ToolResult):
             return asked
         command, timeout = asked
-        return await self._execute(command, timeout, ctx, sandbox)
+        return await self._execute(command, timeout, ctx, run_sandbox(command, call, ctx, sandbox))
 
     async def _execute(
         self, command: str, timeout: float, ctx: ToolContext, sandbox: SandboxPolicy | None
@@ -179,6 +186,12 @@ async def approve_command(
     )
     if danger is not None or risk is not None:
         summary = f"{summary} (needs approval: {danger or risk})"
+    if ctx.auto_sandboxed and sandbox is not None:
+        needs = auto_needs(command, call, ctx, sandbox)
+        if needs is None:
+            ctx.say(ToolOutput(AUTO_NOTE))
+            return command, timeout
+        summary = f"{summary} (auto mode asks: {needs})"
     # The user's "always allow" rules never cover what needs a look every time.
     plain = danger is None and risk is None and reach.writes_outside is None
     home, root = pycline_home(), ctx.workspace.root
@@ -227,6 +240,36 @@ async def git_checked(
         note = "\n".join(f"[pycline] {line}" for line in found)
         result = replace(result, text=f"{result.text}\n{note}")
     return result
+AUTO_NOTE = "[pycline] auto (sandboxed): run unasked, network off, writes kept to the workspace\n"
+
+
+def auto_needs(
+    command: str, call: ToolCall, ctx: ToolContext, sandbox: SandboxPolicy
+) -> str | None:
+    """In auto mode, what this command needs beyond the offline sandbox (so it asks); None:
+    it runs unasked. Outside auto mode, or with no sandbox to hold it, it always asks."""
+    if not ctx.auto_sandboxed:
+        return "auto mode is off"
+    if not sandbox.enabled:
+        return "no sandbox"
+    escalate = (call.get("escalate") or "").strip().lower()
+    if escalate not in ("", "false", "no", "none"):
+        return f"the model asks for {escalate}"
+    if (danger := is_dangerous(command)) is not None:
+        return danger
+    reach = reach_of(command, ctx)
+    if reach.writes_outside is not None:
+        return reach.writes_outside
+    return needs_network(command)
+
+
+def run_sandbox(
+    command: str, call: ToolCall, ctx: ToolContext, sandbox: SandboxPolicy | None
+) -> SandboxPolicy | None:
+    """The sandbox an approved command runs in: offline when auto mode ran it unasked."""
+    if sandbox is not None and auto_needs(command, call, ctx, sandbox) is None:
+        return sandbox.offline()
+    return sandbox
 
 
 def sandbox_in(ctx: ToolContext) -> SandboxPolicy | None:

@@ -61,6 +61,22 @@ COMPLETION_SPEC = ToolSpec(
 )
 
 
+# Not offered to the model: the check a verified goal runs before a completion is accepted
+# (core.goal), shown by every front end as a call of its own.
+VERIFY_GOAL_SPEC = ToolSpec(
+    name="verify_goal",
+    facts=ToolFacts(
+        effect="execute",
+        title="pycline checks the goal before the task completes:",
+        done_title="pycline checked the goal:",
+        label="Verify: {command}",
+        kind="execute",
+    ),
+    description="The user's check of the task's goal; only its exit 0 completes the task.",
+    params=(ParamSpec("command", "The check's command line."),),
+)
+
+
 def parse_options(raw: str | None) -> tuple[str, ...]:
     if raw is None:
         return ()

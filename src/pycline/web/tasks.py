@@ -20,7 +20,7 @@ from typing import Any
 
 from pycline.app.handle import TaskHandle
 from pycline.app.runner import run_chain
-from pycline.app.session import ConfigOverrides, Session, as_mode
+from pycline.app.session import ConfigOverrides, Session, TaskOptions, as_mode
 from pycline.app.tasks import Tasks
 from pycline.commands import Cancel
 from pycline.events import Envelope
@@ -110,10 +110,15 @@ class WebSession:
         images: Sequence[str] = (),
         mode: str = "act",
         worktree: Path | None = None,
+        verify: str = "",
     ) -> Run:
-        """A task in the server's folder, or in `worktree` (one of its worktree tasks' folders)."""
+        """A task in the server's folder, or in `worktree` (one of its worktree tasks' folders);
+        `verify`: the goal check only whose exit 0 completes it."""
         session = self.session if worktree is None else await self._worktree_session(worktree)
-        handle = await session.new_task(text, images=image_contents(images), mode=as_mode(mode))
+        options = TaskOptions(verify=verify) if verify else None
+        handle = await session.new_task(
+            text, images=image_contents(images), mode=as_mode(mode), options=options
+        )
         return self._add(Run(handle, text), session)
 
     async def _worktree_session(self, folder: Path) -> Session:

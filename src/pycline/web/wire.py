@@ -73,6 +73,7 @@ class NewTask:
     text: str
     images: tuple[str, ...] = ()  # data URLs
     mode: Literal["act", "plan"] = "act"
+    verify: str = ""  # a goal check: only its exit 0 completes the task ("": none)
     kind: Literal["new_task"] = "new_task"
 
 

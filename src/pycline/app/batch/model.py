@@ -9,12 +9,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pycline.errors import ConfigError
 
 Isolation = Literal["worktree", "copy"]
-Status = Literal["success", "failure", "incomplete", "timeout", "over_budget", "error"]
+Status = Literal[
+    "success", "failure", "incomplete", "unverified", "timeout", "over_budget", "error"
+]
 # A URL git can clone; anything else in `repo` is a local path.
 _URL = re.compile(r"^(https?|ssh|git|file)://|^[\w.-]+@[\w.-]+:")
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
@@ -33,6 +35,10 @@ class BatchTask(BaseModel):
     setup: str | None = None  # shell command run in the copy before the task
     check: str | None = None  # shell command run after it; exit status 0 means success
     script: str | None = None  # replies for the scripted provider (tests, oracles)
+    # A goal the agent is held to while it works (`pycline run --verify`): only its exit 0
+    # completes the task; `max_verify` failed checks end it unverified.
+    verify: str | None = None
+    max_verify: int | None = Field(None, ge=1)
 
     @model_validator(mode="after")
     def _one_source(self) -> BatchTask:

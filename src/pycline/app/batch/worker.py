@@ -27,6 +27,9 @@ _TAIL = 4000
 _GRACE = 10.0  # after an interrupt, how long the agent may take to save and exit
 _MARK = "PYCLINE_BATCH_AGENT"  # carried by the agent and everything it starts
 _SETUP_TIMEOUT = 600.0
+# `pycline run`'s exit code when the task's --verify goal still failed at its last attempt
+# (pycline.cli.common.EXIT_UNVERIFIED; the app layer cannot import the terminal's module).
+EXIT_UNVERIFIED = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +113,7 @@ async def run_one_async(task: BatchTask, options: WorkerOptions) -> BatchResult:
             duration=round(time.monotonic() - started, 3),
             patch=diff,
             transcript=await asyncio.to_thread(_transcript, place.path, agent.task_id),
-            error=None if agent.exit_code in (0, 1) else _agent_error(agent),
+            error=None if agent.exit_code in (0, 1, EXIT_UNVERIFIED) else _agent_error(agent),
         )
     except Exception as exc:  # one broken task must never stop the batch
         return _error(task, started, f"{type(exc).__name__}: {exc}")
@@ -130,6 +133,8 @@ def _status(task: BatchTask, agent: AgentRun, check: CheckResult | None) -> Stat
         return "over_budget"
     if task.check:
         return "success" if check is not None and check.passed else "failure"
+    if agent.exit_code == EXIT_UNVERIFIED:
+        return "unverified"
     return "success" if agent.exit_code == 0 else "incomplete"
 
 
@@ -148,6 +153,10 @@ def agent_command(task: BatchTask, workspace: Path, options: WorkerOptions) -> l
     cmd += ["--cwd", str(workspace), *options.model_flags]
     if task.script is not None:
         cmd += ["--provider", "scripted", "--script", task.script]
+    if task.verify:
+        cmd += ["--verify", task.verify]
+        if task.max_verify is not None:
+            cmd += ["--max-verify", str(task.max_verify)]
     return [*cmd, "--", task.task]
 
 

@@ -63,6 +63,8 @@ export class Store {
     this.dialogId = 0;
     /** What is typed in the input box: it goes along with the button clicked for a question. */
     this.draft = { text: "", images: /** @type {string[]} */ ([]) };
+    /** The new task's goal check (a command whose exit 0 alone completes it; "": none). */
+    this.verify = "";
     /** @type {Set<string>} tasks whose background commands are being watched */
     this.watching = new Set();
     /** @type {Set<() => void>} */
@@ -320,7 +322,8 @@ export class Store {
   /** @param {string} text
    * @param {string[]} images */
   start(text, images) {
-    return this.connection.send({ v: 1, kind: "new_task", text, images, mode: this.mode });
+    const verify = this.verify.trim();
+    return this.connection.send({ v: 1, kind: "new_task", text, images, mode: this.mode, ...(verify ? { verify } : {}) });
   }
 
   /** fields: option, text, images, edited_content (an answer, as in events.v3.json).

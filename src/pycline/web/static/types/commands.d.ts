@@ -17,6 +17,7 @@ export interface AutoApprove {
   use_browser?: boolean;
   use_mcp?: boolean;
   yolo?: boolean;
+  auto_sandboxed?: boolean;
 }
 /** The answer to one question, named by the id its `QuestionAsked` event carried. */
 export interface CommandAnswer {
@@ -55,6 +56,15 @@ export interface CommandSetApprovalPolicy {
   request?: string | number | null;
   policy: AutoApprove;
   kind: "set_approval_policy";
+}
+/** Verify the task's completion with `command` from now on: only its exit 0 completes the task, and after `max_attempts` failed checks (0: the default) the task ends unverified. An empty `command` removes the goal. */
+export interface CommandSetGoal {
+  v: 1;
+  task_id: string;
+  request?: string | number | null;
+  command: string;
+  max_attempts?: number;
+  kind: "set_goal";
 }
 /** Plan or Act from the next request on (announced by a `mode_changed` event). */
 export interface CommandSetMode {
@@ -107,4 +117,4 @@ export interface ReplyRejected {
   kind: "rejected";
 }
 /** pycline command to a task (version 1); replies: #/$defs/reply */
-export type Command = CommandUserMessage | CommandAnswer | CommandCancel | CommandCompact | CommandSetMode | CommandSetModel | CommandSetApprovalPolicy | CommandProceed | CommandStopProcess;
+export type Command = CommandUserMessage | CommandAnswer | CommandCancel | CommandCompact | CommandSetMode | CommandSetModel | CommandSetApprovalPolicy | CommandProceed | CommandStopProcess | CommandSetGoal;

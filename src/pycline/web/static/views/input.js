@@ -178,6 +178,9 @@ export function InputBox({ store }) {
         const files = [...(e.clipboardData?.files || [])].filter((f) => f.type.startsWith("image/"));
         if (files.length) { e.preventDefault(); addFiles(files); }
       }} /></div>
+    ${t ? null : html`<div class="input-row verify-row"><input class="verify" type="text" aria-label="Verify command"
+      placeholder="Verify with (optional): a command that must exit 0, e.g. pytest -q" value=${store.verify}
+      onInput=${(/** @type {Event} */ e) => { store.verify = /** @type {HTMLInputElement} */ (e.currentTarget).value; }} /></div>`}
     <div class="input-tools">
       <button type="button" class="icon" aria-label="Add context" onClick=${() => { const el = area.current; if (el) { el.setRangeText("@", el.selectionStart, el.selectionEnd, "end"); setText(el.value); el.focus(); updateMenu(); } }}>@</button>
       <button type="button" class="icon" aria-label="Add images" onClick=${() => file.current?.click()}>Images</button>

@@ -19,7 +19,9 @@ const AUTO = [
   ["readFiles", "Read project files"], ["readFilesExternally", "Read all files"],
   ["editFiles", "Edit project files"], ["editFilesExternally", "Edit all files"],
   ["executeSafeCommands", "Execute safe commands"], ["executeAllCommands", "Execute all commands"],
-  ["useBrowser", "Use the browser"], ["useMcp", "Use MCP servers"], ["yolo", "YOLO (approve everything)"],
+  ["useBrowser", "Use the browser"], ["useMcp", "Use MCP servers"],
+  ["autoSandboxed", "Auto (sandboxed): commands in the sandbox, network off, and project edits run unasked"],
+  ["yolo", "YOLO (approve everything)"],
 ];
 const FEATURES = [["enableCheckpoints", "Checkpoints"], ["notifications", "Notifications"]];
 const HOOK_STATES = /** @type {Record<string, string>} */ ({
