@@ -13,6 +13,7 @@ from pycline.core.modes import Mode, ModeProfile
 from pycline.core.options import TaskSettings
 from pycline.core.persistence import TaskJournal
 from pycline.core.services import TaskServices
+from pycline.core.steering import Steering
 from pycline.core.tool_format import ToolFormat
 from pycline.events import Host
 from pycline.messages import ImageContent, Message
@@ -39,6 +40,7 @@ class TaskDeps:
     # given the files in play.
     prompt_extras: Callable[[Sequence[str]], str] | None = None
     sleep: Sleep = asyncio.sleep
+    steering: Steering = field(default_factory=Steering)  # what the user sends while it works
 
 
 @dataclass(slots=True)

@@ -27,6 +27,7 @@ from pycline.events import (
     ErrorRetryQuestion,
     Event,
     FollowupQuestion,
+    MessagesQueued,
     MistakeLimitQuestion,
     ModeChanged,
     Notice,
@@ -182,6 +183,10 @@ class _Builder:
                           "taskId": sub.child_task_id, "agent": sub.agent,
                           "toolCalls": sub.tool_calls}  # fmt: skip
                 self._add(at, ts, "say", "subagent", json.dumps(detail))
+            case MessagesQueued(delivered=delivered):
+                for message in delivered:  # what the model got, as Cline keeps what was said
+                    pictures = {"images": list(message.images)} if message.images else {}
+                    self._add(at, ts, "say", "user_feedback", message.text, **pictures)
             case TextDelta() | ToolPartial() | BudgetStatus():
                 pass  # shown live; the text, the call and the cost are kept by other events
             case (
