@@ -400,10 +400,11 @@ class AcpSession:
             case ErrorEvent(text=text):
                 self._last_error = text
                 send(acp.update_agent_message_text(f"\n\nError: {text}\n"))
-            case TaskEnded(completed=False, reason=reason):
+            case TaskEnded(completed=completed, reason=reason):
                 # Why the task stopped (a spending cap, a run of mistakes), unless the editor
                 # stopped it or the reason was just shown as an error.
-                if not (self._quiet or self._cancelled or reason == self._last_error):
+                quiet = self._quiet or self._cancelled or reason == self._last_error
+                if not (completed or quiet):
                     send(acp.update_agent_message_text(f"\n\nStopped: {reason}\n"))
             case Notice(text=text):
                 if not self._quiet:
@@ -446,7 +447,6 @@ class AcpSession:
                 | ToolOutput()
                 | ToolFinished()
                 | CheckpointCreated()
-                | TaskEnded(completed=True)
                 | QuestionAsked()
                 | QuestionAnswered()
             ):
