@@ -1,0 +1,71 @@
+"""Steering from the page: a message typed while the task runs is queued (listed above the
+input, editable, cancellable) and reaches the model's next request once the running command
+ends; the spending cap's progress is shown in the transcript."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+
+from tests.web.conftest import complete
+from tests.web.test_chat import send_task
+
+WAITS = (
+    "<execute_command>\n<command>while [ ! -f go ]; do sleep 0.05; done; echo finished</command>\n"
+    "<requires_approval>false</requires_approval>\n</execute_command>"
+)
+
+
+def _queue(page, text: str) -> None:
+    page.get_by_role("textbox", name="Message").fill(text)
+    page.get_by_role("button", name="Queue message", exact=True).click()
+
+
+def test_a_message_typed_while_a_command_runs_is_queued_edited_and_sent_after_it(
+    start_ui, new_page
+):
+    ui = start_ui([WAITS, complete("Tabs now.")])
+    page = new_page()
+    page.goto(ui.url)
+    send_task(page, "Format the code")
+    expect(page.get_by_text("Running", exact=True)).to_be_visible()
+    queued = page.get_by_role("region", name="Queued messages")
+    _queue(page, "use tabs")
+    expect(queued).to_contain_text("use tabs")
+    _queue(page, "and delete the build")
+    expect(queued).to_contain_text("and delete the build")
+    page.get_by_role("button", name="Cancel queued message 2").click()
+    expect(queued).not_to_contain_text("delete the build")
+    page.get_by_role("button", name="Edit queued message 1").click()
+    page.get_by_role("textbox", name="Edit queued message 1").fill("use tabs, not spaces")
+    page.get_by_role("button", name="Save queued message 1").click()
+    expect(queued).to_contain_text("use tabs, not spaces")
+    (task,) = ui.api_history()
+    sent = json.loads(ui.api_messages(task["id"]))
+    assert "use tabs" not in json.dumps(sent)  # nothing reaches the model while it runs
+    (ui.workspace / "go").write_text("", encoding="utf-8")  # the command ends
+    expect(page.get_by_text("Tabs now.")).to_be_visible()
+    expect(queued).to_have_count(0)
+    log = page.get_by_role("log", name="Messages")
+    expect(log.get_by_text("use tabs, not spaces", exact=True)).to_be_visible()
+    users = [m for m in json.loads(ui.api_messages(task["id"])) if m["role"] == "user"]
+    second = json.dumps(users[1])
+    assert "finished" in second and "use tabs, not spaces" in second
+    assert "delete the build" not in json.dumps(users)
+
+
+def test_the_transcript_shows_the_spending_against_the_cap_and_asks_when_it_is_reached(
+    start_ui, new_page, isolated_home
+):
+    settings = isolated_home / "settings" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"maxTaskTokens": 50}), encoding="utf-8")
+    listing = "<list_files>\n<path>.</path>\n</list_files>"
+    ui = start_ui([listing, complete()])
+    page = new_page()
+    page.goto(ui.url)
+    send_task(page, "List the files")
+    log = page.get_by_role("log", name="Messages")
+    expect(log.get_by_text("Spending cap reached")).to_be_visible()
+    expect(log.get_by_text("Task budget:")).to_contain_text("/ 50 tokens")
