@@ -22,7 +22,6 @@ from pycline.events import (
     CheckpointCreated,
     CompletionQuestion,
     CompletionResult,
-    Envelope,
     ErrorEvent,
     ErrorRetryQuestion,
     Event,
@@ -322,7 +321,3 @@ class _Builder:
             messages.append(c.message)
             origins.append(c.origin)
         return Derived(messages, origins)
-
-
-def envelope_entries(entries: Sequence[Entry]) -> list[Envelope]:
-    return [e for e in entries if isinstance(e, Envelope)]
