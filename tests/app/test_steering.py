@@ -5,6 +5,7 @@ with `interrupt`, the running step stops first."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from pycline.commands import (
 from pycline.core.task import TaskSettings
 from pycline.events import ACCEPT, Answer, CompletionQuestion, MessagesQueued, ToolStarted
 from pycline.messages import Message, TextContent
+from pycline.providers.base import Provider
 from pycline.providers.scripted import ScriptedProvider
 from pycline.testing import complete
 
@@ -62,7 +64,7 @@ async def _finish(handle: TaskHandle) -> bool:
     return (await handle.wait()).completed
 
 
-async def _run(home: Path, root: Path, provider: ScriptedProvider) -> tuple[Session, TaskHandle]:
+async def _run(home: Path, root: Path, provider: Provider) -> tuple[Session, TaskHandle]:
     root.mkdir()
     session = await Session.open(root, home=home, overrides=ConfigOverrides(provider="scripted"))
     auto = AutoApprove(execute_all_commands=True)
@@ -142,3 +144,27 @@ async def test_queued_messages_are_checked_and_a_message_no_longer_waiting_is_re
         assert await asyncio.wait_for(_finish(handle), WAIT)
         with pytest.raises(CommandRejected, match="has ended"):
             await handle.send(UserMessage("too late"))
+
+
+async def test_interrupt_and_send_while_the_model_thinks_asks_again_with_the_message(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    from pycline.providers.catalog import lookup
+    from pycline.providers.openai_compat import OpenAIProvider
+    from tests.fakes.openai_server import FakeOpenAI
+    from tests.fakes.server import Stall
+
+    with FakeOpenAI([Stall(), complete()]) as server:
+        model = lookup("openai", "gpt-4o")
+        provider = OpenAIProvider(api_key="sk-test", model=model, base_url=server.base_url)
+        session, handle = await _run(isolated_home, tmp_path / "w", provider)
+        async with session:
+            async with asyncio.timeout(WAIT):
+                while not server.completions:  # the first request is at the model, unanswered
+                    await asyncio.sleep(0.02)
+            await handle.send(UserMessage("use tabs", interrupt=True))
+            assert await asyncio.wait_for(_finish(handle), WAIT)
+        messages = server.completions[1].body["messages"]
+    assert [m["role"] for m in messages] == ["system", "user"]  # asked again, not twice
+    sent = json.dumps(messages[1])
+    assert "<task>" in sent and "use tabs" in sent

@@ -55,6 +55,27 @@ def test_a_message_typed_while_a_command_runs_is_queued_edited_and_sent_after_it
     assert "delete the build" not in json.dumps(users)
 
 
+def test_interrupt_and_send_stops_the_running_command_and_the_model_gets_the_message(
+    start_ui, new_page
+):
+    sleeps = (
+        "<execute_command>\n<command>echo started-it; sleep 120</command>\n"
+        "<requires_approval>false</requires_approval>\n</execute_command>"
+    )
+    ui = start_ui([sleeps, complete("Stopped it.")])
+    page = new_page()
+    page.goto(ui.url)
+    send_task(page, "Wait a long time")
+    expect(page.get_by_label("Command output")).to_contain_text("started-it")
+    page.get_by_role("textbox", name="Message").fill("stop, wrong folder")
+    page.get_by_role("button", name="Interrupt and send").click()
+    expect(page.get_by_text("Stopped it.")).to_be_visible()
+    (task,) = ui.api_history()
+    users = [m for m in json.loads(ui.api_messages(task["id"])) if m["role"] == "user"]
+    second = json.dumps(users[1])
+    assert "started-it" in second and "stop, wrong folder" in second
+
+
 def test_the_transcript_shows_the_spending_against_the_cap_and_asks_when_it_is_reached(
     start_ui, new_page, isolated_home
 ):
