@@ -34,6 +34,7 @@ from pycline.acp.options import (
 )
 from pycline.acp.outbox import Outbox, UpdateSink
 from pycline.acp.permissions import Remembered, choices
+from pycline.acp.replay import budget_text
 from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
 from pycline.app import wiring
 from pycline.app.handle import CommandRejected, TaskHandle
@@ -570,13 +571,6 @@ def _permission_call(active: ActiveCall, question: ApprovalQuestion) -> Any:
 
 async def _now(answer: Answer) -> Answer:
     return answer
-
-
-def budget_text(b: BudgetStatus | BudgetQuestion) -> str:
-    """`task budget $0.42 / $1.00`: spent against one cap."""
-    if b.unit == "usd":
-        return f"{b.scope} budget ${b.spent:.2f} / ${b.cap:.2f}"
-    return f"{b.scope} budget {b.spent:,.0f} / {b.cap:,.0f} tokens"
 
 
 def _now_iso() -> str:
