@@ -168,3 +168,35 @@ async def test_interrupt_and_send_while_the_model_thinks_asks_again_with_the_mes
     assert [m["role"] for m in messages] == ["system", "user"]  # asked again, not twice
     sent = json.dumps(messages[1])
     assert "<task>" in sent and "use tabs" in sent
+
+
+async def test_messages_queued_when_the_task_asks_for_a_reply_are_the_reply(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    from pycline.app.handle import controls_of
+    from pycline.events import ApprovalQuestion, QuestionAnswered
+
+    root = tmp_path / "w"
+    root.mkdir()
+    session = await Session.open(
+        root, home=isolated_home, overrides=ConfigOverrides(provider="scripted")
+    )
+    async with session:
+        handle = session.prepare_task(
+            "x", options=TaskOptions(provider=ScriptedProvider.of(complete()))
+        )
+        steering = controls_of(handle).steering
+        steering.add("add tests too")
+        steering.add("and a changelog line")
+        answer = await handle.ask(CompletionQuestion("done"))
+        assert answer.text == "add tests too\n\nand a changelog line" and not answer.option
+        assert handle.queued == ()
+        said = [e.event for e in handle._log]
+        assert isinstance(said[-1], QuestionAnswered)
+        assert isinstance(said[-2], MessagesQueued) and len(said[-2].delivered) == 2
+        # An approval is the user's to decide: a queued message waits for the next turn.
+        steering.add("later")
+        asking = asyncio.ensure_future(handle.ask(ApprovalQuestion("execute_command", "ls")))
+        await asyncio.sleep(0)
+        assert handle.pending_questions and [m.text for m in handle.queued] == ["later"]
+        asking.cancel()

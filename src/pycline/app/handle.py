@@ -123,11 +123,15 @@ class TaskHandle:
             self.say(asked)
             self.say(QuestionAnswered(question_id, answer))
             return answer
-        if (queued := self._queued_reply(question)) is not None:
+        if (taken := self._queued_for(question)) is not None:
             # Messages sent while the task worked answer the question it asks next.
+            from pycline.core.steering import joined
+
+            answer = _reply(question, *joined(taken))
             self.say(asked)
-            self.say(QuestionAnswered(question_id, queued))
-            return queued
+            self.say(self._live_controls().steering.event(delivered=taken))
+            self.say(QuestionAnswered(question_id, answer))
+            return answer
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._pending[question_id] = (asked, future)
         self._status = "waiting"
@@ -324,19 +328,13 @@ class TaskHandle:
             raise CommandRejected("No such queued message: it may have been sent already.")
         self.say(self._live_controls().steering.event())
 
-    def _queued_reply(self, question: Question) -> Answer | None:
-        """The queued messages as the answer to `question`, when it is one a message answers
-        (a follow-up, the result, a plan, a run of mistakes) and messages wait."""
-        from pycline.core.steering import joined
-
+    def _queued_for(self, question: Question) -> tuple[QueuedMessage, ...] | None:
+        """The queued messages, taken as the answer to `question` when it is one a message
+        answers (a follow-up, the result, a plan, a run of mistakes) and messages wait."""
         if self._controls is None or not isinstance(question, _ANSWERED_BY_A_MESSAGE):
             return None
         steering = self._controls.steering
-        if not steering.pending:
-            return None
-        taken = steering.take()
-        self.say(steering.event(delivered=taken))
-        return _reply(question, *joined(taken))
+        return steering.take() if steering.pending else None
 
     def _cancel(self) -> None:
         if self._runner is None or self._runner.done():
