@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from pycline.cli.screen import queued_lines
 from pycline.commands import CancelQueued, Command, EditQueued, UserMessage
+from pycline.events import MessagesQueued
 
 if TYPE_CHECKING:
     from pycline.app.handle import TaskHandle
@@ -128,7 +129,7 @@ class TypeAhead:
     def _queue_command(self, handle: TaskHandle, words: list[str]) -> Command | None:
         queued = handle.queued
         if not words:
-            for text in queued_lines_of(handle):
+            for text in queued_lines(MessagesQueued(queued)):
                 self.say(text)
             return None
         action, rest = words[0], words[1] if len(words) > 1 else ""
@@ -143,9 +144,3 @@ class TypeAhead:
                 return EditQueued(message_id, text)
         self.say(f"usage: {USAGE}")
         return None
-
-
-def queued_lines_of(handle: TaskHandle) -> list[str]:
-    from pycline.events import MessagesQueued
-
-    return queued_lines(MessagesQueued(handle.queued))
