@@ -154,7 +154,7 @@ export function InputBox({ store }) {
   };
 
   const waiting = t && t.status === "waiting";
-  const running = !!t && t.status === "running" && !t.background;
+  const running = !!t && t.status === "running";
   const placeholder = waiting
     ? t.question?.kind === "completion" ? "Type feedback to continue the task…" : "Type a reply (goes along with the button you click)…"
     : running ? "Type a message: it is sent after the running step…"
@@ -200,7 +200,7 @@ export function InputBox({ store }) {
 
 /** What Enter does with the text: a pycline command runs here; an answer goes to the open
  * question; while the task works, the message is queued for its next turn (with `interrupt`,
- * the running step stops first); anything else starts a task. False: not taken now.
+ * the running step stops first); anything else starts a task. True once taken.
  * @param {Store} store
  * @param {string} text
  * @param {string[]} images
@@ -213,7 +213,7 @@ function submit(store, text, images, interrupt) {
     return true;
   }
   if (t && t.status === "running") {
-    if (t.background) return false; // a background task's page follows it; it does not steer
+    // Queued by the task (a followed background task's own process, too).
     store.command("user_message", t.taskId, { text, images, interrupt });
     return true;
   }
