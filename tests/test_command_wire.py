@@ -30,9 +30,11 @@ from pycline.commands import (
     AnswerQuestion,
     AutoApprove,
     Cancel,
+    CancelQueued,
     Command,
     CommandEnvelope,
     Compact,
+    EditQueued,
     ProceedWhileRunning,
     Rejected,
     SetApprovalPolicy,
@@ -48,6 +50,9 @@ PNG = "data:image/png;base64,iVBORw0KGgo="
 
 COMMANDS: list[Command] = [
     UserMessage("go on ✓", (PNG,)),
+    UserMessage("stop, wrong folder", interrupt=True),
+    EditQueued("m1", "use tabs"),
+    CancelQueued("m2"),
     AnswerQuestion("17-q1", Answer("approve", "ok", (PNG,), "new content")),
     Cancel(),
     Compact(),
@@ -94,7 +99,9 @@ _text = st.text(max_size=30)
 _images = st.lists(st.just(PNG) | _text, max_size=3).map(tuple)
 _answers = st.builds(Answer, _text, _text, _images, st.none() | _text)
 _commands: st.SearchStrategy[Command] = st.one_of(
-    st.builds(UserMessage, _text, _images),
+    st.builds(UserMessage, _text, _images, st.booleans()),
+    st.builds(EditQueued, _text, _text),
+    st.builds(CancelQueued, _text),
     st.builds(AnswerQuestion, _text, _answers),
     st.just(Cancel()),
     st.just(Compact()),

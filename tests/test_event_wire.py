@@ -30,6 +30,7 @@ from pycline.events import (
     ErrorRetryQuestion,
     Event,
     FollowupQuestion,
+    MessagesQueued,
     MistakeLimitQuestion,
     ModeChanged,
     Notice,
@@ -38,6 +39,7 @@ from pycline.events import (
     Question,
     QuestionAnswered,
     QuestionAsked,
+    QueuedMessage,
     ReasoningDelta,
     RequestStarted,
     SubagentProgress,
@@ -85,6 +87,10 @@ EVENTS: list[Event] = [
     TaskEnded("17", True, "completed"),
     TaskProgress("- [x] a\n- [ ] b", 1, 2, "b"),
     BudgetStatus("day", "usd", 0.5, 5.0),
+    MessagesQueued(
+        (QueuedMessage("m2", "and tests"),),
+        (QueuedMessage("m1", "tabs", ("data:image/png;base64,AA==",)),),
+    ),
     SubagentProgress(
         1, 2, "what is in a.txt?", "running", "read_file a.txt", 10, 2, 0.01, "17-sub1", "scout", 1
     ),

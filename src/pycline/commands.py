@@ -73,11 +73,34 @@ class AutoApprove:
 @dataclass(frozen=True, slots=True)
 class UserMessage:
     """The user's next message: the reply to the question the task waits on (a follow-up, the
-    result, a plan, a run of mistakes), or feedback that refuses a proposed action."""
+    result, a plan, a run of mistakes), or feedback that refuses a proposed action.
+
+    Sent while the task works (no question open), it is queued (a `queued_messages` event) and
+    delivered at the next turn boundary: after the running tool, before the next model request.
+    With `interrupt`, the running step (the model's reply, a tool) is stopped first, so it is
+    delivered at once."""
 
     text: str
     images: tuple[str, ...] = field(default=())  # data URLs
+    interrupt: bool = False
     kind: Literal["user_message"] = "user_message"
+
+
+@dataclass(frozen=True, slots=True)
+class EditQueued:
+    """Change the text of a queued message not yet delivered (named by its `message_id`)."""
+
+    message_id: str
+    text: str
+    kind: Literal["edit_queued"] = "edit_queued"
+
+
+@dataclass(frozen=True, slots=True)
+class CancelQueued:
+    """Withdraw a queued message not yet delivered."""
+
+    message_id: str
+    kind: Literal["cancel_queued"] = "cancel_queued"
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +183,8 @@ class SetGoal:
 
 Command: TypeAlias = (
     UserMessage
+    | EditQueued
+    | CancelQueued
     | AnswerQuestion
     | Cancel
     | Compact

@@ -14,7 +14,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Literal, TypeAlias, Union, get_args, get_origin
 
-from pycline.events import EVENTS_VERSION, Answer, Envelope, Event, Question
+from pycline.events import EVENTS_VERSION, Envelope, Event, Question
 
 JsonObject: TypeAlias = dict[str, Any]
 _ENVELOPE_KEYS = ("v", "task_id", "seq", "ts")
@@ -88,12 +88,6 @@ def envelope_from_json(data: object) -> Envelope:
 def question_from_json(data: object) -> Question:
     question: Question = decode_union(data, QUESTION_TYPES, "question")
     return question
-
-
-def answer_from_json(data: object) -> Answer:
-    answer = decode(Answer, data, "answer")
-    assert isinstance(answer, Answer)
-    return answer
 
 
 def _field_names(cls: type[Any] | None) -> set[str]:

@@ -235,6 +235,26 @@ class SubagentProgress:
     kind: Literal["subagent"] = "subagent"
 
 
+@dataclass(frozen=True, slots=True)
+class QueuedMessage:
+    """A message the user sent while the task worked: it waits for the task's next turn."""
+
+    message_id: str
+    text: str
+    images: tuple[str, ...] = field(default=())  # data URLs
+
+
+@dataclass(frozen=True, slots=True)
+class MessagesQueued:
+    """The user's messages waiting for the next turn, as they are now: said when one is queued,
+    edited or withdrawn, and when they are delivered (`delivered`, in the order sent) to the
+    model's next request or as the answer to the question the task asks next."""
+
+    pending: tuple[QueuedMessage, ...]
+    delivered: tuple[QueuedMessage, ...] = ()
+    kind: Literal["queued_messages"] = "queued_messages"
+
+
 # --- questions -------------------------------------------------------------------------------
 
 
@@ -408,6 +428,7 @@ Event: TypeAlias = (
     | TaskProgress
     | BudgetStatus
     | SubagentProgress
+    | MessagesQueued
 )
 
 

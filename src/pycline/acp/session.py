@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import itertools
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, assert_never
 
 import acp
 from acp.schema import AllowedOutcome, Cost, PermissionOption, PromptResponse, UsageUpdate
@@ -33,6 +34,7 @@ from pycline.acp.options import (
 )
 from pycline.acp.outbox import Outbox, UpdateSink
 from pycline.acp.permissions import Choice, Remembered, choices
+from pycline.acp.replay import budget_text
 from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
 from pycline.app import wiring
 from pycline.app.auto_mode import check as check_auto_mode
@@ -55,9 +57,13 @@ from pycline.events import (
     ALWAYS_ALLOW,
     APPROVE,
     DENY,
+    RAISE_CAP,
     STOP,
     Answer,
     ApprovalQuestion,
+    BudgetQuestion,
+    BudgetStatus,
+    CheckpointCreated,
     CompletionQuestion,
     CompletionResult,
     Envelope,
@@ -65,19 +71,26 @@ from pycline.events import (
     ErrorRetryQuestion,
     Event,
     FollowupQuestion,
+    MessagesQueued,
     MistakeLimitQuestion,
     ModeChanged,
     Notice,
     PlanQuestion,
     PlanResponse,
     Question,
+    QuestionAnswered,
     QuestionAsked,
     ReasoningDelta,
+    RequestStarted,
     SubagentProgress,
+    TaskEnded,
     TaskProgress,
+    TaskStarted,
     TextDelta,
+    TextDone,
     ToolFinished,
     ToolOutput,
+    ToolPartial,
     ToolStarted,
     Usage,
 )
@@ -141,6 +154,8 @@ class AcpSession:
         self._stop: StopReason = "end_turn"
         self._quiet = False
         self._turn_usage = [0, 0, 0, 0]  # input, output, cache read, cache write
+        self._budget_ids = itertools.count(1)
+        self._last_error = ""
         self.saved_log: list[Envelope] = []  # what a reopened session showed, for `session/load`
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -390,7 +405,14 @@ class AcpSession:
             case PlanResponse(response=response):
                 send(acp.update_agent_message_text(f"\n\n{response}\n"))
             case ErrorEvent(text=text):
+                self._last_error = text
                 send(acp.update_agent_message_text(f"\n\nError: {text}\n"))
+            case TaskEnded(completed=completed, reason=reason):
+                # Why the task stopped (a spending cap, a run of mistakes), unless the editor
+                # stopped it or the reason was just shown as an error.
+                quiet = self._quiet or self._cancelled or reason == self._last_error
+                if not (completed or quiet):
+                    send(acp.update_agent_message_text(f"\n\nStopped: {reason}\n"))
             case Notice(text=text):
                 if not self._quiet:
                     send(acp.update_agent_thought_text(f"\n{text}\n"))
@@ -430,8 +452,26 @@ class AcpSession:
                 call_id in self._checks
             ):
                 self.reporter.finish(self._checks.pop(call_id), ok=ok, text=result)
-            case _:
+            case BudgetStatus() as budget:
+                if not self._quiet:
+                    send(acp.update_agent_thought_text(f"\n{budget_text(budget)}\n"))
+            case MessagesQueued():
+                pass  # an editor sends one prompt at a time: nothing is queued from it
+            case (
+                TaskStarted()
+                | RequestStarted()
+                | TextDone()
+                | ToolPartial()
+                | ToolStarted()
+                | ToolOutput()
+                | ToolFinished()
+                | CheckpointCreated()
+                | QuestionAsked()
+                | QuestionAnswered()
+            ):
                 pass  # tool calls are reported by the wrapped tools; the rest is bookkeeping
+            case _:
+                assert_never(event)
 
     def _on_question(self, asked: QuestionAsked) -> None:
         question = asked.question
@@ -454,8 +494,12 @@ class AcpSession:
                     )
                 )
                 self._end_turn(question, asked.question_id)
+            case BudgetQuestion():
+                self._answer_later(asked.question_id, self._budget(question))
             case CompletionQuestion() | PlanQuestion():
                 self._end_turn(question, asked.question_id)
+            case _:
+                assert_never(question)
 
     def _end_turn(self, question: Question, question_id: str) -> None:
         self._waiting = (question, question_id)
@@ -473,6 +517,33 @@ class AcpSession:
         asking = asyncio.create_task(answer(), name=f"acp:answer:{question_id}")
         self._asking.add(asking)
         asking.add_done_callback(self._asking.discard)
+
+    async def _budget(self, question: BudgetQuestion) -> Answer:
+        """A spending cap reached: the editor is asked to raise it (by as much again) or stop,
+        as a permission request on a call of its own that ends with the answer."""
+        call_id = f"budget_{next(self._budget_ids)}"
+        title = f"Spending cap reached: {budget_text(question)}"
+        self.outbox.send(acp.start_tool_call(call_id, title, kind="other", status="pending"))
+        await self.outbox.drain()  # the client must know the call before it is asked about it
+        raised = question.spent + question.cap
+        more = f"${raised:.2f}" if question.unit == "usd" else f"{raised:,.0f} tokens"
+        response = await self.conn.request_permission(
+            session_id=self.id,
+            tool_call=acp.schema.ToolCallUpdate(
+                tool_call_id=call_id, title=title, kind="other", status="pending"
+            ),
+            options=[
+                PermissionOption(
+                    option_id=RAISE_CAP.id, name=f"Raise the cap to {more}", kind="allow_once"
+                ),
+                PermissionOption(option_id=STOP.id, name="Stop here", kind="reject_once"),
+            ],
+        )
+        outcome = response.outcome
+        raise_it = isinstance(outcome, AllowedOutcome) and outcome.option_id == RAISE_CAP.id
+        status: Literal["completed", "failed"] = "completed" if raise_it else "failed"
+        self.outbox.send(acp.update_tool_call(call_id, status=status))
+        return Answer(RAISE_CAP.id) if raise_it else Answer(STOP.id)
 
     async def _permission(self, question: ApprovalQuestion) -> Answer:
         active = self.reporter.current

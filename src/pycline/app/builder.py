@@ -50,7 +50,7 @@ from pycline.core.subagents import Subagents
 from pycline.core.task import Task
 from pycline.errors import ConfigError, StorageError
 from pycline.events import Host
-from pycline.messages import Content, Message
+from pycline.messages import Content, ImageContent, Message
 from pycline.providers.base import Provider
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskFolder, TaskStore
@@ -370,6 +370,9 @@ class TaskBuilder:
         record.provider = task.provider.name
         record.model = task.provider.model.id
         if not history:
-            return task, lambda: task.start(record.task)
+            # Stopped before the model ever answered: it starts again, with what the user added.
+            text = f"{record.task}\n\n{message}" if message.strip() else record.task
+            pictures = tuple(i for i in images if isinstance(i, ImageContent))
+            return task, lambda: task.start(text, pictures)
         when = resumption.ago(record.ts)
         return task, lambda: task.resume(when, [*pending, *images], message)

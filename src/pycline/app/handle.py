@@ -20,8 +20,10 @@ from pycline.app.task_controls import TaskControls
 from pycline.commands import (
     AnswerQuestion,
     Cancel,
+    CancelQueued,
     Command,
     Compact,
+    EditQueued,
     ProceedWhileRunning,
     SetApprovalPolicy,
     SetGoal,
@@ -42,9 +44,11 @@ from pycline.events import (
     Event,
     FollowupQuestion,
     MistakeLimitQuestion,
+    PlanQuestion,
     Question,
     QuestionAnswered,
     QuestionAsked,
+    QueuedMessage,
     ToolPartial,
     merge_partial,
 )
@@ -73,6 +77,7 @@ class AnswerRejected(CommandRejected):
 
 
 Answerer: TypeAlias = Callable[[Question], Answer]
+_ANSWERED_BY_A_MESSAGE = (FollowupQuestion, CompletionQuestion, PlanQuestion, MistakeLimitQuestion)
 
 
 class TaskHandle:
@@ -117,6 +122,15 @@ class TaskHandle:
         if self._answerer is not None:
             answer = self._answerer(question)
             self.say(asked)
+            self.say(QuestionAnswered(question_id, answer))
+            return answer
+        if (taken := self._queued_for(question)) is not None:
+            # Messages sent while the task worked answer the question it asks next.
+            from pycline.core.steering import joined
+
+            answer = _reply(question, *joined(taken))
+            self.say(asked)
+            self.say(self._live_controls().steering.event(delivered=taken))
             self.say(QuestionAnswered(question_id, answer))
             return answer
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
@@ -228,9 +242,18 @@ class TaskHandle:
         match command:
             case AnswerQuestion(question_id=question_id, answer=answer):
                 await self._answer(question_id, answer)
-            case UserMessage(text=text, images=images):
+            case UserMessage(text=text, images=images, interrupt=interrupt):
                 asked = self._waiting_for_a_message()
-                await self._answer(asked.question_id, _reply(asked.question, text, images))
+                if asked is None:
+                    self._queue(text, images, interrupt=interrupt)
+                else:
+                    await self._answer(asked.question_id, _reply(asked.question, text, images))
+            case EditQueued(message_id=message_id, text=text):
+                if not text.strip():
+                    raise CommandRejected("A queued message needs some text; cancel it instead.")
+                self._change_queue(self._running_controls().steering.edit(message_id, text))
+            case CancelQueued(message_id=message_id):
+                self._change_queue(self._running_controls().steering.cancel(message_id))
             case Cancel():
                 self._cancel()
             case Compact():
@@ -283,13 +306,40 @@ class TaskHandle:
         future.set_result(answer)
         self.say(QuestionAnswered(question_id, answer))
 
-    def _waiting_for_a_message(self) -> QuestionAsked:
+    def _waiting_for_a_message(self) -> QuestionAsked | None:
         for asked, future in reversed(self._pending.values()):
             if not future.done():
                 return asked
-        raise CommandRejected(
-            f"Task {self.id} is not waiting for a message now; wait for its question."
-        )
+        return None
+
+    @property
+    def queued(self) -> tuple[QueuedMessage, ...]:
+        """The messages sent while the task worked, not yet delivered (after the task ended:
+        those it never got to, which a front end may send again to continue it)."""
+        if self._controls is None:
+            return ()
+        return self._controls.steering.pending
+
+    def _queue(self, text: str, images: tuple[str, ...], *, interrupt: bool) -> None:
+        steering = self._running_controls().steering
+        if not text.strip() and not images:
+            raise CommandRejected("Type a message to send.")
+        check_answer(FollowupQuestion(""), Answer(text=text, images=images))  # the images
+        steering.add(text, images, interrupt=interrupt)
+        self.say(steering.event())
+
+    def _change_queue(self, changed: bool) -> None:
+        if not changed:
+            raise CommandRejected("No such queued message: it may have been sent already.")
+        self.say(self._live_controls().steering.event())
+
+    def _queued_for(self, question: Question) -> tuple[QueuedMessage, ...] | None:
+        """The queued messages, taken as the answer to `question` when it is one a message
+        answers (a follow-up, the result, a plan, a run of mistakes) and messages wait."""
+        if self._controls is None or not isinstance(question, _ANSWERED_BY_A_MESSAGE):
+            return None
+        steering = self._controls.steering
+        return steering.take() if steering.pending else None
 
     def _cancel(self) -> None:
         if self._runner is None or self._runner.done():

@@ -10,6 +10,7 @@ from pycline.commands import AutoApprove
 
 if TYPE_CHECKING:
     from pycline.core.modes import Mode
+    from pycline.core.steering import Steering
     from pycline.core.task import Task, TaskSettings
     from pycline.providers.base import Provider
     from pycline.terminal.background import BackgroundInfo
@@ -35,6 +36,11 @@ class TaskControls:
     @property
     def settings(self) -> TaskSettings:
         return self._task.settings
+
+    @property
+    def steering(self) -> Steering:
+        """The messages the user sent while the task works, waiting for its next turn."""
+        return self._task.deps.steering
 
     def provider_for(self, mode: Mode) -> Provider:
         return self._task.provider_for(mode)

@@ -22,6 +22,7 @@ from pycline.cli.lines import ESC_ESC, LineReader
 from pycline.cli.rewind import offer_rewind
 from pycline.cli.screen import SESSION, Screen, budget_line
 from pycline.cli.style import colour_diff, style
+from pycline.cli.typeahead import TypeAhead
 from pycline.cli.waiting import Waiting
 from pycline.errors import PyclineError
 from pycline.events import (
@@ -69,6 +70,7 @@ class InteractiveHost:
         self.shown = self.screen.shown
         self.waiting = Waiting()
         self.tally = render.Tally()
+        self.typeahead = TypeAhead(reader.fd, self._line)  # lines typed while a task works
 
     def attach(self, handle: TaskHandle) -> None:
         self.tally = render.Tally()
@@ -118,6 +120,10 @@ class InteractiveHost:
                     self._line(style(f"/{parts[0]} works at the Task> prompt, not here.", "yellow"))
 
     async def ask(self, question: Question) -> Answer:
+        with self.typeahead.paused():  # the question's prompt reads the terminal now
+            return await self._ask(question)
+
+    async def _ask(self, question: Question) -> Answer:
         question = for_terminal(question)
         self.waiting.stop()
         sys.stdout.write("\a")  # the terminal bell: the task waits for the user
@@ -285,9 +291,12 @@ async def _tasks(
     typed = " ".join(ns.task).strip()
     mode: Mode = "plan" if ns.plan else "act"
     stopped: str | None = None  # a task the user stopped: the next message continues it
+    leftover = ""  # messages typed for a task that was stopped before it got them
     while True:
         if not typed:
-            line = await reader.readline(style("Plan> " if mode == "plan" else "Task> ", "bold"))
+            prompt = style("Plan> " if mode == "plan" else "Task> ", "bold")
+            line = await reader.readline(prompt, default=leftover)
+            leftover = ""
             if line is None:
                 return 0
             typed = line.strip()
@@ -330,6 +339,9 @@ async def _tasks(
             mode = await _run_one(opened, host, state, interrupts, text, None, mode)
         if interrupts.stopped and state.handle is not None:
             stopped = state.handle.id
+            leftover = host.typeahead.leftover(state.handle)
+            if leftover:
+                _say(style("Your queued message is at the prompt: Enter sends it.", "dim"))
 
 
 async def _recap_and_ask(
@@ -391,18 +403,21 @@ async def _run_one(
     def following(handle: TaskHandle) -> None:
         host.attach(handle)
         interrupts.handle = handle
+        host.typeahead.start(handle)
 
     async def shown(handle: TaskHandle) -> None:
         await follow(handle, host)
 
     host.attach(handle)
     interrupts.start(handle)
+    host.typeahead.start(handle)
     try:
         finished = await run_chain(
             opened, handle, follow=shown, continued=lambda _, nxt: following(nxt)
         )
     finally:
         interrupts.handle = None
+        host.typeahead.stop()
     host.waiting.stop()
     handle, outcome = finished.handle, finished.outcome
     mode = handle.mode

@@ -45,15 +45,16 @@ class LineReader:
                 key_bindings=_esc_twice(),
             )
 
-    async def readline(self, prompt: str = "") -> str | None:
-        """One line without its newline; None at end of input."""
+    async def readline(self, prompt: str = "", *, default: str = "") -> str | None:
+        """One line without its newline; None at end of input. `default` is the line's text
+        to start with (where lines are edited; with plain reading, an empty line takes it)."""
         if self._session is not None:
             try:
                 # prompt_toolkit would put its own SIGINT handler in and, on leaving, remove
                 # whatever handler there is, the session's included: Ctrl-C would then do
                 # nothing for the rest of the session. At its prompt Ctrl-C is a key anyway.
                 typed: str = await self._session.prompt_async(
-                    self._ansi(prompt), handle_sigint=False
+                    self._ansi(prompt), handle_sigint=False, default=default
                 )
             except EOFError:
                 return None
@@ -72,7 +73,8 @@ class LineReader:
             await self._fill()
         if b"\n" in self._buffer:
             line, self._buffer = self._buffer.split(b"\n", 1)
-            return line.decode("utf-8", errors="replace").rstrip("\r")
+            text = line.decode("utf-8", errors="replace").rstrip("\r")
+            return text or default
         if self._buffer:
             line, self._buffer = self._buffer, b""
             return line.decode("utf-8", errors="replace")

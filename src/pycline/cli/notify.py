@@ -8,8 +8,18 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from typing import assert_never
 
-from pycline.events import ApprovalQuestion, FollowupQuestion, Question
+from pycline.events import (
+    ApprovalQuestion,
+    BudgetQuestion,
+    CompletionQuestion,
+    ErrorRetryQuestion,
+    FollowupQuestion,
+    MistakeLimitQuestion,
+    PlanQuestion,
+    Question,
+)
 
 
 def describe_wait(question: Question) -> str:
@@ -18,8 +28,12 @@ def describe_wait(question: Question) -> str:
             return f"Approval needed: {summary}"[:200]
         case FollowupQuestion(question=text):
             return f"Question: {text}"[:200]
-        case _:
+        case CompletionQuestion() | PlanQuestion() | MistakeLimitQuestion() | ErrorRetryQuestion():
             return "The task is waiting for you."
+        case BudgetQuestion():
+            return "The spending cap is reached: raise it or stop."
+        case _:
+            assert_never(question)
 
 
 def notify(title: str, body: str) -> subprocess.Popen[bytes] | None:

@@ -22,6 +22,7 @@ from pycline.events import (
     CompletionResult,
     ErrorEvent,
     Event,
+    MessagesQueued,
     ModeChanged,
     Notice,
     PlanResponse,
@@ -48,6 +49,22 @@ def budget_line(b: BudgetStatus | BudgetQuestion) -> str:
     if b.unit == "usd":
         return f"{b.scope} budget ${b.spent:.2f} / ${b.cap:.2f}"
     return f"{b.scope} budget {b.spent:,.0f} / {b.cap:,.0f} tokens"
+
+
+def queued_lines(q: MessagesQueued) -> list[str]:
+    """What the user's queued messages are doing: sent to the model, or waiting (numbered, as
+    `/queue` edits and drops them)."""
+    if q.delivered:
+        return [f"› sent: {_short(m.text)}" for m in q.delivered]
+    if not q.pending:
+        return ["queue empty"]
+    head = "queued, sent after the running step (/queue edits or drops):"
+    return [head, *(f"  {i}. {_short(m.text)}" for i, m in enumerate(q.pending, 1))]
+
+
+def _short(text: str, width: int = 100) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def subagent_line(s: SubagentProgress) -> str:
@@ -201,6 +218,9 @@ class Screen:
                 self.line(paint(look.detail.format(budget_line(b)), "dim"))
             case SubagentProgress() as sub:
                 self.line(paint(look.detail.format(subagent_line(sub)), "dim"))
+            case MessagesQueued() as queued:
+                for line in queued_lines(queued):
+                    self.line(paint(look.detail.format(line), "cyan"))
             case ErrorEvent(text=text):
                 self.shown.error(text)
                 self.line(paint(f"error: {text}", "red"))

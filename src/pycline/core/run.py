@@ -14,6 +14,7 @@ from pycline.core.modes import Mode, ModeProfile
 from pycline.core.options import TaskSettings
 from pycline.core.persistence import TaskJournal
 from pycline.core.services import TaskServices
+from pycline.core.steering import Steering
 from pycline.core.tool_format import ToolFormat
 from pycline.events import Host
 from pycline.messages import ImageContent, Message
@@ -42,6 +43,7 @@ class TaskDeps:
     sleep: Sleep = asyncio.sleep
     # The models the user listed to move to when this one cannot answer (core.fallback).
     fallbacks: FallbackChain = field(default_factory=FallbackChain)
+    steering: Steering = field(default_factory=Steering)  # what the user sends while it works
 
 
 @dataclass(slots=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pycline.context.tokens import estimate_messages, estimate_text
-from pycline.core import calls, condensing, modes, resumption, user_input
+from pycline.core import calls, condensing, modes, resumption, steering, user_input
 from pycline.core.approval import ApprovalPolicy, AutoApprove
 from pycline.core.capability import Capabilities, RunContext, Stop
 from pycline.core.options import TaskOutcome, TaskSettings
@@ -327,11 +327,15 @@ class Task:
             env = self._environment(first_request)
             first_request = False
             images, state.answer_images = state.answer_images, []
+            sent = await self._steered()
             told = (TextContent(env),) if env else ()
-            content = (*user_content, *images, *notes, *told)
+            content = (*user_content, *sent, *images, *notes, *told)
             self.history.append(Message("user", content, time.time()))
             await self._saved()
-            reply = await self.requests.next_reply()
+            reply = await self.deps.steering.unless_interrupted(self.requests.next_reply())
+            if isinstance(reply, steering.Steered):
+                user_content = steering.take_back(self.history, None)
+                continue
             # What runs beside the task (language servers warming up) starts once the first
             # request is answered: its start-up work never delays that request.
             self.services.start()
@@ -339,7 +343,11 @@ class Task:
                 return TaskOutcome(False, state.last_error or "The model request failed.")
             self.history.append(calls.history_message(reply, time.time()))
             await self._saved()
-            step = await calls.run_reply(self, reply)
+            step = await self.deps.steering.unless_interrupted(calls.run_reply(self, reply))
+            if isinstance(step, steering.Steered):
+                user_content = steering.take_back(self.history, state.interrupted)
+                state.interrupted = None
+                continue
             await self.capabilities.after_turn(self, reply)
             if step.completed:
                 return TaskOutcome(True, "completed")
@@ -359,6 +367,13 @@ class Task:
                     *user_content,
                     TextContent(responses.too_many_mistakes(answer.text)),
                 ]
+
+    async def _steered(self) -> list[Content]:
+        """The messages the user sent while the task worked, for this request."""
+        sent = self.deps.steering.take()
+        if sent:
+            self.say(self.deps.steering.event(delivered=sent))
+        return await steering.as_content(sent, self._expand)
 
     def native_tools(self) -> tuple[ToolDefinition, ...]:
         """The tool definitions to send, or () when this request uses XML tool calls."""

@@ -17,12 +17,6 @@ from pycline.providers.base import ModelInfo
 ToolCallFormat: TypeAlias = Literal["auto", "native", "xml"]
 
 
-def as_format(value: str) -> ToolCallFormat:
-    if value in ("auto", "native", "xml"):
-        return value  # type: ignore[return-value]
-    raise ValueError(f"unknown toolCallFormat {value!r}: use auto, native or xml")
-
-
 @dataclass(slots=True)
 class ToolFormat:
     setting: ToolCallFormat = "auto"

@@ -72,17 +72,6 @@ class FileLines:
         """Character offset where a line starts; past the end means the end of the text."""
         return min(self.offsets[line], len(self.text))
 
-    def line_of(self, offset: int) -> int:
-        """The line (0-based) holding a character offset."""
-        lo, hi = 0, len(self.lines) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.offsets[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
-
 
 def clearly_better(best: float, second: float) -> bool:
     """One similarity score beats another when the gap is real: the runner-up is at least

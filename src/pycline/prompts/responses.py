@@ -57,6 +57,14 @@ def with_feedback(text: str, feedback: str) -> str:
     return f"{text}\nThe user provided the following feedback:\n<feedback>\n{feedback.strip()}\n</feedback>"
 
 
+def sent_while_working(text: str) -> str:
+    """A message the user queued while the model worked, delivered with the next request."""
+    return (
+        "The user sent this message while you were working:\n"
+        f"<user_message>\n{text.strip()}\n</user_message>"
+    )
+
+
 def too_many_mistakes(guidance: str) -> str:
     base = (
         "You seem to be having trouble proceeding. The user has provided the following feedback "

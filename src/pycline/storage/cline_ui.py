@@ -22,11 +22,11 @@ from pycline.events import (
     CheckpointCreated,
     CompletionQuestion,
     CompletionResult,
-    Envelope,
     ErrorEvent,
     ErrorRetryQuestion,
     Event,
     FollowupQuestion,
+    MessagesQueued,
     MistakeLimitQuestion,
     ModeChanged,
     Notice,
@@ -182,6 +182,10 @@ class _Builder:
                           "taskId": sub.child_task_id, "agent": sub.agent,
                           "toolCalls": sub.tool_calls}  # fmt: skip
                 self._add(at, ts, "say", "subagent", json.dumps(detail))
+            case MessagesQueued(delivered=delivered):
+                for message in delivered:  # what the model got, as Cline keeps what was said
+                    pictures = {"images": list(message.images)} if message.images else {}
+                    self._add(at, ts, "say", "user_feedback", message.text, **pictures)
             case TextDelta() | ToolPartial() | BudgetStatus():
                 pass  # shown live; the text, the call and the cost are kept by other events
             case (
@@ -317,7 +321,3 @@ class _Builder:
             messages.append(c.message)
             origins.append(c.origin)
         return Derived(messages, origins)
-
-
-def envelope_entries(entries: Sequence[Entry]) -> list[Envelope]:
-    return [e for e in entries if isinstance(e, Envelope)]

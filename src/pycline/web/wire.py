@@ -11,16 +11,18 @@ Retry, Proceed Anyways, Start New Task.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, assert_never
 
 from pycline.app.tool_catalogue import facts_of
 from pycline.commands import COMMANDS_VERSION
 from pycline.event_wire import WireError, decode_union, envelope_json, kind_of, members
 from pycline.events import (
     ApprovalQuestion,
+    BudgetQuestion,
     CompletionQuestion,
     Envelope,
     ErrorRetryQuestion,
+    FollowupQuestion,
     MistakeLimitQuestion,
     PlanQuestion,
     Question,
@@ -47,8 +49,12 @@ def labels_for(question: Question) -> dict[str, str]:
             return {"continue": "Proceed Anyways", "stop": "Start New Task"}
         case ErrorRetryQuestion():
             return {"retry": "Retry", "stop": "Start New Task"}
-        case _:
+        case BudgetQuestion():
+            return {"raise": "Raise the cap", "stop": "Stop"}
+        case FollowupQuestion():
             return {}  # follow-up options are the model's own words
+        case _:
+            assert_never(question)
 
 
 def event_json(envelope: Envelope) -> dict[str, Any]:

@@ -111,11 +111,3 @@ def read_regular(path: Path, limit: int) -> bytes:
 def read_confined(path: Path, root: Path, limit: int) -> bytes:
     """`read_regular` of `path` once it is known to resolve inside `root`."""
     return read_regular(resolved_inside(path, root), limit)
-
-
-def is_regular(path: Path) -> bool:
-    """Whether `path` (symlinks followed) is a regular file; False when it cannot be checked."""
-    try:
-        return stat.S_ISREG(path.stat().st_mode)
-    except (OSError, ValueError):
-        return False

@@ -159,3 +159,22 @@ test("listeners learn the first row that changed", () => {
   t.apply([ev("text_delta", { text: "b" })]);
   assert.deepEqual(seen, [0, 1]);
 });
+
+test("queued messages are listed until delivered, then shown as the user's", () => {
+  const t = new Transcript("t1");
+  const queued = { message_id: "m1", text: "use tabs", images: [] };
+  t.apply([started(), ev("queued_messages", { pending: [queued], delivered: [] })]);
+  assert.deepEqual(t.queued, [queued]);
+  assert.equal(t.rows.length, 1, "a queued message is not in the transcript yet");
+  t.apply([ev("queued_messages", { pending: [], delivered: [queued] })]);
+  assert.deepEqual(t.queued, []);
+  assert.deepEqual([t.last().type, t.last().text], ["user", "use tabs"]);
+});
+
+test("each spending cap has one row, updated as the task spends", () => {
+  const t = new Transcript("t1");
+  t.apply([started(), ev("budget", { scope: "task", unit: "usd", spent: 0.1, cap: 1 })]);
+  t.apply([ev("budget", { scope: "task", unit: "usd", spent: 0.42, cap: 1 })]);
+  const rows = t.rows.filter((r) => r.type === "notice");
+  assert.deepEqual(rows.map((r) => r.text), ["Task budget: $0.42 / $1.00"]);
+});

@@ -20,6 +20,8 @@ import { isConversational, isGrouped, toolFacts } from "./tools.js";
  * @typedef {import("../types/events").EventToolStarted} ToolStarted
  * @typedef {import("../types/events").EventCheckpointCreated} CheckpointCreated
  * @typedef {import("../types/events").EventSubagent} Subagent
+ * @typedef {import("../types/events").EventBudget} Budget
+ * @typedef {import("../types/events").QueuedMessage} QueuedMessage
  * @typedef {QuestionAsked["question"] & { id: string, options?: PageOption[] }} OpenQuestion
  */
 
@@ -38,6 +40,14 @@ export function mergePartial(params, e) {
     out[name] = replaced.has(name) ? text : (out[name] || "") + text;
   }
   return out;
+}
+
+/** The end of an exhaustive switch: tsc fails where a kind of the union has no case; at run
+ * time a kind this page does not know (a newer server's) changes nothing.
+ * @param {never} _kind
+ * @returns {null} */
+function unhandled(_kind) {
+  return null;
 }
 
 export class Transcript {
@@ -77,6 +87,10 @@ export class Transcript {
     this.subagents = new Map();
     /** @type {Row | null} the command row the user chose to proceed while it runs */
     this.proceeded = null;
+    /** @type {QueuedMessage[]} messages sent while the task works, waiting for its next turn */
+    this.queued = [];
+    /** @type {Map<string, Row>} one row per spending cap, updated as the task spends */
+    this.budgets = new Map();
   }
 
   /** What a tab or the header says: a task that showed its result is completed, even while
@@ -244,6 +258,17 @@ export class Transcript {
         return this.checkpoint(e);
       case "subagent":
         return this.subagent(e);
+      case "budget":
+        return this.budget(e);
+      case "queued_messages": {
+        this.queued = e.pending || [];
+        let at = null;
+        for (const m of e.delivered || []) {
+          const row = this.push({ type: "user", text: m.text, feedback: true, ts: e.ts, images: m.images || [] });
+          if (at === null) at = row;
+        }
+        return at;
+      }
       case "question_asked":
         this.streaming = false;
         this.status = "waiting";
@@ -263,8 +288,24 @@ export class Transcript {
         return this.push({ type: "notice", text: `Task stopped: ${e.reason}` });
       }
       default:
-        return null;
+        return unhandled(e);
     }
+  }
+
+  /** A spending cap's row, written once and updated in place as the task spends.
+   * @param {Budget} e */
+  budget(e) {
+    const spent = e.unit === "usd" ? `$${e.spent.toFixed(2)} / $${e.cap.toFixed(2)}` : `${Math.round(e.spent).toLocaleString("en")} / ${Math.round(e.cap).toLocaleString("en")} tokens`;
+    const text = `${e.scope[0].toUpperCase()}${e.scope.slice(1)} budget: ${spent}`;
+    const key = `${e.scope}/${e.unit}`;
+    const row = this.budgets.get(key);
+    if (row) {
+      row.text = text;
+      return this.touch(row);
+    }
+    const at = this.push({ type: "notice", text });
+    this.budgets.set(key, this.rows[at]);
+    return at;
   }
 
   /** The user let the running command go on: its row says so once the tool returns. */
@@ -433,7 +474,7 @@ export class Transcript {
         return this.push({ type: "ask-error", ...base, title: "Spending cap reached", text: `This ${q.scope} has used ${spent}. Raise the cap to go on, or stop.` });
       }
       default:
-        return null;
+        return unhandled(q);
     }
   }
 

@@ -35,12 +35,29 @@ export interface CommandCancel {
   request?: string | number | null;
   kind: "cancel";
 }
+/** Withdraw a queued message not yet delivered. */
+export interface CommandCancelQueued {
+  v: 1;
+  task_id: string;
+  request?: string | number | null;
+  message_id: string;
+  kind: "cancel_queued";
+}
 /** Replace the conversation by a summary the model writes (`/compact`, `/smol`). */
 export interface CommandCompact {
   v: 1;
   task_id: string;
   request?: string | number | null;
   kind: "compact";
+}
+/** Change the text of a queued message not yet delivered (named by its `message_id`). */
+export interface CommandEditQueued {
+  v: 1;
+  task_id: string;
+  request?: string | number | null;
+  message_id: string;
+  text: string;
+  kind: "edit_queued";
 }
 /** Stop waiting for the running command: it keeps running in the background and the model gets its output so far. */
 export interface CommandProceed {
@@ -98,6 +115,7 @@ export interface CommandUserMessage {
   request?: string | number | null;
   text: string;
   images?: Array<string>;
+  interrupt?: boolean;
   kind: "user_message";
 }
 export type Reply = ReplyAccepted | ReplyRejected;
@@ -117,4 +135,4 @@ export interface ReplyRejected {
   kind: "rejected";
 }
 /** pycline command to a task (version 1); replies: #/$defs/reply */
-export type Command = CommandUserMessage | CommandAnswer | CommandCancel | CommandCompact | CommandSetMode | CommandSetModel | CommandSetApprovalPolicy | CommandProceed | CommandStopProcess | CommandSetGoal;
+export type Command = CommandUserMessage | CommandEditQueued | CommandCancelQueued | CommandAnswer | CommandCancel | CommandCompact | CommandSetMode | CommandSetModel | CommandSetApprovalPolicy | CommandProceed | CommandStopProcess | CommandSetGoal;

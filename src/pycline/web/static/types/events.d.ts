@@ -62,6 +62,12 @@ export interface PlanQuestion {
   options?: Array<Option>;
   kind: "plan";
 }
+/** A message the user sent while the task worked: it waits for the task's next turn. */
+export interface QueuedMessage {
+  message_id: string;
+  text: string;
+  images?: Array<string>;
+}
 /** Spending against one cap ("spent / cap"): scope task, session or day; unit usd or tokens. */
 export interface EventBudget {
   v: 3;
@@ -151,6 +157,16 @@ export interface EventQuestionAsked {
   question_id: string;
   question: ApprovalQuestion | FollowupQuestion | CompletionQuestion | PlanQuestion | MistakeLimitQuestion | ErrorRetryQuestion | BudgetQuestion;
   kind: "question_asked";
+}
+/** The user's messages waiting for the next turn, as they are now: said when one is queued, edited or withdrawn, and when they are delivered (`delivered`, in the order sent) to the model's next request or as the answer to the question the task asks next. */
+export interface EventQueuedMessages {
+  v: 3;
+  task_id: string;
+  seq: number;
+  ts: number;
+  pending: Array<QueuedMessage>;
+  delivered?: Array<QueuedMessage>;
+  kind: "queued_messages";
 }
 /** ReasoningDelta(text: 'str', kind: "Literal['reasoning_delta']" = 'reasoning_delta') */
 export interface EventReasoningDelta {
@@ -305,4 +321,4 @@ export interface EventUsage {
   kind: "usage";
 }
 /** pycline task event (envelope, version 3) */
-export type Event = EventTaskStarted | EventRequestStarted | EventTextDelta | EventReasoningDelta | EventTextDone | EventToolPartial | EventToolStarted | EventToolOutput | EventToolFinished | EventUsage | EventNotice | EventError | EventCompletionResult | EventModeChanged | EventPlanResponse | EventCheckpointCreated | EventTaskEnded | EventQuestionAsked | EventQuestionAnswered | EventTaskProgress | EventBudget | EventSubagent;
+export type Event = EventTaskStarted | EventRequestStarted | EventTextDelta | EventReasoningDelta | EventTextDone | EventToolPartial | EventToolStarted | EventToolOutput | EventToolFinished | EventUsage | EventNotice | EventError | EventCompletionResult | EventModeChanged | EventPlanResponse | EventCheckpointCreated | EventTaskEnded | EventQuestionAsked | EventQuestionAnswered | EventTaskProgress | EventBudget | EventSubagent | EventQueuedMessages;

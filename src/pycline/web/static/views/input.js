@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "../vendor/hooks.js";
 import { api } from "../lib/api.js";
 import { openModelPicker } from "./models.js";
 import { loadCommands, runCommand } from "./commands.js";
+import { QueuedMessages } from "./queued.js";
 
 /**
  * @typedef {import("../lib/store.js").Store} Store
@@ -102,13 +103,13 @@ export function InputBox({ store }) {
     setMenu(null);
   };
 
-  const send = () => {
+  /** @param {boolean} [interrupt] stop the running step first */
+  const send = (interrupt = false) => {
     const text = draft.text.trim();
     if (!text && !draft.images.length) return;
-    if (t && t.status === "running" && !text.startsWith("/")) return; // busy: keep what was typed
     const taken = store.takeDraft();
     setMenu(null);
-    if (!submit(store, taken.text, taken.images)) store.draft = taken;
+    if (!submit(store, taken.text, taken.images, interrupt)) store.draft = taken;
   };
 
   /** @param {KeyboardEvent} e */
@@ -153,8 +154,10 @@ export function InputBox({ store }) {
   };
 
   const waiting = t && t.status === "waiting";
+  const running = !!t && t.status === "running";
   const placeholder = waiting
     ? t.question?.kind === "completion" ? "Type feedback to continue the task…" : "Type a reply (goes along with the button you click)…"
+    : running ? "Type a message: it is sent after the running step…"
     : "Type your task here (@ for context, / for commands)…";
   const own = t && LIVE.has(t.status) ? store.summaries.get(t.taskId)?.models : undefined;
   const modelLabel = ((own || store.models)[store.mode] || "").replace(/^None\/None$/, "no model configured");
@@ -162,7 +165,7 @@ export function InputBox({ store }) {
     if (t && LIVE.has(t.status) && store.summaries.has(t.taskId) && !t.background) openModelPicker(store, t.taskId);
     else store.show("settings");
   };
-  return html`<div class="input-box" onDragOver=${(/** @type {DragEvent} */ e) => e.preventDefault()}
+  return html`<${QueuedMessages} store=${store} /><div class="input-box" onDragOver=${(/** @type {DragEvent} */ e) => e.preventDefault()}
       onDrop=${(/** @type {DragEvent} */ e) => { e.preventDefault(); addFiles(e.dataTransfer?.files); }}>
     ${menu ? html`<ul class="menu" role="listbox" aria-label="Suggestions">
       ${menu.items.map((item, i) => html`<li role="option" aria-selected=${String(i === menu.index)} class=${i === menu.index ? "selected" : ""}
@@ -192,24 +195,31 @@ export function InputBox({ store }) {
       </div>
       <button type="button" class="link model" aria-label="Model" onClick=${pickModel}>${modelLabel}</button>
       <span class="spacer" />
-      <button type="button" class="primary" aria-label="Send" disabled=${!!t && t.status === "running"} onClick=${send}>Send</button>
+      ${running ? html`<button type="button" aria-label="Interrupt and send" onClick=${() => send(true)}>Interrupt & send</button>` : null}
+      <button type="button" class="primary" aria-label=${running ? "Queue message" : "Send"} onClick=${() => send()}>${running ? "Queue" : "Send"}</button>
     </div>
   </div>`;
 }
 
 /** What Enter does with the text: a pycline command runs here; an answer goes to the open
- * question; anything else starts a task. False: not taken now (the task is busy).
+ * question; while the task works, the message is queued for its next turn (with `interrupt`,
+ * the running step stops first); anything else starts a task. True once taken.
  * @param {Store} store
  * @param {string} text
- * @param {string[]} images */
-function submit(store, text, images) {
+ * @param {string[]} images
+ * @param {boolean} interrupt */
+function submit(store, text, images, interrupt) {
   if (runCommand(store, text)) return true;
   const t = store.shown;
   if (t && t.status === "waiting" && t.question) {
     store.answer(t.taskId, t.question.id, { option: null, text, images });
     return true;
   }
-  if (t && t.status === "running") return false;
+  if (t && t.status === "running") {
+    // Queued by the task (a followed background task's own process, too).
+    store.command("user_message", t.taskId, { text, images, interrupt });
+    return true;
+  }
   store.start(text, images).catch(() => {});
   return true;
 }
