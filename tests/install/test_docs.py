@@ -83,3 +83,17 @@ def test_each_shipped_schema_gets_a_page(reference: ModuleType) -> None:
         page = reference.schema_page(schema)
         assert page.startswith("# ")
         assert f"`{schema.name}`" in page
+
+
+def test_the_committed_reference_pages_are_made_from_the_code(reference: ModuleType) -> None:
+    for path, content in reference.committed_pages().items():
+        on_disk = (REPO / "docs" / path).read_text(encoding="utf-8")
+        assert on_disk == content, f"docs/{path} is stale: run python docs/_hooks/reference.py"
+
+
+def test_every_link_in_the_readme_opens_a_file_in_the_repository() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    links = [t for t in re.findall(r"\]\(([^)#\s]+)", readme) if "://" not in t]
+    assert "docs/reference/commands.md" in links and "docs/reference/settings.md" in links
+    missing = [t for t in links if not (REPO / t).exists()]
+    assert not missing, f"the README links files the repository does not have: {missing}"
