@@ -97,3 +97,13 @@ def test_every_link_in_the_readme_opens_a_file_in_the_repository() -> None:
     assert "docs/reference/commands.md" in links and "docs/reference/settings.md" in links
     missing = [t for t in links if not (REPO / t).exists()]
     assert not missing, f"the README links files the repository does not have: {missing}"
+
+
+def test_the_exit_code_page_lists_every_exit_code_with_its_meaning() -> None:
+    from pycline.app.exit_codes import MEANINGS, ExitCode
+
+    page = (REPO / "docs" / "reference" / "exit-codes.md").read_text(encoding="utf-8")
+    assert set(MEANINGS) == set(ExitCode)
+    for code in ExitCode:
+        assert f"| {int(code)} | `{code.name}` | {MEANINGS[code]} |" in page
+    assert len(set(map(int, ExitCode))) == len(ExitCode)  # no number means two things

@@ -29,6 +29,7 @@ from pycline.app.background.paths import (
     socket_path,
     state_dir,
 )
+from pycline.app.exit_codes import ExitCode
 from pycline.app.home import pycline_home
 from pycline.errors import PyclineError
 
@@ -236,4 +237,4 @@ def _ended(message: dict[str, Any]) -> int:
     status = message.get("status")
     reason = f": {message['reason']}" if message.get("reason") else ""
     print(f"[ended] {status}{reason}")
-    return 0 if status == "completed" else 1
+    return ExitCode.OK if status == "completed" else ExitCode.FAILED

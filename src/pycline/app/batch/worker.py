@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pycline.app.batch import isolation
 from pycline.app.batch.model import BatchResult, BatchTask, CheckResult, Isolation, Status
+from pycline.app.exit_codes import ExitCode
 from pycline.storage.paths import pycline_home
 from pycline.terminal.groups import signal_group
 
@@ -110,13 +111,17 @@ async def run_one_async(task: BatchTask, options: WorkerOptions) -> BatchResult:
             duration=round(time.monotonic() - started, 3),
             patch=diff,
             transcript=await asyncio.to_thread(_transcript, place.path, agent.task_id),
-            error=None if agent.exit_code in (0, 1) else _agent_error(agent),
+            error=None if agent.exit_code in _TASK_ENDS else _agent_error(agent),
         )
     except Exception as exc:  # one broken task must never stop the batch
         return _error(task, started, f"{type(exc).__name__}: {exc}")
     finally:
         if place is not None:
             await isolation.release(place)
+
+
+# Exit codes of a run that reached its end (completed or not); any other is the agent's error.
+_TASK_ENDS = (ExitCode.OK, ExitCode.FAILED, ExitCode.REFUSED)
 
 
 def _tempdir() -> str:
