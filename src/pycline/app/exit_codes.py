@@ -33,8 +33,7 @@ MEANINGS: dict[ExitCode, str] = {
         "task id"
     ),
     ExitCode.OVER_BUDGET: (
-        "a spending cap (`maxTaskCost`, `maxTaskTokens` and the others) stopped the task; a batch "
-        "task's `--max-cost-per-task`"
+        "a spending cap (`maxTaskCost`, `maxTaskTokens` and the others) stopped the task"
     ),
     ExitCode.REFUSED: (
         "a headless run refused an action that needed approval (run without `--yes`, or a path "
