@@ -54,6 +54,9 @@ def test_acpx_completes_a_scripted_edit_task_against_pycline(
         if c["type"] == "diff"
     ]
     assert diffs and diffs[0]["newText"] == "port = 8080\n"
+    # What the editor shows as the tool's output is for people: no file quoted for the model.
+    shown = json.dumps(updates)
+    assert "final_file_content" not in shown and "Saved app.py." in shown
     assert any(m.get("method") == "session/request_permission" for m in messages)
     final = next(m for m in messages if "result" in m and "stopReason" in (m["result"] or {}))
     assert final["result"]["stopReason"] == "end_turn"

@@ -51,6 +51,11 @@ def workspace_dir(ns: argparse.Namespace) -> Path:
     return path
 
 
+def count(n: int, noun: str, nouns: str = "") -> str:
+    """`1 file`, `3 files`: a number with its noun, as people write it."""
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
+
+
 def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
     print(f"pycline: {message}", file=sys.stderr)
     raise SystemExit(code)

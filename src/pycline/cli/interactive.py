@@ -431,18 +431,23 @@ def _say(text: str) -> None:
     print(text, flush=True)
 
 
+BYE = "Bye. Tasks are saved; `pycline resume` continues the last."
+
+
 def run_interactive(ns: argparse.Namespace) -> int:
     from pycline.cli.setup_wizard import first_run
 
     try:
         first_run(ns)
-        return asyncio.run(session(ns))
+        code = asyncio.run(session(ns))
     except (KeyboardInterrupt, asyncio.CancelledError):
-        print(style("\nBye. Tasks are saved; `pycline resume` continues the last.", "yellow"))
+        print(style(f"\n{BYE}", "yellow"))
         return 130
     except EOFError:
-        print()
-        return 0
+        code = 0
     except PyclineError as exc:
         print(f"pycline: {exc}", file=sys.stderr)
         return 2
+    if code == 0:  # /exit and Ctrl-D end the session as Ctrl-C does: saying where tasks are
+        print(style(f"\n{BYE}", "yellow"))
+    return code
