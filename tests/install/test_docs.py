@@ -107,3 +107,14 @@ def test_the_exit_code_page_lists_every_exit_code_with_its_meaning() -> None:
     for code in ExitCode:
         assert f"| {int(code)} | `{code.name}` | {MEANINGS[code]} |" in page
     assert len(set(map(int, ExitCode))) == len(ExitCode)  # no number means two things
+
+
+def test_the_readme_says_how_long_the_tests_take_and_how_to_run_one_file() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    ci = readme[readme.index("bash .ci/run") : readme.index("## A five-minute tour")]
+    assert re.search(r"about \d+ minutes", ci)
+    one = re.search(r"`\.venv/bin/python -m pytest -q (tests/\S+\.py)`", ci)
+    assert one is not None and (REPO / one.group(1)).is_file()
+    test = re.search(r"`::(test_\w+)`", ci)
+    assert test is not None
+    assert f"def {test.group(1)}(" in (REPO / one.group(1)).read_text(encoding="utf-8")

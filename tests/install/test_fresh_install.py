@@ -192,7 +192,7 @@ def _configure(installed: Install, base_url: str) -> None:
                 "baseUrl": base_url,
                 "modelInfo": {"contextWindow": 32768, "supportsImages": True},
                 # Two cores shared by many test runs: a server's first start may be slow.
-                "diagnosticsTimeout": 30,
+                "diagnosticsTimeout": 120,
             }
         ),
         encoding="utf-8",
