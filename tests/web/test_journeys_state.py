@@ -44,3 +44,28 @@ def test_a_web_task_at_its_result_is_completed_with_its_tokens_in_history_and_th
     assert " completed " in line and " running " not in line, listed.stdout
     (record,) = ui.api_history()
     assert record["status"] == "completed" and record["tokens_in"] > 0
+
+
+PLAN = (
+    "<plan_mode_respond>\n<response>1. Write the file\n2. Check it</response>\n</plan_mode_respond>"
+)
+
+
+def test_after_a_reload_a_task_waiting_at_its_plan_shows_the_switch_on_plan(start_ui, new_page):
+    ui = start_ui([PLAN, complete("Acted.")])
+    page = new_page()
+    page.goto(ui.url)
+    mode = page.get_by_role("radiogroup", name="Mode")
+    mode.get_by_role("radio", name="Plan").click()
+    send_task(page, "Plan the change")
+    expect(
+        page.get_by_role("group", name="Actions").get_by_role("button", name="Act")
+    ).to_be_visible()
+    page.reload()
+    expect(_log(page).get_by_text("Plan the change", exact=True)).to_be_visible()
+    expect(mode.get_by_role("radio", name="Plan")).to_have_attribute("aria-checked", "true")
+    expect(mode.get_by_role("radio", name="Act")).to_have_attribute("aria-checked", "false")
+    # The plan's Act still moves it, after the reload as before.
+    page.get_by_role("group", name="Actions").get_by_role("button", name="Act").click()
+    expect(mode.get_by_role("radio", name="Act")).to_have_attribute("aria-checked", "true")
+    expect(_log(page).get_by_text("Acted.").first).to_be_visible()
