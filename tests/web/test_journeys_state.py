@@ -1,9 +1,11 @@
 """Web journeys about state that must come from the task and the settings, not from what the
-page happened to see: History while a result waits for its answer (and from the terminal)."""
+page happened to see: History while a result waits for its answer (and from the terminal), the
+Plan/Act switch after a reload, and a restore that would delete files."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -11,6 +13,18 @@ from playwright.sync_api import expect
 
 from tests.web.conftest import complete, write_file
 from tests.web.test_chat import send_task
+
+
+def _pycline(ui, *args: str) -> subprocess.CompletedProcess[str]:
+    """The terminal's `pycline` on the same data and folder as the page's server."""
+    return subprocess.run(
+        [sys.executable, "-m", "pycline", *args],
+        cwd=ui.workspace,
+        env={**os.environ, "PYCLINE_HOME": str(ui.home), "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _log(page):
@@ -32,14 +46,7 @@ def test_a_web_task_at_its_result_is_completed_with_its_tokens_in_history_and_th
     expect(row.get_by_text("completed", exact=True)).to_be_visible()
     expect(row.get_by_text("running", exact=True)).to_have_count(0)
     expect(row.get_by_text("Tokens ↑0 ↓0")).to_have_count(0)
-    listed = subprocess.run(
-        [sys.executable, "-m", "pycline", "history"],
-        cwd=ui.workspace,
-        env={**os.environ, "PYCLINE_HOME": str(ui.home), "NO_COLOR": "1"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    listed = _pycline(ui, "history")
     line = next(x for x in listed.stdout.splitlines() if "Write a.txt" in x)
     assert " completed " in line and " running " not in line, listed.stdout
     (record,) = ui.api_history()
@@ -69,3 +76,35 @@ def test_after_a_reload_a_task_waiting_at_its_plan_shows_the_switch_on_plan(star
     page.get_by_role("group", name="Actions").get_by_role("button", name="Act").click()
     expect(mode.get_by_role("radio", name="Act")).to_have_attribute("aria-checked", "true")
     expect(_log(page).get_by_text("Acted.").first).to_be_visible()
+
+
+def test_restoring_files_that_deletes_some_lists_them_and_asks_first(start_ui, new_page):
+    ui = start_ui([write_file("made.txt", "by the task\n"), complete("Made it.")])
+    page = new_page()
+    page.goto(ui.url)
+    send_task(page, "Make a file")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(_log(page).get_by_text("Made it.").first).to_be_visible()
+    (ui.workspace / ".clinerules").write_text("written by hand\n", encoding="utf-8")
+    restore = _log(page).get_by_role("button", name="Restore").first
+    restore.click()
+    page.get_by_role("menuitem", name="Restore Files Only").click()
+    dialog = page.get_by_role("dialog", name="Restoring deletes 2 files")
+    listed = dialog.get_by_role("list", name="Files to delete")
+    expect(listed.get_by_role("listitem")).to_have_text([".clinerules", "made.txt"])
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_have_count(0)
+    assert (ui.workspace / ".clinerules").is_file() and (ui.workspace / "made.txt").is_file()
+    restore.click()
+    page.get_by_role("menuitem", name="Restore Files Only").click()
+    page.get_by_role("button", name="Restore and delete 2 files").click()
+    toast = page.get_by_role("status", name="Notifications")
+    expect(toast).to_contain_text("0 files written, 2 deleted. The files before it are checkpoint")
+    assert not (ui.workspace / ".clinerules").exists() and not (ui.workspace / "made.txt").exists()
+    # The checkpoint the toast names brings them back.
+    undo = re.search(r"checkpoint (\w{8})", toast.inner_text())
+    assert undo is not None
+    (record,) = ui.api_history()
+    back = _pycline(ui, "restore", record["id"], undo.group(1), "--workspace")
+    assert back.returncode == 0, back.stderr
+    assert (ui.workspace / ".clinerules").read_text(encoding="utf-8") == "written by hand\n"

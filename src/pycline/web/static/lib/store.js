@@ -458,7 +458,9 @@ export class Store {
       const parts = [];
       if (result.written !== undefined) parts.push(`${count(result.written, "file")} written, ${result.deleted} deleted`);
       if (result.messages_removed !== undefined) parts.push(`${count(result.messages_removed, "message")} removed`);
-      this.notify(`Restored: ${parts.join("; ")}.`);
+      // What it deleted can come back: say from where.
+      const undo = result.deleted && result.undo ? ` The files before it are checkpoint ${result.undo.slice(0, 8)}.` : "";
+      this.notify(`Restored: ${parts.join("; ")}.${undo}`);
       // The conversation went back too: the task was stopped and is shown as saved.
       if (mode !== "workspace") await this.openSavedFresh(taskId);
     } catch (e) {
