@@ -45,6 +45,7 @@ from pycline.events import (
     MistakeLimitQuestion,
     PlanQuestion,
     Question,
+    QuestionAnswered,
     RequestStarted,
     Usage,
 )
@@ -69,6 +70,7 @@ class InteractiveHost:
         self.shown = self.screen.shown
         self.waiting = Waiting()
         self.tally = render.Tally()
+        self.answered_by: str | None = None  # who answered, since the prompt on screen opened
 
     def attach(self, handle: TaskHandle) -> None:
         self.tally = render.Tally()
@@ -90,13 +92,22 @@ class InteractiveHost:
         self.waiting.stop()
         if isinstance(event, Usage) and self.state is not None:
             self.state.usage = event
+        if isinstance(event, QuestionAnswered):
+            self.answered_by = event.by
         self.screen.show(event)
 
     async def _read(self, prompt: str, *, accepts: tuple[str, ...] = ()) -> str:
         """A reply to a question; slash commands typed meanwhile run and the question is asked
         again. Commands in `accepts` are this question's own answers and come back as typed."""
         while True:
-            line = await self.reader.readline(prompt)
+            self.answered_by = None
+            try:
+                line = await self.reader.readline(prompt)
+            except asyncio.CancelledError:
+                if self.answered_by is not None:  # withdrawn: another front end answered
+                    self.screen.mid_line = True
+                    self._line(style(f"Answered in {self.answered_by or 'another window'}.", "dim"))
+                raise
             self.screen.mid_line = False
             if line is None:
                 raise EOFError
