@@ -4,23 +4,29 @@ Plan/Act switch after a reload, and a restore that would delete files."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 from playwright.sync_api import expect
 
-from tests.web.conftest import complete, write_file
+from tests.web.conftest import complete, followup, write_file
 from tests.web.test_chat import send_task
 
 
-def _pycline(ui, *args: str) -> subprocess.CompletedProcess[str]:
+def _pycline(
+    ui, *args: str, stdin: str = "", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """The terminal's `pycline` on the same data and folder as the page's server."""
     return subprocess.run(
         [sys.executable, "-m", "pycline", *args],
         cwd=ui.workspace,
-        env={**os.environ, "PYCLINE_HOME": str(ui.home), "NO_COLOR": "1"},
+        env={**os.environ, "PYCLINE_HOME": str(ui.home), "NO_COLOR": "1", **(env or {})},
+        input=stdin,
         capture_output=True,
         text=True,
         timeout=120,
@@ -108,3 +114,24 @@ def test_restoring_files_that_deletes_some_lists_them_and_asks_first(start_ui, n
     back = _pycline(ui, "restore", record["id"], undo.group(1), "--workspace")
     assert back.returncode == 0, back.stderr
     assert (ui.workspace / ".clinerules").read_text(encoding="utf-8") == "written by hand\n"
+
+
+def test_a_question_answered_from_another_terminal_says_so_on_the_page(
+    start_ui, new_page, tmp_path
+):
+    runtime = tempfile.mkdtemp(prefix="rt", dir="/tmp")  # socket paths stay short
+    try:
+        ui = start_ui([followup("Which port?", "8000", "8080"), complete("Set.")],
+                      env={"XDG_RUNTIME_DIR": runtime})  # fmt: skip
+        page = new_page()
+        page.goto(ui.url)
+        send_task(page, "Set the port")
+        expect(page.get_by_role("button", name="8080")).to_be_visible()
+        env = {"XDG_RUNTIME_DIR": runtime}
+        (live,) = json.loads(_pycline(ui, "tasks", "--json", env=env).stdout)
+        attached = _pycline(ui, "attach", live["id"], stdin="2\n", env=env)
+        assert "Which port?" in attached.stdout, attached.stderr
+        expect(_log(page).get_by_text("Answered in pycline attach.")).to_be_visible()
+        expect(_log(page).get_by_text("Set.").first).to_be_visible()
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
