@@ -1,6 +1,7 @@
 """Web journeys about state that must come from the task and the settings, not from what the
 page happened to see: History while a result waits for its answer (and from the terminal), the
-Plan/Act switch after a reload, and a restore that would delete files."""
+Plan/Act switch after a reload, a restore that would delete files, MCP servers added from a
+terminal, and a question answered elsewhere."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+from pathlib import Path
 
 from playwright.sync_api import expect
 
@@ -135,3 +138,44 @@ def test_a_question_answered_from_another_terminal_says_so_on_the_page(
         expect(_log(page).get_by_text("Set.").first).to_be_visible()
     finally:
         shutil.rmtree(runtime, ignore_errors=True)
+
+
+EVERYTHING = Path(__file__).resolve().parents[2] / ".ci/node/node_modules/.bin/mcp-server-everything"
+
+
+def _echo(message: str) -> str:
+    arguments = json.dumps({"message": message})
+    return (
+        "<use_mcp_tool>\n<server_name>everything</server_name>\n<tool_name>echo</tool_name>\n"
+        f"<arguments>{arguments}</arguments>\n</use_mcp_tool>"
+    )
+
+
+def test_mcp_servers_added_from_a_terminal_are_listed_and_used_and_one_connecting_hides_none(
+    start_ui, new_page
+):
+    assert EVERYTHING.exists(), f"the reference MCP server is missing: {EVERYTHING} (see .ci/run)"
+    ui = start_ui([_echo("hello from the page"), complete("Echoed.")])  # no MCP file yet
+    page = new_page()
+    page.goto(ui.url)
+    page.get_by_role("button", name="MCP Servers").click()
+    view = page.get_by_role("region", name="MCP Servers")
+    expect(view.get_by_text("No MCP servers configured.")).to_be_visible()
+    # Added in a terminal while the screen is open: it appears without a reload.
+    slow = _pycline(ui, "mcp", "add", "slow", "--", "sleep", "600")  # never answers
+    assert slow.returncode == 0, slow.stderr
+    expect(view.get_by_text("slow", exact=True)).to_be_visible()
+    expect(view.get_by_text(re.compile("connecting"))).to_be_visible()
+    # Added in the form while "slow" still connects: listed at once, and it connects.
+    view.get_by_role("textbox", name="Server name").fill("everything")
+    view.get_by_role("textbox", name="Command or URL").fill(str(EVERYTHING))
+    view.get_by_role("button", name="Add").click()
+    expect(view.get_by_text("everything", exact=True)).to_be_visible()
+    expect(view.get_by_text("connected", exact=True)).to_be_visible(timeout=60_000)
+    # A task started now has the MCP tools.
+    page.get_by_role("button", name="Done").click()
+    send_task(page, "Echo through MCP")
+    page.get_by_role("button", name="Approve", exact=True).click()
+    expect(_log(page).get_by_text("Echoed.").first).to_be_visible()
+    (record,) = ui.api_history()
+    assert "Echo: hello from the page" in ui.api_messages(record["id"])

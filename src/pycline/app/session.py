@@ -136,7 +136,8 @@ class Session:
         wiring.warm_up_sdk(config.provider)
         plan = resolve_plan(flags, home, config, workspace=workspace, profile=profile, settings=now)
         builder = TaskBuilder(home, config, plan, flags=flags, snapshot=snapshot)
-        await builder.start_mcp(workspace, extra=mcp_servers)
+        # The web UI lives long: it watches the MCP settings even when there are none yet.
+        await builder.start_mcp(workspace, extra=mcp_servers, watch=front_end == "web")
         return cls(workspace, home, builder, front_end)
 
     @property
