@@ -12,7 +12,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -140,7 +139,9 @@ def test_a_question_answered_from_another_terminal_says_so_on_the_page(
         shutil.rmtree(runtime, ignore_errors=True)
 
 
-EVERYTHING = Path(__file__).resolve().parents[2] / ".ci/node/node_modules/.bin/mcp-server-everything"
+EVERYTHING = (
+    Path(__file__).resolve().parents[2] / ".ci/node/node_modules/.bin/mcp-server-everything"
+)
 
 
 def _echo(message: str) -> str:
