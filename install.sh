@@ -7,7 +7,8 @@
 #   sh install.sh [EXTRA ...]      e.g. `sh install.sh gemini bedrock` for those providers
 #
 # Environment: PYTHON (default python3, 3.11 or newer), PYCLINE_VENV (default
-# ~/.local/share/pycline-agent/venv), PYCLINE_BIN_DIR (default ~/.local/bin).
+# ~/.local/share/pycline-agent/venv), PYCLINE_BIN_DIR (default ~/.local/bin),
+# PYCLINE_BASH_COMPLETION_LOADERS (where bash-completion's loader may be; default: the usual places).
 set -eu
 
 cd "$(dirname "$0")"
@@ -41,15 +42,34 @@ if [ $# -gt 0 ]; then
   TARGET=".[$(printf '%s' "$*" | tr ' ' ',')]"
 fi
 say "Installing pycline and its dependencies (the first time takes a minute or two)"
+# pip builds the package inside the clone (build/, src/*.egg-info): what was not there before goes.
+made=""
+for scratch in build src/pycline_agent.egg-info; do
+  [ -e "$scratch" ] || made="$made $scratch"
+done
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$TARGET"
+for scratch in $made; do
+  rm -rf "$scratch"
+done
 
 mkdir -p "$BIN_DIR"
 ln -sf "$VENV/bin/pycline" "$BIN_DIR/pycline"
 
-# Tab completion where the shells load it from on their own.
+# Tab completion where the shells load it from on their own (bash: only with the bash-completion
+# package, which many systems lack; then say how to get it).
 COMPLETIONS="$DATA_HOME/bash-completion/completions"
 mkdir -p "$COMPLETIONS"
 "$VENV/bin/pycline" completion bash >"$COMPLETIONS/pycline"
+bash_completion_loader=""
+for loader in ${PYCLINE_BASH_COMPLETION_LOADERS:-/usr/share/bash-completion/bash_completion /etc/bash_completion /usr/local/etc/profile.d/bash_completion.sh /opt/homebrew/etc/profile.d/bash_completion.sh}; do
+  [ -f "$loader" ] && bash_completion_loader=$loader
+done
+if [ -z "$bash_completion_loader" ]; then
+  say "Tab completion for bash is in $COMPLETIONS/pycline, but bash loads it only with the"
+  say "bash-completion package, which is not installed (Debian/Ubuntu: sudo apt-get install"
+  say "bash-completion; macOS: brew install bash-completion@2); or add this line to ~/.bashrc:"
+  say "    eval \"\$(pycline completion bash)\""
+fi
 if command -v fish >/dev/null 2>&1; then
   mkdir -p "${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions"
   "$VENV/bin/pycline" completion fish >"${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions/pycline.fish"

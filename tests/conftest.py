@@ -9,6 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests check what holds, not how fast: a loaded machine must not fail them on a
+# per-example deadline or a "too slow" health check (a test's own @settings add to this).
+settings.register_profile(
+    "pycline", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("pycline")
 
 
 @pytest.fixture(autouse=True)

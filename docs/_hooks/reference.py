@@ -5,7 +5,10 @@
   project may set it), with the words in `settings_help.py`;
 - `reference/schema/<name>.md`: each JSON Schema shipped in `src/pycline/schema/`.
 
-A setting without a description is a warning, which fails `mkdocs build --strict`.
+The first two are committed (the README links them, and a link must work in the repository,
+not only on the built site): `python docs/_hooks/reference.py` rewrites them, and a committed
+page that differs from the code is a warning. A setting without a description is a warning too;
+warnings fail `mkdocs build --strict`.
 """
 
 from __future__ import annotations
@@ -32,11 +35,26 @@ log = logging.getLogger("mkdocs.plugins.pycline")
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "src" / "pycline" / "schema"
 
 
+DOCS = Path(__file__).resolve().parents[1]
+COMMITTED = {"reference/commands.md": "commands_page", "reference/settings.md": "settings_page"}
+
+
+def committed_pages() -> dict[str, str]:
+    """The committed reference pages as the code makes them now, by path under docs/."""
+    return {path: globals()[make]() for path, make in COMMITTED.items()}
+
+
+def write_committed_pages() -> None:
+    for path, content in committed_pages().items():
+        (DOCS / path).write_text(content, encoding="utf-8")
+
+
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    pages = {
-        "reference/commands.md": commands_page(),
-        "reference/settings.md": settings_page(),
-    }
+    for path, content in committed_pages().items():
+        on_disk = DOCS / path
+        if not on_disk.is_file() or on_disk.read_text(encoding="utf-8") != content:
+            log.warning("%s is out of date: run python docs/_hooks/reference.py", path)
+    pages: dict[str, str] = {}
     for schema in sorted(SCHEMA_DIR.glob("*.json")):
         name = schema.name.removesuffix(".json")
         pages[f"reference/schema/{name}.md"] = schema_page(schema)
@@ -292,3 +310,7 @@ def _json_type(spec: dict[str, Any]) -> str:
     if isinstance(kind, list):
         return " \\| ".join(kind)
     return str(kind)
+
+
+if __name__ == "__main__":
+    write_committed_pages()

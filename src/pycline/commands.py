@@ -109,6 +109,7 @@ class AnswerQuestion:
 
     question_id: str
     answer: Answer
+    by: str = ""  # the front end answering, as `QuestionAnswered.by` will say
     kind: Literal["answer"] = "answer"
 
 

@@ -402,6 +402,9 @@ class QuestionAsked:
 class QuestionAnswered:
     question_id: str
     answer: Answer
+    # Where it was answered ("the web UI", "the terminal", "the editor", "pycline attach"; ""
+    # when not known): a front end whose prompt is withdrawn says so.
+    by: str = ""
     kind: Literal["question_answered"] = "question_answered"
 
 

@@ -57,7 +57,9 @@ def test_each_task_works_in_its_own_copy_and_reports_patch_check_and_usage(
     )
     out = tmp_path / "results.jsonl"
     proc = run_batch(tasks, out, "--workers", "3", home=isolated_home)
-    assert proc.returncode == 0, proc.stderr
+    # Two of three succeeded: a script running the batch must not read that as success.
+    assert proc.returncode == 1, proc.stderr
+    assert "1 of 3 tasks did not succeed" in proc.stderr
     rows = results(out)
     assert rows["fixed"]["status"] == "success" and rows["fixed"]["check"]["passed"]
     assert rows["fixed"]["patch"].count("+VALUE = 2") == 1

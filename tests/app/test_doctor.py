@@ -306,7 +306,7 @@ def test_the_report_wraps_within_the_terminal_and_writes_home_as_tilde() -> None
     assert all(len(line) < 60 for line in text.splitlines())
     assert text.splitlines()[0].endswith("~/projects/shop")
     assert "~/.local" in text and home + "/" not in text
-    assert text.splitlines()[-1] == "1 problem(s) this folder needs fixed (1.2s)"
+    assert text.splitlines()[-1] == "1 problem this folder needs fixed (1.2s)"
 
 
 def test_the_first_screen_line_fits_the_terminal() -> None:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pycline.app.exit_codes import ExitCode
+
 COMPLETE = "<attempt_completion>\n<result>done</result>\n</attempt_completion>"
 
 
@@ -69,7 +71,7 @@ def test_multi_step_task_with_yes_leaves_the_right_files(
     assert len(history) == 10
 
 
-def test_without_yes_writes_are_refused_and_the_model_is_told(
+def test_without_yes_writes_are_refused_the_model_is_told_and_the_exit_code_says_so(
     isolated_home: Path, workspace: Path, tmp_path: Path
 ) -> None:
     replies = [
@@ -89,7 +91,9 @@ def test_without_yes_writes_are_refused_and_the_model_is_told(
         home=isolated_home,
         cwd=workspace,
     )
-    assert proc.returncode == 0, proc.stderr
+    # The model said it was done, but its only write was refused: a script must not see 0.
+    assert proc.returncode == ExitCode.REFUSED == 4, proc.stderr
+    assert "1 action that needed approval was refused; `--yes` approves" in proc.stderr
     assert not (workspace / "a.txt").exists()
     events = [json.loads(line) for line in proc.stdout.splitlines()]
     assert all(e["v"] == 3 and e["task_id"] == events[0]["task_id"] for e in events)

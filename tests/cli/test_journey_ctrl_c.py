@@ -45,8 +45,8 @@ def test_ctrl_c_stops_a_sandboxed_command_of_a_typed_task_and_the_model_gets_its
         term.type("wait for the build")
         term.expect(r"step-42 in bwrap")  # running, inside the sandbox
         term.ctrl_c()
-        waited = term.expect_prompt(timeout=2)
-        assert waited < 2
+        # Well before the command's 30 s sleep ends, however loaded the machine is.
+        term.expect_prompt(timeout=15)
         assert "is saved; your next message continues it" in term.before
         term.type("why did it stop?")
         term.expect("Press Enter to accept")
@@ -70,7 +70,7 @@ def test_ctrl_c_while_waiting_for_the_model_on_a_typed_task_stops_it_and_again_q
         term.type("say hi")
         term.expect("waiting for the model")
         term.ctrl_c()
-        term.expect_prompt(timeout=2)
+        term.expect_prompt(timeout=15)
         term.type("hello again")
         term.expect("waiting for the model")
         term.ctrl_c()
@@ -90,7 +90,7 @@ def test_ctrl_c_at_the_completion_prompt_keeps_the_task_completed(
         term.type("stop waiting")
         term.expect("Press Enter to accept")
         term.ctrl_c()
-        term.expect_prompt(timeout=2)
+        term.expect_prompt(timeout=15)
         assert "cancelled" not in term.before.lower(), term.before
         term.type("another thing")  # a new task, not more of the completed one
         term.expect("Press Enter to accept")

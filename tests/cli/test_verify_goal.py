@@ -62,7 +62,7 @@ def test_a_run_that_exhausts_its_verification_attempts_exits_unverified(
             srv, isolated_home, workspace, "--verify", CHECK, "--max-verify", "2", "--json"
         )
         requests = srv.completions
-    assert code == 4, err
+    assert code == 5, err
     assert len(requests) == 2
     assert "unverified" in err
     events = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
@@ -84,7 +84,7 @@ def test_the_check_runs_inside_the_sandbox(isolated_home: Path, workspace: Path)
 def test_a_resumed_task_keeps_its_goal(isolated_home: Path, workspace: Path) -> None:
     with FakeOpenAI([DONE]) as srv:
         code, _, err = _run(srv, isolated_home, workspace, "--verify", CHECK, "--max-verify", "1")
-    assert code == 4, err
+    assert code == 5, err
     (workspace / "ok.txt").write_text("made by hand\n", encoding="utf-8")
     with FakeOpenAI([DONE]) as srv:
         proc = run_cli(

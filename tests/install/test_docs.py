@@ -83,3 +83,38 @@ def test_each_shipped_schema_gets_a_page(reference: ModuleType) -> None:
         page = reference.schema_page(schema)
         assert page.startswith("# ")
         assert f"`{schema.name}`" in page
+
+
+def test_the_committed_reference_pages_are_made_from_the_code(reference: ModuleType) -> None:
+    for path, content in reference.committed_pages().items():
+        on_disk = (REPO / "docs" / path).read_text(encoding="utf-8")
+        assert on_disk == content, f"docs/{path} is stale: run python docs/_hooks/reference.py"
+
+
+def test_every_link_in_the_readme_opens_a_file_in_the_repository() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    links = [t for t in re.findall(r"\]\(([^)#\s]+)", readme) if "://" not in t]
+    assert "docs/reference/commands.md" in links and "docs/reference/settings.md" in links
+    missing = [t for t in links if not (REPO / t).exists()]
+    assert not missing, f"the README links files the repository does not have: {missing}"
+
+
+def test_the_exit_code_page_lists_every_exit_code_with_its_meaning() -> None:
+    from pycline.app.exit_codes import MEANINGS, ExitCode
+
+    page = (REPO / "docs" / "reference" / "exit-codes.md").read_text(encoding="utf-8")
+    assert set(MEANINGS) == set(ExitCode)
+    for code in ExitCode:
+        assert f"| {int(code)} | `{code.name}` | {MEANINGS[code]} |" in page
+    assert len(set(map(int, ExitCode))) == len(ExitCode)  # no number means two things
+
+
+def test_the_readme_says_how_long_the_tests_take_and_how_to_run_one_file() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    ci = readme[readme.index("bash .ci/run") : readme.index("## A five-minute tour")]
+    assert re.search(r"about \d+ minutes", ci)
+    one = re.search(r"`\.venv/bin/python -m pytest -q (tests/\S+\.py)`", ci)
+    assert one is not None and (REPO / one.group(1)).is_file()
+    test = re.search(r"`::(test_\w+)`", ci)
+    assert test is not None
+    assert f"def {test.group(1)}(" in (REPO / one.group(1)).read_text(encoding="utf-8")

@@ -98,6 +98,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Install:
         "PIP_NO_INDEX": "1",
         "PIP_FIND_LINKS": str(WHEELS),
         "PYCLINE_TEST_RUN": os.environ["PYCLINE_TEST_RUN"],
+        # As on a system without the bash-completion package, whatever this machine has.
+        "PYCLINE_BASH_COMPLETION_LOADERS": str(root / "no-bash-completion"),
     }
     done = subprocess.run(
         ["bash", "-c", readme_install_command()],
@@ -131,6 +133,12 @@ def test_the_readme_install_puts_only_the_pycline_command_on_path(installed: Ins
     assert "No module named 'pycline'" in shell.stderr  # pycline's packages stay in its venv
     completion = installed.user / ".local/share/bash-completion/completions/pycline"
     assert "complete -o filenames -F _pycline pycline" in completion.read_text(encoding="utf-8")
+    # Without the bash-completion package that file is never read: the installer says so.
+    assert "bash-completion package, which is not installed" in installed.output
+    assert 'eval "$(pycline completion bash)"' in installed.output
+    # pip's build leaves nothing in the clone.
+    assert not (installed.clone / "build").exists()
+    assert not list((installed.clone / "src").glob("*.egg-info"))
 
 
 # --- a task in a project ---------------------------------------------------------------------
@@ -184,7 +192,7 @@ def _configure(installed: Install, base_url: str) -> None:
                 "baseUrl": base_url,
                 "modelInfo": {"contextWindow": 32768, "supportsImages": True},
                 # Two cores shared by many test runs: a server's first start may be slow.
-                "diagnosticsTimeout": 30,
+                "diagnosticsTimeout": 120,
             }
         ),
         encoding="utf-8",

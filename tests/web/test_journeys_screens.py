@@ -99,8 +99,8 @@ def test_an_mcp_server_shows_at_once_while_it_connects(start_ui, new_page):
     view.get_by_role("textbox", name="Server name").fill("slow")
     view.get_by_role("textbox", name="Command or URL").fill("sleep 600")  # never answers
     view.get_by_role("button", name="Add").click()
-    expect(view.get_by_text("slow", exact=True)).to_be_visible(timeout=5_000)
-    expect(view.get_by_text(re.compile("connecting"))).to_be_visible(timeout=5_000)
+    expect(view.get_by_text("slow", exact=True)).to_be_visible()
+    expect(view.get_by_text(re.compile("connecting"))).to_be_visible()
 
 
 def test_a_background_edit_waiting_for_approval_shows_its_diff(start_ui, new_page, runtime):  # noqa: F811

@@ -12,10 +12,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import shlex
+import shutil
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from pycline.acp.tool_calls import ActiveCall, CallReporter
+from pycline.app.home import pycline_home
 from pycline.app.tool_parts import (
     EXECUTE_COMMAND_SPEC,
     IMAGE_SUFFIXES,
@@ -165,8 +171,9 @@ class ClientCommandTool:
             ready = await prepared(command, ctx.cwd, sandbox=sandbox, for_another_spawner=True)
         except SandboxUnavailable as exc:
             raise ToolError(f"The command was not run: {exc}") from exc
-        run = functools.partial(self._execute, command, ready.argv, timeout, ctx)
-        return await git_checked(ctx, sandbox, run)
+        with labelled(ready.argv, command) as (launcher, label):
+            run = functools.partial(self._execute, command, [launcher, *label], timeout, ctx)
+            return await git_checked(ctx, sandbox, run)
 
     async def _execute(
         self, command: str, argv: list[str], timeout: float, ctx: ToolContext
@@ -210,6 +217,32 @@ class ClientCommandTool:
         with contextlib.suppress(RequestError):
             await conn.release_terminal(sid, terminal_id)
         return ToolResult(_result_text(command, ctx, exit_, out, timed_out, timeout))
+
+
+LAUNCHER = "pycline-sandboxed"
+
+
+@contextlib.contextmanager
+def labelled(argv: list[str], command: str) -> Iterator[tuple[str, list[str]]]:
+    """What `terminal/create` gets: a launcher script holding the whole prepared command line
+    (the sandbox's bubblewrap options, the cleaned environment, the shell), and the agent's own
+    command as its one argument, so the editor shows and asks about `python3 -m pytest -q`,
+    not thirty lines of sandbox. The argument is only a label: the script runs what it holds.
+    It lives in a private folder of pycline's data folder while the command runs."""
+    runtime = pycline_home() / "run"
+    runtime.mkdir(parents=True, exist_ok=True, mode=0o700)
+    folder = Path(tempfile.mkdtemp(prefix="cmd-", dir=runtime))
+    script = folder / LAUNCHER
+    try:
+        script.write_text(
+            "#!/bin/sh\n# pycline: the agent's command (the argument, for show) in its sandbox.\n"
+            f"exec {shlex.join(argv)}\n",
+            encoding="utf-8",
+        )
+        script.chmod(0o700)
+        yield str(script), [command]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 async def _kill_and_release(conn: ClientConnection, sid: str, terminal_id: str) -> None:

@@ -512,7 +512,7 @@ class AcpSession:
             decided = await deciding
             if handle is not None:
                 with contextlib.suppress(CommandRejected):  # the task was cancelled meanwhile
-                    await handle.send(AnswerQuestion(question_id, decided))
+                    await handle.send(AnswerQuestion(question_id, decided, by="the editor"))
 
         asking = asyncio.create_task(answer(), name=f"acp:answer:{question_id}")
         self._asking.add(asking)

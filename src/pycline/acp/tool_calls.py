@@ -25,6 +25,7 @@ from pycline.acp.mapping import (
     tool_locations,
     tool_title,
 )
+from pycline.app.result_text import for_people
 from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion, Event, ToolOutput
 from pycline.tools.base import (
@@ -140,6 +141,7 @@ class CallReporter:
             self.send(acp.update_tool_call(active.id, content=[_output_block(active)]))
 
     def finish(self, active: ActiveCall, *, ok: bool, text: str) -> None:
+        text = for_people(text)  # the editor shows it: no file content quoted for the model
         if self.current is active:
             self.current = None
         content: list[Any] | None

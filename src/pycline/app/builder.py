@@ -91,14 +91,16 @@ class TaskBuilder:
         *,
         extra: Mapping[str, ServerConfig] | None = None,
         login: LoginPolicy | None = None,
+        watch: bool = False,
     ) -> None:
         """Connect the configured MCP servers and `extra` ones (in parallel); nothing when none
-        is configured."""
+        is configured, unless `watch` (a long-lived session: servers added later, with `pycline
+        mcp add` in a terminal, are picked up as the settings file appears or changes)."""
         from pycline.mcp.hub import McpHub
         from pycline.mcp.settings import global_settings_path, workspace_settings_path
 
         files = (global_settings_path(), workspace_settings_path(workspace))
-        if not extra and not any(f.is_file() for f in files):
+        if not extra and not watch and not any(f.is_file() for f in files):
             return
         from pycline.mcp.trust import McpTrust
 
@@ -159,7 +161,7 @@ class TaskBuilder:
         features_on = feature_settings(self.home, root, settings=now)
         if tools is None:
             tools = wiring.default_tools(chromium=chromium)
-            if self.mcp is not None:
+            if self.mcp is not None and self.mcp.servers():
                 tools += wiring.mcp_tools()
             tools += wiring.skill_tools(root, skill_dirs)
             if features_on.subagents_enabled:

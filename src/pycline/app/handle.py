@@ -240,8 +240,8 @@ class TaskHandle:
     async def send(self, command: Command) -> None:
         """Carry out `command`; `CommandRejected`, saying why, when it cannot be."""
         match command:
-            case AnswerQuestion(question_id=question_id, answer=answer):
-                await self._answer(question_id, answer)
+            case AnswerQuestion(question_id=question_id, answer=answer, by=by):
+                await self._answer(question_id, answer, by)
             case UserMessage(text=text, images=images, interrupt=interrupt):
                 asked = self._waiting_for_a_message()
                 if asked is None:
@@ -294,17 +294,17 @@ class TaskHandle:
         self._posted.add(job)
         job.add_done_callback(self._posted.discard)
 
-    async def _answer(self, question_id: str, answer: Answer) -> None:
-        self._settle(question_id, answer)
+    async def _answer(self, question_id: str, answer: Answer, by: str = "") -> None:
+        self._settle(question_id, answer, by)
 
-    def _settle(self, question_id: str, answer: Answer) -> None:
+    def _settle(self, question_id: str, answer: Answer, by: str = "") -> None:
         entry = self._pending.get(question_id)
         if entry is None or entry[1].done():
             raise AnswerRejected(f"No open question {question_id!r} in task {self.id}.")
         asked, future = entry
         check_answer(asked.question, answer)
         future.set_result(answer)
-        self.say(QuestionAnswered(question_id, answer))
+        self.say(QuestionAnswered(question_id, answer, by))
 
     def _waiting_for_a_message(self) -> QuestionAsked | None:
         for asked, future in reversed(self._pending.values()):

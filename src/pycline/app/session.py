@@ -156,7 +156,8 @@ class Session:
         )
         if mcp is not None:
             builder.mcp_login, builder.mcp_elicitation = mcp.login, mcp.elicitation
-        await builder.start_mcp(workspace, extra=mcp_servers)
+        # The web UI lives long: it watches the MCP settings even when there are none yet.
+        await builder.start_mcp(workspace, extra=mcp_servers, watch=front_end == "web")
         return cls(workspace, home, builder, front_end)
 
     @property

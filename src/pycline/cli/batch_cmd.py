@@ -16,6 +16,7 @@ from typing import TextIO
 from pycline.app.batch.model import BatchResult, load_tasks
 from pycline.app.batch.runner import BatchSummary, plan, run_batch, summarize
 from pycline.app.batch.worker import WorkerOptions
+from pycline.app.exit_codes import ExitCode
 from pycline.errors import PyclineError
 
 _MODEL_FLAGS = ("provider", "model", "base_url", "script", "profile")
@@ -128,7 +129,7 @@ def run_batch_command(argv: Sequence[str]) -> int:
         todo = plan(tasks, ns.out, resume=ns.resume)
     except PyclineError as exc:
         print(f"pycline: {exc}", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     if todo.skipped:
         print(f"pycline: {len(todo.skipped)} task(s) already done, skipped", file=sys.stderr)
     options = WorkerOptions(
@@ -155,13 +156,18 @@ def run_batch_command(argv: Sequence[str]) -> int:
             f"\npycline: stopped; finished results are in {ns.out} (continue with --resume)",
             file=sys.stderr,
         )
-        return 130
+        return ExitCode.INTERRUPTED
     except PyclineError as exc:
         print(f"pycline: {exc}", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     render_summary(results, summarize(results, time.monotonic() - started))
-    if results and not any(r.status == "success" for r in results):
+    failed = [r for r in results if r.status != "success"]
+    if failed and len(failed) == len(results):
         # Every task failing usually means the set-up is wrong (model, key, repositories).
         print(f"pycline: no task succeeded; see {ns.out}", file=sys.stderr)
-        return 1
-    return 0
+    elif failed:
+        print(
+            f"pycline: {len(failed)} of {len(results)} tasks did not succeed; see {ns.out}",
+            file=sys.stderr,
+        )
+    return ExitCode.FAILED if failed else ExitCode.OK

@@ -29,6 +29,7 @@ from pycline.app.background.paths import (
     socket_path,
     state_dir,
 )
+from pycline.app.exit_codes import ExitCode
 from pycline.app.home import pycline_home
 from pycline.errors import PyclineError
 
@@ -199,7 +200,6 @@ def run_attach(argv: list[str]) -> int:
 
 async def _attach(bg_id: str) -> int:
     from pycline.app.background import client
-    from pycline.cli.bg_render import attached_screen, prompt_answer, render_event
 
     state = bg_state.load(pycline_home(), bg_id)
     if state is None:
@@ -207,25 +207,73 @@ async def _attach(bg_id: str) -> int:
     if state.status in bg_state.FINISHED:
         _state_line(state.to_json())
         return _ended({"status": state.status, "reason": state.reason})
-    screen = attached_screen()
     async with client.attach(pycline_home(), bg_id, state.task_id or "") as conn:
-        async for message in conn.messages():
+        return await _Attached(bg_id, conn).run()
+
+
+class _Attached:
+    """Events print as they come while a question waits for its answer here; a question
+    answered elsewhere withdraws the prompt with a line saying where."""
+
+    def __init__(self, bg_id: str, conn: Any) -> None:
+        from pycline.cli.bg_render import attached_screen
+        from pycline.cli.lines import LineReader
+
+        self.bg_id, self.conn = bg_id, conn
+        self.screen = attached_screen()
+        self.reader = LineReader()
+        self.prompts: dict[str, asyncio.Task[None]] = {}  # by question id
+        self.answered: set[str] = set()  # the questions answered here
+        self.detached: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    async def run(self) -> int:
+        reading = asyncio.ensure_future(self._read())
+        try:
+            await asyncio.wait((reading, self.detached), return_when=asyncio.FIRST_COMPLETED)
+            return self.detached.result() if self.detached.done() else reading.result()
+        finally:
+            for task in (reading, *self.prompts.values()):
+                task.cancel()
+
+    async def _read(self) -> int:
+        from pycline.cli.bg_render import answered_elsewhere, render_event
+
+        async for message in self.conn.messages():
             kind = message.get("type")
             if kind == "event":
-                render_event(screen, message.get("event"))
+                event = message.get("event") or {}
+                render_event(self.screen, event)
+                if event.get("kind") == "question_answered":
+                    prompt = self.prompts.pop(str(event.get("question_id")), None)
+                    if prompt is not None and event.get("question_id") not in self.answered:
+                        prompt.cancel()
+                        print(f"\n{answered_elsewhere(event)}", flush=True)
             elif kind == "question":
-                answer = await asyncio.to_thread(prompt_answer, message.get("question") or {})
-                if answer is None:
-                    print(f"\npycline: detached; {bg_id} keeps waiting", file=sys.stderr)
-                    return 0
-                await conn.answer(str(message["question_id"]), answer)
+                question_id = str(message["question_id"])
+                if question_id not in self.prompts:
+                    self.prompts[question_id] = asyncio.ensure_future(
+                        self._ask(question_id, message.get("question") or {})
+                    )
             elif message.get("kind") == "rejected":
                 print(f"pycline: {message.get('error')}", file=sys.stderr)
             elif kind == "ended":
                 return _ended(message)
             elif kind == "state":
                 _state_line(message.get("state") or {})
-    return 0
+        return 0
+
+    async def _ask(self, question_id: str, question: dict[str, Any]) -> None:
+        from pycline.cli.bg_render import prompt_answer
+
+        answer = await prompt_answer(self.reader, question)
+        if answer is None:
+            print(f"\npycline: detached; {self.bg_id} keeps waiting", file=sys.stderr)
+            if not self.detached.done():
+                self.detached.set_result(0)
+            return
+        if question_id in self.prompts:  # not withdrawn meanwhile
+            self.answered.add(question_id)
+            await self.conn.answer(question_id, answer)
 
 
 def _state_line(state: dict[str, Any]) -> None:
@@ -236,4 +284,4 @@ def _ended(message: dict[str, Any]) -> int:
     status = message.get("status")
     reason = f": {message['reason']}" if message.get("reason") else ""
     print(f"[ended] {status}{reason}")
-    return 0 if status == "completed" else 1
+    return ExitCode.OK if status == "completed" else ExitCode.FAILED

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pycline.app.background import state as bg_state
 from pycline.app.background.state import BgState
+from pycline.app.exit_codes import ExitCode
 from pycline.cli.common import overrides_of
 from pycline.errors import PyclineError
 
@@ -38,7 +39,7 @@ def main(spec_path: str) -> int:
     except PyclineError as exc:  # e.g. a bad model configuration: shown on the board
         bg_state.save(home, state.updated(status="failed", reason=str(exc), ended=time.time()))
         return 2
-    return 0 if final.status == "completed" else 1
+    return ExitCode.OK if final.status == "completed" else ExitCode.FAILED
 
 
 async def _run(ns: argparse.Namespace, home: Path, state: BgState) -> BgState:

@@ -22,6 +22,7 @@ from pycline.app.checkpoints import (
 )
 from pycline.app.home import pycline_home
 from pycline.app.tasks import Tasks
+from pycline.cli.common import count
 from pycline.cli.style import colour_diff, style
 from pycline.cli.tasks_cmd import human_size
 from pycline.errors import PyclineError
@@ -153,7 +154,7 @@ def _print_restored(done: Restored) -> int:
     commit, record = done.checkpoint.commit[:10], done.record
     if done.files is not None and done.undo is not None:
         print(
-            f"Restored the workspace to {commit}: {done.files.written} files "
+            f"Restored the workspace to {commit}: {count(done.files.written, 'file')} "
             f"written, {done.files.deleted} deleted."
         )
         for path in done.files.skipped:

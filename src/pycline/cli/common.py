@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from pycline.app.config import ModelConfig, resolve, resolve_plan
+from pycline.app.exit_codes import ExitCode
 from pycline.app.home import pycline_home
 from pycline.errors import PyclineError
 
@@ -51,15 +52,14 @@ def workspace_dir(ns: argparse.Namespace) -> Path:
     return path
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
+def count(n: int, noun: str, nouns: str = "") -> str:
+    """`1 file`, `3 files`: a number with its noun, as people write it."""
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
+
+
+def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
     print(f"pycline: {message}", file=sys.stderr)
     raise SystemExit(code)
-
-
-# A spending cap stopped the task (distinct from 1, a failure, so scripts can tell them apart).
-EXIT_OVER_BUDGET = 3
-# The task's goal (`--verify CMD`) still failed when its verification attempts ran out.
-EXIT_UNVERIFIED = 4
 
 
 def refuse_auto(cwd: Path) -> None:
@@ -87,12 +87,13 @@ def run_to_exit_code(
     tally: Tally | None = None,
     *,
     mcp: McpOptions | None = None,
+    refused: Callable[[], int] = lambda: 0,
 ) -> int:
     """Run one task in a session of its own, shown by `view`; the process exit code.
 
-    0 only when the task completed; otherwise one line on stderr naming the saved task (without
-    repeating an error the output already showed). A new task that never reached the model is
-    not kept.
+    0 only when the task completed and `refused()` (actions a headless run refused) is 0;
+    otherwise one line on stderr naming the saved task (without repeating an error the output
+    already showed). A new task that never reached the model is not kept.
     """
     from pycline.app.runner import run_chain
     from pycline.app.session import Session
@@ -133,14 +134,26 @@ def run_to_exit_code(
     except KeyboardInterrupt:
         saved = f"; task {started[0].id} saved" if started else ""
         print(f"pycline: cancelled{saved}", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED
     except EOFError:  # the user closed the terminal at a prompt
-        return 0
+        return ExitCode.OK
     except PyclineError as exc:
         fail(str(exc))
-        return 2
+    if outcome.over_budget:
+        code = ExitCode.OVER_BUDGET
+    elif refused():
+        code = ExitCode.REFUSED
+    elif outcome.unverified:
+        code = ExitCode.UNVERIFIED
+    else:
+        code = ExitCode.OK if outcome.completed else ExitCode.FAILED
+    if code == ExitCode.REFUSED:
+        print(
+            f"pycline: {_refused_line(refused(), outcome.completed)} (exit code {int(code)})",
+            file=sys.stderr,
+        )
     if outcome.completed:
-        return 0
+        return code
     if discarded:
         where = "nothing was saved: the task never reached the model"
     else:
@@ -148,9 +161,17 @@ def run_to_exit_code(
     if shown is None or not shown.already(outcome.reason) or not _same_screen():
         where = f"{outcome.reason} ({where})"
     print(f"pycline: {where}", file=sys.stderr)
-    if outcome.over_budget:
-        return EXIT_OVER_BUDGET
-    return EXIT_UNVERIFIED if outcome.unverified else 1
+    return code
+
+
+def _refused_line(count: int, completed: bool) -> str:
+    actions = (
+        "1 action that needed approval was"
+        if count == 1
+        else (f"{count} actions that needed approval were")
+    )
+    said = "the model said it was done, but " if completed else ""
+    return f"{said}{actions} refused; `--yes` approves actions inside the workspace"
 
 
 async def _summary_line(home: Path, task_id: str, tally: Tally) -> str:

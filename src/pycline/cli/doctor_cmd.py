@@ -14,7 +14,7 @@ from pathlib import Path
 from pycline.app.doctor import Check, Report, run_checks
 from pycline.app.home import pycline_home
 from pycline.app.session import ConfigOverrides
-from pycline.cli.common import workspace_dir
+from pycline.cli.common import count, workspace_dir
 from pycline.cli.notices import fit_path
 from pycline.cli.style import style
 
@@ -61,12 +61,12 @@ def render(report: Report, *, width: int = 100) -> str:
     broken = [c for c in report.checks if c.status == "fail"]
     warned = [c for c in report.checks if c.status == "warn"]
     summary = (
-        f"{len(broken)} problem(s) this folder needs fixed"
+        f"{count(len(broken), 'problem')} this folder needs fixed"
         if broken
         else "everything this folder needs works"
     )
     if warned:
-        summary += f"; {len(warned)} thing(s) missing or off"
+        summary += f"; {count(len(warned), 'thing')} missing or off"
     lines.append(style(f"{summary} ({report.seconds:.1f}s)", "red" if broken else "dim"))
     return "\n".join(lines)
 

@@ -76,4 +76,4 @@ def _is_open(handle: TaskHandle, question_id: str) -> bool:
 async def _answer(handle: TaskHandle, view: View, asked: QuestionAsked) -> None:
     answer = await view.ask(asked.question)
     if _is_open(handle, asked.question_id):
-        await handle.send(AnswerQuestion(asked.question_id, answer))
+        await handle.send(AnswerQuestion(asked.question_id, answer, by="the terminal"))

@@ -75,6 +75,7 @@ class HeadlessHost:
         self.screen = Screen(PLAIN, out=out)
         self.shown = self.screen.shown
         self.tally = render.Tally()
+        self.refused = 0  # approvals answered "no" because nobody is there to say yes
 
     def show(self, envelope: Envelope) -> None:
         self.tally.observe(envelope.event)
@@ -90,6 +91,8 @@ class HeadlessHost:
 
     async def ask(self, question: Question) -> Answer:
         answer = headless_answer(question)
+        if isinstance(question, ApprovalQuestion):
+            self.refused += 1
         if not self.json_mode and isinstance(question, ApprovalQuestion):
             self.screen.line(f"[not approved] {for_terminal(question).summary}")
         return answer
@@ -119,7 +122,9 @@ def run_headless(ns: argparse.Namespace) -> int:
     host = HeadlessHost(json_mode=ns.json)
     tally = None if ns.json else host.tally
     mcp = mcp_client_options(ns, host.screen.line)
-    return run_to_exit_code(cwd, overrides_of(ns), start, host, host.shown, tally, mcp=mcp)
+    return run_to_exit_code(
+        cwd, overrides_of(ns), start, host, host.shown, tally, mcp=mcp, refused=lambda: host.refused
+    )
 
 
 def mcp_client_options(ns: argparse.Namespace, say: Callable[[str], None]) -> McpOptions:

@@ -46,6 +46,7 @@ from pycline.events import (
     MistakeLimitQuestion,
     PlanQuestion,
     Question,
+    QuestionAnswered,
     RequestStarted,
     Usage,
 )
@@ -71,6 +72,7 @@ class InteractiveHost:
         self.waiting = Waiting()
         self.tally = render.Tally()
         self.typeahead = TypeAhead(reader.fd, self._line)  # lines typed while a task works
+        self.answered_by: str | None = None  # who answered, since the prompt on screen opened
 
     def attach(self, handle: TaskHandle) -> None:
         self.tally = render.Tally()
@@ -92,13 +94,22 @@ class InteractiveHost:
         self.waiting.stop()
         if isinstance(event, Usage) and self.state is not None:
             self.state.usage = event
+        if isinstance(event, QuestionAnswered):
+            self.answered_by = event.by
         self.screen.show(event)
 
     async def _read(self, prompt: str, *, accepts: tuple[str, ...] = ()) -> str:
         """A reply to a question; slash commands typed meanwhile run and the question is asked
         again. Commands in `accepts` are this question's own answers and come back as typed."""
         while True:
-            line = await self.reader.readline(prompt)
+            self.answered_by = None
+            try:
+                line = await self.reader.readline(prompt)
+            except asyncio.CancelledError:
+                if self.answered_by is not None:  # withdrawn: another front end answered
+                    self.screen.mid_line = True
+                    self._line(style(f"Answered in {self.answered_by or 'another window'}.", "dim"))
+                raise
             self.screen.mid_line = False
             if line is None:
                 raise EOFError
@@ -456,18 +467,23 @@ def _say(text: str) -> None:
     print(text, flush=True)
 
 
+BYE = "Bye. Tasks are saved; `pycline resume` continues the last."
+
+
 def run_interactive(ns: argparse.Namespace) -> int:
     from pycline.cli.setup_wizard import first_run
 
     try:
         first_run(ns)
-        return asyncio.run(session(ns))
+        code = asyncio.run(session(ns))
     except (KeyboardInterrupt, asyncio.CancelledError):
-        print(style("\nBye. Tasks are saved; `pycline resume` continues the last.", "yellow"))
+        print(style(f"\n{BYE}", "yellow"))
         return 130
     except EOFError:
-        print()
-        return 0
+        code = 0
     except PyclineError as exc:
         print(f"pycline: {exc}", file=sys.stderr)
         return 2
+    if code == 0:  # /exit and Ctrl-D end the session as Ctrl-C does: saying where tasks are
+        print(style(f"\n{BYE}", "yellow"))
+    return code

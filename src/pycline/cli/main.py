@@ -167,7 +167,7 @@ def add_goal_flags(parser: argparse.ArgumentParser) -> None:
         default="",
         help="a check the work must pass: when the model says it is done, CMD runs in the "
         "sandbox in the workspace and only exit 0 completes the task; otherwise the model gets "
-        "the failure and goes on (exit code 4 when the attempts run out)",
+        "the failure and goes on (exit code 5 when the attempts run out)",
     )
     parser.add_argument(
         "--max-verify",

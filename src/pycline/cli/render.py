@@ -8,6 +8,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
+from pycline.app.result_text import for_people
 from pycline.events import Event, RequestStarted, Usage
 
 OUTPUT_HEAD = 40  # lines of a command's output shown live
@@ -34,6 +35,7 @@ def failure_reason(result: str) -> list[str]:
     advice that follow for the model."""
     found = _ERROR.search(result)
     text = (found.group(1) if found else result).strip()
+    text = for_people(text)  # the user's feedback as theirs, not in the model's tags
     paragraph = text.split("\n\n", 1)[0]
     lines = [line.rstrip()[:LINE_WIDTH] for line in paragraph.splitlines() if line.strip()]
     if not lines:

@@ -43,7 +43,11 @@ def resume(ns: argparse.Namespace) -> int:
         return handle
 
     tally = None if ns.json else view.tally
-    return run_to_exit_code(cwd, overrides_of(ns), start, view, view.shown, tally)
+
+    def refused() -> int:
+        return view.refused if isinstance(view, HeadlessHost) else 0
+
+    return run_to_exit_code(cwd, overrides_of(ns), start, view, view.shown, tally, refused=refused)
 
 
 async def _recap_and_wait(view: InteractiveHost, session: Session, task_id: str | None) -> str:

@@ -31,9 +31,11 @@ from pycline.core.run import RunState, TaskDeps
 from pycline.core.streaming import Reply, StreamFailed
 from pycline.editing.diffs import bounded_diff
 from pycline.events import (
+    ACCEPT,
     CONTINUE,
     Answer,
     ApprovalQuestion,
+    CompletionQuestion,
     Event,
     Host,
     MistakeLimitQuestion,
@@ -236,9 +238,17 @@ class Task:
     async def ask(self, question: Question) -> Answer:
         if isinstance(question, ApprovalQuestion) and not question.tool_call_id:
             question = dataclasses.replace(question, tool_call_id=self.state.running_call)
+        # A result waiting for the user's word is a completed task to every list (history, the
+        # page's and the terminal's), with what it spent, however long the answer takes.
+        at_result = isinstance(question, CompletionQuestion) and self.record.status == "running"
+        if at_result:
+            self.record.status = "completed"
+        self.deps.journal.record_changed(self.record)
         await self.deps.journal.flush()  # what led to it is saved before it is shown
         self.capabilities.question(self, question)
         answer = await self.deps.host.ask(question)
+        if at_result and not answer.chose(ACCEPT) and (answer.text.strip() or answer.images):
+            self.record.status = "running"  # feedback: the task goes on
         if answer.text:
             answer = dataclasses.replace(answer, text=await self._expand(answer.text))
         # Pictures sent with an answer go to the model in the next user message, after the

@@ -134,10 +134,15 @@ class McpHub:
         await self.close()
 
     async def reload(self) -> None:
-        """Re-read the settings files and bring the connections in line with them."""
+        """Re-read the settings files and bring the connections in line with them.
+
+        The lock covers the bookkeeping only, not the connecting: a server that takes its whole
+        connect timeout never hides one added meanwhile (it is listed as connecting at once)."""
         async with self._lock:
             self._signature = self._current_signature()
-            await self._apply(self._load())
+            starting = await self._apply(self._load())
+        await asyncio.gather(*(self._connected(name, conn) for name, conn in starting))
+        self._bump()
 
     def read_settings(self) -> None:
         """Load the settings without connecting (for commands that connect one server)."""
@@ -288,7 +293,8 @@ class McpHub:
             if self._current_signature() != self._signature:
                 await self.reload()
 
-    async def _apply(self, settings: McpSettings) -> None:
+    async def _apply(self, settings: McpSettings) -> list[tuple[str, McpConnection]]:
+        """The entries and connections as `settings` say; the new connections, to connect."""
         self.settings_errors = settings.errors
         old = self._entries
         self._entries = dict(settings.servers)
@@ -318,14 +324,20 @@ class McpHub:
             self._restarts.pop(name, None)
             to_start.append((name, entry.config))
         await asyncio.gather(*(self._stop(name) for name in to_stop))
+        starting = [(name, self._new_connection(name, config)) for name, config in to_start]
         self._bump()
-        await asyncio.gather(*(self._connect(name, config) for name, config in to_start))
-        self._bump()
+        return starting
 
     async def _connect(self, name: str, config: ServerConfig) -> None:
         conn = self._new_connection(name, config)
         self._bump()
-        if await conn.connect():
+        await self._connected(name, conn)
+
+    async def _connected(self, name: str, conn: McpConnection) -> None:
+        """Connect `conn`, then watch over it (unless it was replaced or stopped meanwhile)."""
+        if self._conns.get(name) is not conn:
+            return
+        if await conn.connect() and self._conns.get(name) is conn and not self._closing:
             self._supervisors[name] = asyncio.create_task(
                 self._supervise(name, conn), name=f"mcp:supervise:{name}"
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import weakref
 from collections.abc import Callable
@@ -15,7 +16,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from pycline.app.handle import CommandRejected
 from pycline.command_wire import accepted, command_from_json, read_json, rejected, request_of
-from pycline.commands import SetModel
+from pycline.commands import AnswerQuestion, SetModel
 from pycline.errors import PyclineError
 from pycline.event_wire import WireError
 from pycline.web import admin, api, parallel
@@ -179,6 +180,10 @@ async def _command(session: WebSession, followed: Followed, data: object) -> dic
     task_id = task_id if isinstance(task_id, str) else ""
     try:
         sent = command_from_json(data)
+        if isinstance(sent.command, AnswerQuestion):
+            sent = dataclasses.replace(
+                sent, command=dataclasses.replace(sent.command, by="the web UI")
+            )
         if followed.follows(sent.task_id):
             await followed.command(sent)
             return None

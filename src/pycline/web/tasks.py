@@ -45,6 +45,7 @@ class Run:
             "run": self.id,
             "task": self.text,
             "status": self.handle.status,
+            "mode": self.handle.mode,
             "models": self.handle.models(),
             **({"next": self.next_task} if self.next_task else {}),
         }

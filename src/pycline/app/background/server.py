@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import signal
 import time
@@ -226,7 +227,10 @@ class BackgroundServer:
                 raise CommandRejected(
                     f"This socket serves task {self.handle.id}, not {sent.task_id!r}."
                 )
-            await self.handle.send(sent.command)
+            command = sent.command
+            if isinstance(command, AnswerQuestion) and not command.by:
+                command = dataclasses.replace(command, by="pycline attach")
+            await self.handle.send(command)
         except (WireError, CommandRejected) as exc:
             return rejected(self.handle.id, str(exc), request_of(data))
         return accepted(sent.task_id, sent.request)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pycline.app.batch import isolation
 from pycline.app.batch.model import BatchResult, BatchTask, CheckResult, Isolation, Status
+from pycline.app.exit_codes import ExitCode
 from pycline.storage.paths import pycline_home
 from pycline.terminal.groups import signal_group
 
@@ -27,9 +28,6 @@ _TAIL = 4000
 _GRACE = 10.0  # after an interrupt, how long the agent may take to save and exit
 _MARK = "PYCLINE_BATCH_AGENT"  # carried by the agent and everything it starts
 _SETUP_TIMEOUT = 600.0
-# `pycline run`'s exit code when the task's --verify goal still failed at its last attempt
-# (pycline.cli.common.EXIT_UNVERIFIED; the app layer cannot import the terminal's module).
-EXIT_UNVERIFIED = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,13 +111,17 @@ async def run_one_async(task: BatchTask, options: WorkerOptions) -> BatchResult:
             duration=round(time.monotonic() - started, 3),
             patch=diff,
             transcript=await asyncio.to_thread(_transcript, place.path, agent.task_id),
-            error=None if agent.exit_code in (0, 1, EXIT_UNVERIFIED) else _agent_error(agent),
+            error=None if agent.exit_code in _TASK_ENDS else _agent_error(agent),
         )
     except Exception as exc:  # one broken task must never stop the batch
         return _error(task, started, f"{type(exc).__name__}: {exc}")
     finally:
         if place is not None:
             await isolation.release(place)
+
+
+# Exit codes of a run that reached its end (completed or not); any other is the agent's error.
+_TASK_ENDS = (ExitCode.OK, ExitCode.FAILED, ExitCode.REFUSED, ExitCode.UNVERIFIED)
 
 
 def _tempdir() -> str:
@@ -133,7 +135,7 @@ def _status(task: BatchTask, agent: AgentRun, check: CheckResult | None) -> Stat
         return "over_budget"
     if task.check:
         return "success" if check is not None and check.passed else "failure"
-    if agent.exit_code == EXIT_UNVERIFIED:
+    if agent.exit_code == ExitCode.UNVERIFIED:
         return "unverified"
     return "success" if agent.exit_code == 0 else "incomplete"
 

@@ -192,10 +192,18 @@ export class Store {
       const t = this.transcripts.get(s.id);
       if (t && t.run === s.run && !LIVE.has(s.status)) t.status = s.status;
     }
+    this.followMode();
     if (!this.restored) this.restoreView(tasks);
     // A task on screen that handed off (new_task): its follow-on task takes its place.
     const handed = tasks.find((s) => s.id === this.current && s.next);
     if (handed?.next && this.summaries.has(handed.next)) this.select(handed.next);
+  }
+
+  /** The switch shows the mode of the live task on screen, as its session has it (after a
+   * reload too: replayed events alone may not say, a task started in Plan mode has no switch). */
+  followMode() {
+    const s = this.current === null ? undefined : this.summaries.get(this.current);
+    if (s?.mode && LIVE.has(s.status)) this.mode = s.mode;
   }
 
   /** After a reload: the task that was on screen (its id is in the address) — one of this
@@ -225,6 +233,7 @@ export class Store {
     history.replaceState(null, "", taskId ? `#task=${taskId}` : location.pathname);
     this.screen = "chat";
     if (taskId) this.transcript(taskId);
+    this.followMode();
     this.changed();
   }
 
@@ -452,7 +461,9 @@ export class Store {
       const parts = [];
       if (result.written !== undefined) parts.push(`${count(result.written, "file")} written, ${result.deleted} deleted`);
       if (result.messages_removed !== undefined) parts.push(`${count(result.messages_removed, "message")} removed`);
-      this.notify(`Restored: ${parts.join("; ")}.`);
+      // What it deleted can come back: say from where.
+      const undo = result.deleted && result.undo ? ` The files before it are checkpoint ${result.undo.slice(0, 8)}.` : "";
+      this.notify(`Restored: ${parts.join("; ")}.${undo}`);
       // The conversation went back too: the task was stopped and is shown as saved.
       if (mode !== "workspace") await this.openSavedFresh(taskId);
     } catch (e) {

@@ -493,6 +493,8 @@ export class Transcript {
         const chosen = row.type === "followup" ? (row.options || []).find((o) => o.id === answer.option) : null;
         const said = [chosen ? chosen.label : "", answer.text || ""].filter((x) => x.trim()).join("\n");
         if (said) this.push({ type: "user", text: said, feedback: true, ts: e.ts, editable: !!answer.text, original: answer.text || "" });
+        // Answered in another front end (the terminal, an editor, `pycline attach`): say where.
+        if (e.by && e.by !== "the web UI") this.push({ type: "notice", text: `Answered in ${e.by}.` });
         return i;
       }
     }

@@ -26,6 +26,7 @@ export interface CommandAnswer {
   request?: string | number | null;
   question_id: string;
   answer: Answer;
+  by?: string;
   kind: "answer";
 }
 /** Stop the task now; it is saved and can be resumed. */

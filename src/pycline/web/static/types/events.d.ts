@@ -138,7 +138,7 @@ export interface EventPlanResponse {
   response: string;
   kind: "plan_response";
 }
-/** QuestionAnswered(question_id: 'str', answer: 'Answer', kind: "Literal['question_answered']" = 'question_answered') */
+/** QuestionAnswered(question_id: 'str', answer: 'Answer', by: 'str' = '', kind: "Literal['question_answered']" = 'question_answered') */
 export interface EventQuestionAnswered {
   v: 3;
   task_id: string;
@@ -146,6 +146,7 @@ export interface EventQuestionAnswered {
   ts: number;
   question_id: string;
   answer: Answer;
+  by?: string;
   kind: "question_answered";
 }
 /** The task waits for an answer to `question` (`TaskHandle.answer(question_id, …)`). */

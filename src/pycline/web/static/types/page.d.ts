@@ -23,6 +23,8 @@ export interface TaskSummary {
   run?: string;
   task: string;
   status: Status;
+  /** the mode the task is in now (a task waiting at its plan: "plan") */
+  mode?: "act" | "plan";
   models?: { act?: string; plan?: string };
   next?: string;
   workspace?: string;

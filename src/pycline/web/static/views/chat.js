@@ -10,7 +10,7 @@ import { Markdown } from "./common.js";
 import { MessageList } from "./messages.js";
 import { InputBox } from "./input.js";
 import { QuoteButton } from "./quote.js";
-import { checkpointBefore, compare, showProcesses, viewChanges } from "./task_actions.js";
+import { checkpointBefore, compare, restoreAsking, showProcesses, viewChanges } from "./task_actions.js";
 
 /**
  * @typedef {import("../lib/store.js").Store} Store
@@ -48,7 +48,7 @@ function Transcript({ store, t }) {
 export function rowContext(store, t) {
   return {
     compare: (commit) => compare(store, t.taskId, commit),
-    restore: (commit, mode) => store.restore(t.taskId, commit, mode),
+    restore: (commit, mode) => restoreAsking(store, t.taskId, commit, mode),
     viewChanges: () => viewChanges(store, t),
     checkpointBefore: (row) => checkpointBefore(t, row),
     resend: (row, commit, restore, text) => store.resend(t.taskId, { ts: row.ts, original: row.original ?? row.text ?? "", commit: commit || "", restore, text }),

@@ -6,7 +6,7 @@ import { html } from "../lib/html.js";
 import { api, enc } from "../lib/api.js";
 import { errorText } from "../lib/store.js";
 import { openModelPicker } from "./models.js";
-import { showProcesses, viewChanges } from "./task_actions.js";
+import { restoreAsking, showProcesses, viewChanges } from "./task_actions.js";
 
 /**
  * @typedef {import("../lib/store.js").Store} Store
@@ -88,7 +88,7 @@ const RUN = {
     // The newest checkpoint follows the last step: the one before it is where the step began.
     const before = marks.length > 1 ? marks[marks.length - 2] : marks[0];
     if (!before?.commit) return store.notify("This task has no checkpoint to go back to.", true);
-    return store.restore(t.taskId, before.commit, "both");
+    return restoreAsking(store, t.taskId, before.commit, "both");
   },
   diff: (store) => {
     const t = store.shown;

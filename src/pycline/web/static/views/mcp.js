@@ -14,6 +14,7 @@ import { errorText } from "../lib/store.js";
  */
 
 const POLL_MS = 700;
+const IDLE_POLL_MS = 3000;
 const SETTLING = new Set(["connecting", "disconnected"]);
 
 /** @param {{ store: Store }} props */
@@ -30,8 +31,10 @@ export function McpView({ store }) {
     api.get("/api/mcp").then((d) => {
       if (!live) return;
       setData(d);
-      // A server still connecting is shown as such and read again until it settles.
-      if (d.servers.some((/** @type {Server} */ s) => SETTLING.has(s.status))) timer = setTimeout(() => setN((k) => k + 1), POLL_MS);
+      // A server still connecting is shown as such and read again until it settles; the list
+      // is read again now and then anyway (servers added or removed from a terminal).
+      const settling = d.servers.some((/** @type {Server} */ s) => SETTLING.has(s.status));
+      timer = setTimeout(() => setN((k) => k + 1), settling ? POLL_MS : IDLE_POLL_MS);
     }).catch((e) => store.notify(errorText(e), true));
     return () => {
       live = false;

@@ -6,7 +6,7 @@
 import { html } from "../lib/html.js";
 import { useEffect, useState } from "../vendor/hooks.js";
 import { api, enc } from "../lib/api.js";
-import { errorText } from "../lib/store.js";
+import { count, errorText } from "../lib/store.js";
 import { toolFacts } from "../lib/tools.js";
 import { CodeBlock, Counts, Diff, diffCounts } from "./common.js";
 
@@ -197,7 +197,7 @@ function TreeItem({ store, w, changed }) {
       return store.notify(errorText(e), true);
     }
     store.openDialog(`Changes in ${w.name}`, () => r.files.length
-      ? html`<p>${r.files.length} file(s) changed in ${r.commits} commit(s)</p>
+      ? html`<p>${count(r.files.length, "file")} changed in ${count(r.commits, "commit")}</p>
         <ul aria-label="Changed files">${r.files.map((f) => html`<li><code>${f.status} ${f.path}</code> ${f.added === null ? html`<span class="muted">binary</span>` : html`<${Counts} added=${f.added} removed=${f.removed || 0} />`}</li>`)}</ul>
         <${Diff} diff=${r.diff} />`
       : html`<p>No changes.</p>`);

@@ -5,7 +5,7 @@
 import { html } from "../lib/html.js";
 import { useEffect, useRef, useState } from "../vendor/hooks.js";
 import { api } from "../lib/api.js";
-import { errorText } from "../lib/store.js";
+import { count, errorText } from "../lib/store.js";
 
 /**
  * @typedef {import("../lib/store.js").Store} Store
@@ -177,7 +177,7 @@ function Hooks({ store }) {
   const trust = async () => {
     try {
       const r = await api.post("/api/hooks/trust");
-      store.notify(`Trusted ${r.trusted.length} hook file(s).`);
+      store.notify(`Trusted ${count(r.trusted.length, "hook file")}.`);
     } catch (e) {
       store.notify(errorText(e), true);
     }
