@@ -240,6 +240,8 @@ async def git_checked(
         note = "\n".join(f"[pycline] {line}" for line in found)
         result = replace(result, text=f"{result.text}\n{note}")
     return result
+
+
 AUTO_NOTE = "[pycline] auto (sandboxed): run unasked, network off, writes kept to the workspace\n"
 
 
