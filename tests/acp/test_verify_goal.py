@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.acp.harness import COMPLETE, RecordingClient, in_process, script_file, start, text, write
 
-CHECK = "test -f ok.txt && echo check-passed || { echo no-ok-file; exit 3; }"
+CHECK = "test -f ok.txt && echo check-$((6*7))-passed || { echo no-ok-$((6*7)); exit 3; }"
 
 
 async def test_verify_holds_the_editors_task_to_the_check_and_shows_each_check(
@@ -27,4 +27,4 @@ async def test_verify_holds_the_editors_task_to_the_check_and_shows_each_check(
     assert [c["status"] for c in checks] == ["failed", "completed"]
     assert all(c["kind"] == "execute" for c in checks)
     shown = [str(c["content"]) for c in checks]
-    assert "no-ok-file" in shown[0] and "check-passed" in shown[1]
+    assert "no-ok-42" in shown[0] and "check-42-passed" in shown[1]

@@ -197,14 +197,14 @@ def test_yes_approves_writes_inside_the_workspace_without_asking(
 def test_verify_holds_the_sessions_tasks_to_the_check(
     isolated_home: Path, workspace: Path, tmp_path: Path
 ) -> None:
-    check = "test -f hello.txt || { echo no-hello-yet; exit 3; }"
+    check = "test -f hello.txt || { echo no-hello-$((6*7)); exit 3; }"
     child = _session(isolated_home, workspace, tmp_path, [COMPLETE, WRITE, COMPLETE])
     child.expect("Task> ")
     child.sendline(f"/verify {check}")
     child.expect_exact(f"Completion is verified by `{check}`")
     child.expect("Task> ")
     child.sendline("write hello")
-    child.expect("no-hello-yet")  # the first claim was checked, and sent back
+    child.expect("no-hello-42")  # the first claim was checked, and sent back
     child.expect(r"Allow write_to_file for 'hello.txt'\? ")
     child.sendline("y")
     child.expect("Press Enter to accept")

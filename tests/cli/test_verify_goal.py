@@ -13,7 +13,7 @@ from tests.cli.test_headless import run_cli
 from tests.fakes.openai_server import FakeOpenAI
 
 DONE = "<attempt_completion>\n<result>All done.</result>\n</attempt_completion>"
-CHECK = "test -f ok.txt && echo checked-fine || { echo missing-ok-file; exit 3; }"
+CHECK = "test -f ok.txt && echo checked-$((6*7)) || { echo missing-$((6*7)); exit 3; }"
 
 
 def write(path: str, text: str) -> str:
@@ -47,11 +47,11 @@ def test_a_claimed_completion_is_sent_the_failing_check_until_the_check_passes(
     assert len(requests) == 3
     # The first claim was answered with the check's exit code and the tail of its output.
     after_claim = _user_text(requests[1].body)
-    assert "failed (exit code 3)" in after_claim and "missing-ok-file" in after_claim
+    assert "failed (exit code 3)" in after_claim and "missing-42" in after_claim
     assert "attempt_completion" in after_claim
     # The terminal showed the check and its result, both times.
     assert out.count(f"verify_goal {CHECK}") >= 2
-    assert "missing-ok-file" in out and "checked-fine" in out
+    assert "missing-42" in out and "checked-42" in out
 
 
 def test_a_run_that_exhausts_its_verification_attempts_exits_unverified(
@@ -94,7 +94,7 @@ def test_a_resumed_task_keeps_its_goal(isolated_home: Path, workspace: Path) -> 
             cwd=workspace,
         )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert "checked-fine" in proc.stdout  # the resumed run verified its completion too
+    assert "checked-42" in proc.stdout  # the resumed run verified its completion too
 
 
 def test_max_verify_needs_a_goal(isolated_home: Path, workspace: Path) -> None:

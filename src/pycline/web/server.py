@@ -202,11 +202,11 @@ async def _request(session: WebSession, followed: Followed, data: dict[str, Any]
     request = data.get("request")
     try:
         match page_request(data):
-            case NewTask(text=text, images=images, mode=mode, verify=verify):
+            case NewTask(text=text, images=images, mode=mode, verify=verify, auto=auto):
                 if not text.strip():
                     raise BadRequest("a task needs some text")
                 run = await session.new_task(
-                    text.strip(), images=images, mode=mode, verify=verify.strip()
+                    text.strip(), images=images, mode=mode, verify=verify.strip(), auto=auto
                 )
                 task_id = run.handle.id
             case ResumeTask(task_id=task_id, mode=mode):

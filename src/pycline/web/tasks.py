@@ -112,11 +112,12 @@ class WebSession:
         mode: str = "act",
         worktree: Path | None = None,
         verify: str = "",
+        auto: bool = False,
     ) -> Run:
         """A task in the server's folder, or in `worktree` (one of its worktree tasks' folders);
-        `verify`: the goal check only whose exit 0 completes it."""
+        `verify`: the goal check only whose exit 0 completes it; `auto`: auto (sandboxed) mode."""
         session = self.session if worktree is None else await self._worktree_session(worktree)
-        options = TaskOptions(verify=verify) if verify else None
+        options = TaskOptions(verify=verify, auto=auto) if verify or auto else None
         handle = await session.new_task(
             text, images=image_contents(images), mode=as_mode(mode), options=options
         )

@@ -80,6 +80,7 @@ class NewTask:
     images: tuple[str, ...] = ()  # data URLs
     mode: Literal["act", "plan"] = "act"
     verify: str = ""  # a goal check: only its exit 0 completes the task ("": none)
+    auto: bool = False  # auto (sandboxed) mode (app.auto_mode)
     kind: Literal["new_task"] = "new_task"
 
 

@@ -65,6 +65,8 @@ export class Store {
     this.draft = { text: "", images: /** @type {string[]} */ ([]) };
     /** The new task's goal check (a command whose exit 0 alone completes it; "": none). */
     this.verify = "";
+    /** The new task runs in auto (sandboxed) mode. */
+    this.auto = false;
     /** @type {Set<string>} tasks whose background commands are being watched */
     this.watching = new Set();
     /** @type {Set<() => void>} */
@@ -332,7 +334,8 @@ export class Store {
    * @param {string[]} images */
   start(text, images) {
     const verify = this.verify.trim();
-    return this.connection.send({ v: 1, kind: "new_task", text, images, mode: this.mode, ...(verify ? { verify } : {}) });
+    const extra = { ...(verify ? { verify } : {}), ...(this.auto ? { auto: true } : {}) };
+    return this.connection.send({ v: 1, kind: "new_task", text, images, mode: this.mode, ...extra });
   }
 
   /** fields: option, text, images, edited_content (an answer, as in events.v3.json).

@@ -183,7 +183,11 @@ export function InputBox({ store }) {
       }} /></div>
     ${t ? null : html`<div class="input-row verify-row"><input class="verify" type="text" aria-label="Verify command"
       placeholder="Verify with (optional): a command that must exit 0, e.g. pytest -q" value=${store.verify}
-      onInput=${(/** @type {Event} */ e) => { store.verify = /** @type {HTMLInputElement} */ (e.currentTarget).value; }} /></div>`}
+      onInput=${(/** @type {Event} */ e) => { store.verify = /** @type {HTMLInputElement} */ (e.currentTarget).value; }} />
+      <label class="auto-mode" title="Commands run unasked in the sandbox with the network off; edits inside the project unasked; the rest asks">
+        <input type="checkbox" checked=${store.auto}
+          onChange=${(/** @type {Event} */ e) => { store.auto = /** @type {HTMLInputElement} */ (e.currentTarget).checked; store.changed(); }} />
+        Auto (sandboxed)</label></div>`}
     <div class="input-tools">
       <button type="button" class="icon" aria-label="Add context" onClick=${() => { const el = area.current; if (el) { el.setRangeText("@", el.selectionStart, el.selectionEnd, "end"); setText(el.value); el.focus(); updateMenu(); } }}>@</button>
       <button type="button" class="icon" aria-label="Add images" onClick=${() => file.current?.click()}>Images</button>
