@@ -194,7 +194,7 @@ def settings_page() -> str:
     return "\n".join(out) + "\n"
 
 
-_EXPANDED = ("autoApprove", "modelInfo", "focusChainSettings")
+_EXPANDED = ("autoApprove", "modelInfo", "focusChainSettings", "telemetry")
 
 
 def _leaves(model: type[BaseModel], prefix: str = "") -> list[tuple[str, FieldInfo, type]]:

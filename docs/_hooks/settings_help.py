@@ -91,8 +91,7 @@ DESCRIPTIONS: dict[str, str] = {
     "promptProfile": "The system prompt: `compact` (the core tools, a line and an example each), "
     "`full`, or `auto`: compact for a model of fewer than 10B parameters.",
     "focusChainSettings.enabled": "Keep the `task_progress` checklist (Cline's focus chain).",
-    "focusChainSettings.remindClineInterval": "Remind the model of the checklist every N "
-    "requests.",
+    "focusChainSettings.remindClineInterval": "Remind the model of the checklist every N requests.",
     "hooksEnabled": "Run hooks (a project's hooks also need your trust).",
     "subagentsEnabled": "Offer `use_subagents`, read-only child tasks in parallel.",
     "maxTaskCost": "USD one task may spend before pycline asks (headless: stops, exit code 3).",
@@ -100,8 +99,7 @@ DESCRIPTIONS: dict[str, str] = {
     "maxDailyCost": "USD all tasks may spend in a day.",
     "maxTaskTokens": "Tokens one task may use.",
     "maxSessionTokens": "Tokens one session may use.",
-    "telemetry": "OpenTelemetry traces and metrics over OTLP/HTTP (needs the `otel` extra).",
-    "telemetry.enabled": "Export a span per task, model request and tool call, and counters for "
+    "telemetry.enabled": "(Needs the `otel` extra.) Export a span per task, model request and tool call, and counters for "
     "tokens, cost and tool calls. The standard `OTEL_EXPORTER_OTLP_*` variables also turn it on.",
     "telemetry.endpoint": "The OTLP/HTTP base URL (unset: the `OTEL_EXPORTER_OTLP_*` variables', "
     "else `http://localhost:4318`).",
