@@ -81,8 +81,9 @@ def test_every_documented_store_in_a_shown_folder_is_hidden_and_the_toolchain_st
     tool.parent.mkdir(parents=True)
     tool.write_text("#!/bin/sh\necho CARGO-TOOL-RAN\n", encoding="utf-8")
     tool.chmod(0o755)
-    reads = [f"cat ~/{rel}" for rel in STORES] + [f"cat ~/{rel}" for rel in KEPT]
-    reads += ["grep -r STORE- ~ 2>/dev/null | head -100", "cargo-tool"]
+    # One command each (a sandbox each costs a process start): every file, then a search.
+    names = " ".join(f"~/{rel}" for rel in [*STORES, *KEPT])
+    reads = [f"for f in {names}; do cat $f; done 2>&1", "grep -r STORE- ~ | head -100; cargo-tool"]
     proc = scripted(
         workspace,
         isolated_home,
