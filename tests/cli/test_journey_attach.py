@@ -64,7 +64,7 @@ def test_attach_withdraws_a_prompt_answered_elsewhere_keeps_showing_events_and_d
     assert there.wait_exit() == 0
 
     # A second task: attached, then one Ctrl-C at its prompt detaches and leaves it waiting.
-    script.write_text(json.dumps([WRITE, COMPLETE]), encoding="utf-8")
+    (workspace / "notes.txt").unlink()  # so the model's same write has something to change
     here.type("write them again")
     here.expect("type feedback")
     again = Terminal(["attach", listed(env, "waiting")["id"]], home=home, cwd=workspace,

@@ -40,6 +40,8 @@ def test_switching_tasks_shows_each_tasks_own_first_message_and_checkpoints(star
     send_task(page, "First task alpha")
     page.get_by_role("button", name="Save", exact=True).click()
     _finish(page, "Written.")
+    # The scripted model writes the same file again: changed meanwhile, so there is a diff.
+    (ui.workspace / "a.txt").write_text("changed by hand\n", encoding="utf-8")
     send_task(page, "Second task beta")
     expect(log.get_by_text("Second task beta", exact=True)).to_be_visible()
     expect(log.get_by_text("First task alpha", exact=True)).to_have_count(0)

@@ -144,6 +144,12 @@ class WriteToFileTool:
         cleaned = clean_write_content(content, path, ctx.model_family)
         base = target.existing or TextFile("")
         proposed = base.conform(cleaned)
+        if target.existing is not None and proposed == base.text:
+            # Nothing to show or approve: asking Save/Reject over an empty diff helps nobody.
+            return ToolResult(
+                f"{target.resolved.display} already holds exactly this content; nothing was "
+                "written."
+            )
         warning = truncation_warning(omission_placeholders(proposed, base.text))
         return await _propose_and_save(
             ctx, self.summary(call), self.spec.name, target, proposed, warning, written=content

@@ -32,9 +32,12 @@ def _board(session: WebSession) -> list[dict[str, Any]]:
 
     rows = []
     for entry in reversed(board(session.home)):  # newest first
-        if entry.front_end != "background" and entry.pid == os.getpid():
-            continue  # this server's own: the page has them already
         row = asdict(entry)
+        if entry.front_end != "background" and entry.pid == os.getpid():
+            # This server's own, listed as `pycline tasks` lists it; its questions are answered
+            # on its tab, which the row shows.
+            rows.append({**row, "here": True})
+            continue
         saved = bg_state.load(session.home, entry.id) if entry.status == "waiting" else None
         asked = saved.question if saved is not None else None
         if asked:

@@ -1,7 +1,7 @@
 // The page: navigation, the tabs of the tasks, the screen shown, notifications and dialogs.
 
 import { html } from "../lib/html.js";
-import { useEffect, useState } from "../vendor/hooks.js";
+import { useEffect, useRef, useState } from "../vendor/hooks.js";
 import { ChatView } from "./chat.js";
 import { Dialogs, useStore } from "./common.js";
 import { HistoryView } from "./history.js";
@@ -42,8 +42,16 @@ export function App({ store }) {
  * @param {{ store: Store }} props */
 function Tabs({ store }) {
   const tabs = store.tabs();
+  const bar = useRef(/** @type {HTMLElement | null} */ (null));
+  // The tab of the task on screen is scrolled into view whenever it changes (a new task, one
+  // opened from History or Parallel Tasks, a reload), however many tabs there are.
+  const shown = store.current === null ? null : store.transcripts.get(store.current);
+  useEffect(() => {
+    const selected = bar.current?.querySelector('[role="tab"][aria-selected="true"]')?.closest(".tab-box");
+    if (selected) selected.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [store.current, tabs.length, shown?.shownStatus]); // its label grows with its status
   if (!tabs.length) return null;
-  return html`<div class="tabs" role="tablist" aria-label="Tasks">
+  return html`<div class="tabs" role="tablist" aria-label="Tasks" ref=${bar}>
     ${tabs.map((s) => {
       const t = store.transcripts.get(s.id);
       const status = t ? t.shownStatus : s.status;

@@ -15,7 +15,7 @@ import { CodeBlock, Counts, Diff, diffCounts } from "./common.js";
  * @typedef {{ question_id: string, kind: string, tool?: string | null, preview?: string | null, options: { id: string, label: string }[] }} BgAsk
  * @typedef {{ id: string, task: string, workspace: string, status: string, cost: number, started: number,
  *   task_id: string | null, question: string | null, reason: string, ask?: BgAsk,
- *   front_end: "background" | "terminal" | "web" | "editor", pid: number }} BgTask
+ *   front_end: "background" | "terminal" | "web" | "editor", pid: number, here?: boolean }} BgTask
  * @typedef {{ name: string, branch: string, path: string, base: string, target?: string, created: number }} Worktree
  */
 
@@ -93,7 +93,10 @@ function StartForm({ store, changed }) {
 /** @param {{ store: Store, r: BgTask, changed: () => void }} props */
 function BgItem({ store, r, changed }) {
   const live = !FINISHED.has(r.status);
-  const open = () => (live && r.task_id ? store.followBackground(r.id, r.task_id, r.task) : r.task_id && store.openBackground(r.task_id));
+  // This page's own task (`here`): its tab shows it; another's is followed or opened.
+  const open = () => (r.here && r.task_id ? store.select(r.task_id)
+    : live && r.task_id ? store.followBackground(r.id, r.task_id, r.task) : r.task_id && store.openBackground(r.task_id));
+  const verb = r.here ? "Show" : live ? "Follow" : "Open";
   const stop = async () => {
     try {
       const said = await api.post(`/api/background/${enc(r.id)}/stop`);
@@ -106,11 +109,11 @@ function BgItem({ store, r, changed }) {
   return html`<li class="history-item" aria-label=${r.task}>
     <div class="history-top"><span>${new Date(r.started * 1000).toLocaleString()}</span><span class=${`status ${r.status}`} aria-label=${`Status of ${r.id}`}>${r.status}</span></div>
     <div class="history-open">${r.task}</div>
-    <div class="history-meta"><code>${r.id}</code><span class="muted">${r.front_end}</span><span>$${(r.cost || 0).toFixed(4)}</span><span>${r.workspace}</span></div>
+    <div class="history-meta"><code>${r.id}</code><span class="muted">${r.here ? "this page" : r.front_end}</span><span>$${(r.cost || 0).toFixed(4)}</span><span>${r.workspace}</span></div>
     ${r.question ? html`<div class="warn">Waiting for: ${r.question}</div>` : r.reason && r.status !== "completed" ? html`<div class="muted">${r.reason}</div>` : null}
     ${r.ask ? html`<${AnswerBox} store=${store} r=${r} ask=${r.ask} changed=${changed} />` : null}
     <div class="history-meta">
-      ${r.task_id ? html`<button type="button" aria-label=${`${live ? "Follow" : "Open"} ${r.id}`} onClick=${() => Promise.resolve(open()).catch((e) => store.notify(errorText(e), true))}>${live ? "Follow" : "Open"}</button>` : null}
+      ${r.task_id ? html`<button type="button" aria-label=${`${verb} ${r.id}`} onClick=${() => Promise.resolve(open()).catch((e) => store.notify(errorText(e), true))}>${verb}</button>` : null}
       ${live ? html`<button type="button" aria-label=${`Stop ${r.id}`} onClick=${stop}>Stop</button>` : null}
     </div>
   </li>`;
