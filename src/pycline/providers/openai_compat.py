@@ -132,8 +132,10 @@ class OpenAIProvider:
                         temperature=temperature,
                         **options,
                     )
-                except openai.BadRequestError:
-                    if closer is None:
+                except openai.BadRequestError as refused:
+                    if closer is None or self._translate(refused, streaming=False).kind is not (
+                        ProviderErrorKind.BAD_REQUEST
+                    ):
                         raise
                     # A server that refuses this many stop sequences: asked again without them,
                     # for the rest of the session (the reply is then cut after its first call).
