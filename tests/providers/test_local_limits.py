@@ -242,3 +242,16 @@ async def test_a_local_reply_that_ends_inside_a_value_is_not_run(
     told = server.completions[1].body["messages"][-1]["content"]
     text = told if isinstance(told, str) else " ".join(p.get("text", "") for p in told)
     assert "ended inside <content> of write_to_file" in text
+
+
+async def test_a_server_that_refuses_stop_sequences_is_asked_without_them() -> None:
+    from tests.fakes.openai_server import OpenAIError
+
+    refused = OpenAIError(400, "'stop' may hold at most 4 sequences", param="stop")
+    with FakeOpenAI([refused, "first", "second"]) as server:
+        provider = OpenAIProvider(api_key="k", model=SMALL, base_url=server.base_url)
+        first = await drain(provider)
+        second = await drain(provider)
+        await provider.aclose()
+    assert (first.text, second.text) == ("first", "second")
+    assert ["stop" in r.body for r in server.completions] == [True, False, False]

@@ -64,6 +64,7 @@ class OpenAIProvider:
         self._reasoning_effort = reasoning_effort or None
         self._read_timeout = read_timeout
         self._first_byte_timeout = first_byte_timeout
+        self._stops_refused = False  # the server rejected a request with stop sequences
         self._connect_timeout = connect_timeout
         self._display_url = (base_url or self._preset.base_url).rstrip("/")
         self._label = self._preset.label if base_url is None else self._display_url
@@ -107,7 +108,11 @@ class OpenAIProvider:
         # A local model asked for XML calls stops at the end of its first call: nothing after it
         # is used, and on a slow CPU every token of it costs time (and cancelling a reply
         # mid-stream can cost the server its cached prompt).
-        closer = StreamingParser() if not tools and self._model.local else None
+        closer = (
+            StreamingParser()
+            if not tools and self._model.local and not self._stops_refused
+            else None
+        )
         if closer is not None:
             options["stop"] = list(XML_STOPS)
         options["extra_body"] = {**options.get("extra_body", {}), "messages": wire}
@@ -120,13 +125,30 @@ class OpenAIProvider:
         clock = _Clock(waits, prompt_tokens)
         try:
             async with clock.waiting():
-                response = await client.chat.completions.create(
-                    model=self._model.id,
-                    messages=[],
-                    stream=True,
-                    temperature=temperature,
-                    **options,
-                )
+                try:
+                    response = await client.chat.completions.create(
+                        model=self._model.id,
+                        messages=[],
+                        stream=True,
+                        temperature=temperature,
+                        **options,
+                    )
+                except openai.BadRequestError as refused:
+                    if closer is None or self._translate(refused, streaming=False).kind is not (
+                        ProviderErrorKind.BAD_REQUEST
+                    ):
+                        raise
+                    # A server that refuses this many stop sequences: asked again without them,
+                    # for the rest of the session (the reply is then cut after its first call).
+                    self._stops_refused, closer = True, None
+                    del options["stop"]
+                    response = await client.chat.completions.create(
+                        model=self._model.id,
+                        messages=[],
+                        stream=True,
+                        temperature=temperature,
+                        **options,
+                    )
         except (openai.APIError, httpx2.TransportError) as exc:
             raise self._translate(exc, streaming=False) from exc
         except TimeoutError as exc:
