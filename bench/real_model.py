@@ -172,7 +172,7 @@ def run_agent(agent: str, task: dict[str, Any], proxy: ModelProxy, alias: str,
                     _stop(process)
         result.wall = round(time.monotonic() - started, 1)
         time.sleep(0.5)  # the proxy's thread notes the end of a reply cut off by the stop
-        recording.close()
+        recording.close(proxy.upstream_origin if ns.llama_server else None)
         result.exit_code = process.returncode
         result.turns = len(recording.turns)
         result.tokens_in, result.tokens_out = recording.tokens_in, recording.tokens_out
@@ -193,7 +193,10 @@ def run_agent(agent: str, task: dict[str, Any], proxy: ModelProxy, alias: str,
         if keep:
             (keep / f"{task['id']}-{agent}.turns.json").write_text(
                 json.dumps(
-                    [{k: v for k, v in asdict(t).items() if k != "raw"} for t in recording.turns],
+                    [
+                        {k: v for k, v in asdict(t).items() if k not in ("raw", "request")}
+                        for t in recording.turns
+                    ],
                     indent=1,
                 ),
                 encoding="utf-8",
@@ -359,6 +362,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     base_url, server, server_version = serve(ns, spec, out)
     proxy = ModelProxy(base_url.removesuffix("/v1"))
+    ns.llama_server = server is not None or "unknown" not in server_version
     proxy.start()
     results: list[Result] = []
     try:
