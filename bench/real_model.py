@@ -321,7 +321,7 @@ def _header(ns: argparse.Namespace, spec: catalog.LocalModel, server_version: st
             started: float, partial: str) -> str:  # fmt: skip
     wall = time.monotonic() - started
     return (
-        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · pycline {_pycline_commit()} · "
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · pycline {ns.commit} · "
         f"Cline {cline_compare.CLINE_VERSION} · llama-server {server_version} · "
         f"{spec.label}, GGUF SHA-256 {spec.sha256} · context {spec.context_window:,} · "
         f"caps {ns.turns} turns, {ns.wall:.0f} s per agent and task · "
@@ -353,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"unknown agents: {', '.join(sorted(unknown))}")
     spec = catalog.model(ns.model)
     tasks = load_suite(ns.only)
+    ns.commit = _pycline_commit()  # the code the run started with
     # Stopped with SIGTERM: unwind, so the agent and the model server are stopped too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     out = ns.out or Path(tempfile.mkdtemp(prefix="rm-bench-"))
