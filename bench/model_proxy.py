@@ -30,6 +30,8 @@ class Turn:
     output_seconds: float = 0.0
     wall: float = 0.0  # from the request to the reply's last byte (or the stop)
     raw: bytearray = field(default_factory=bytearray, repr=False)
+    request: bytes = field(default=b"", repr=False)
+    counted: str = "server"  # "server": its usage figures; "tokenized": a reply cut short
 
     def finish(self) -> None:
         """Read what arrived of the reply (all of it, or up to where the run was stopped)."""
@@ -43,10 +45,15 @@ class Recording:
     capped: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def close(self) -> None:
-        """Parse every reply, the one cut off by a stop included."""
+    def close(self, upstream: str | None = None) -> None:
+        """Parse every reply, the one cut off by a stop included. A reply the agent stopped
+        reading early (at its first complete tool call) has no usage figures: with `upstream`
+        (llama-server) its prompt and the part written are counted by the server's own
+        template and tokenizer instead."""
         for turn in self.turns:
             turn.finish()
+            if upstream and not turn.prompt_tokens and turn.request:
+                _count_with_server(turn, upstream)
 
     @property
     def tokens_in(self) -> int:
@@ -93,6 +100,10 @@ class ModelProxy:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
 
+    @property
+    def upstream_origin(self) -> str:
+        return f"http://{self.upstream.hostname}:{self.upstream.port}"
+
     def start(self) -> None:
         self.thread.start()
 
@@ -121,6 +132,7 @@ class ModelProxy:
                 request = json.loads(body)
                 messages = request.get("messages") or []
                 turn.last_message = _message_text(messages[-1]) if messages else ""
+                turn.request = body
             except (ValueError, AttributeError, IndexError):
                 pass
         connection = http.client.HTTPConnection(
@@ -210,3 +222,30 @@ def _parse_reply(turn: Turn, raw: bytes) -> None:
                 slot[0] += function.get("name") or ""
                 slot[1] += function.get("arguments") or ""
     turn.calls = [(name, args) for name, args in (calls[k] for k in sorted(calls))]
+
+
+def _post(upstream: str, path: str, body: bytes) -> dict[str, Any]:
+    split = urlsplit(upstream)
+    connection = http.client.HTTPConnection(split.hostname or "127.0.0.1", split.port, timeout=120)
+    try:
+        connection.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+        reply = connection.getresponse()
+        data = json.loads(reply.read())
+    finally:
+        connection.close()
+    return data if isinstance(data, dict) else {}
+
+
+def _count_with_server(turn: Turn, upstream: str) -> None:
+    try:
+        prompt = _post(upstream, "/apply-template", turn.request).get("prompt")
+        if not isinstance(prompt, str):
+            return
+        tokens = _post(upstream, "/tokenize", json.dumps({"content": prompt}).encode())
+        written = turn.text + "".join(name + args for name, args in turn.calls)
+        out = _post(upstream, "/tokenize", json.dumps({"content": written}).encode())
+    except (OSError, ValueError):
+        return
+    turn.prompt_tokens = len(tokens.get("tokens") or [])
+    turn.completion_tokens = len(out.get("tokens") or [])
+    turn.counted = "tokenized"

@@ -172,7 +172,7 @@ def run_agent(agent: str, task: dict[str, Any], proxy: ModelProxy, alias: str,
                     _stop(process)
         result.wall = round(time.monotonic() - started, 1)
         time.sleep(0.5)  # the proxy's thread notes the end of a reply cut off by the stop
-        recording.close()
+        recording.close(proxy.upstream_origin if ns.llama_server else None)
         result.exit_code = process.returncode
         result.turns = len(recording.turns)
         result.tokens_in, result.tokens_out = recording.tokens_in, recording.tokens_out
@@ -193,7 +193,10 @@ def run_agent(agent: str, task: dict[str, Any], proxy: ModelProxy, alias: str,
         if keep:
             (keep / f"{task['id']}-{agent}.turns.json").write_text(
                 json.dumps(
-                    [{k: v for k, v in asdict(t).items() if k != "raw"} for t in recording.turns],
+                    [
+                        {k: v for k, v in asdict(t).items() if k not in ("raw", "request")}
+                        for t in recording.turns
+                    ],
                     indent=1,
                 ),
                 encoding="utf-8",
@@ -318,7 +321,7 @@ def _header(ns: argparse.Namespace, spec: catalog.LocalModel, server_version: st
             started: float, partial: str) -> str:  # fmt: skip
     wall = time.monotonic() - started
     return (
-        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · pycline {_pycline_commit()} · "
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · pycline {ns.commit} · "
         f"Cline {cline_compare.CLINE_VERSION} · llama-server {server_version} · "
         f"{spec.label}, GGUF SHA-256 {spec.sha256} · context {spec.context_window:,} · "
         f"caps {ns.turns} turns, {ns.wall:.0f} s per agent and task · "
@@ -350,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"unknown agents: {', '.join(sorted(unknown))}")
     spec = catalog.model(ns.model)
     tasks = load_suite(ns.only)
+    ns.commit = _pycline_commit()  # the code the run started with
     # Stopped with SIGTERM: unwind, so the agent and the model server are stopped too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     out = ns.out or Path(tempfile.mkdtemp(prefix="rm-bench-"))
@@ -359,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     base_url, server, server_version = serve(ns, spec, out)
     proxy = ModelProxy(base_url.removesuffix("/v1"))
+    ns.llama_server = server is not None or "unknown" not in server_version
     proxy.start()
     results: list[Result] = []
     try:
