@@ -57,7 +57,9 @@ class JournaledFolder(Protocol):
 
 
 JOURNAL = "journal.jsonl"
-INDEX_EVERY = 2.0  # seconds between history-index updates of a running task
+# Seconds between history-index updates of a running task (its status changes are written at
+# once): each update is a SQLite commit, pages written to disk, for a figure only a listing shows.
+INDEX_EVERY = 10.0
 BATCH_DELAY = 0.05  # seconds a change may wait for the writer thread when nothing flushes
 
 

@@ -54,8 +54,8 @@ READ_FILE_SPEC = ToolSpec(
     example="<read_file>\n<path>src/main.py</path>\n</read_file>",
 )
 
-PAGE_LINES = 1000
-PAGE_CHARS = 100_000
+PAGE_LINES = 500  # about 7,000 characters of code: a large file costs what Cline's cut of it does
+PAGE_CHARS = 24_000  # a page of long lines stays bounded too
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
 _SAMPLE_BYTES = 64 * 1024
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp"}

@@ -147,10 +147,12 @@ class LanguageServers:
         )
 
     def wait_for(self, path: Path) -> float:
-        """How long an edit of `path` waits for its server: the budget once it runs."""
+        """How long an edit of `path` waits for its server: the budget once it runs and has
+        answered once (its first answer is a cold load of the project, seconds long)."""
         slot = self._slot(path)
-        running = slot is not None and slot.connection is not None and slot.connection.alive
-        return self.budget if running else self.cold_wait
+        connection = slot.connection if slot is not None else None
+        warm = connection is not None and connection.alive and bool(connection.published)
+        return self.budget if warm else self.cold_wait
 
     def take_notices(self) -> list[str]:
         """What happened to installs since the last call (each said once)."""
