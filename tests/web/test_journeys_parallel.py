@@ -12,8 +12,10 @@ from tests.web.test_parallel import runtime  # noqa: F401  (a fixture)
 
 
 def test_parallel_tasks_lists_the_pages_own_live_task_and_shows_its_tab(
-    start_ui, new_page, runtime
-):  # noqa: F811
+    start_ui,
+    new_page,
+    runtime,  # noqa: F811
+):
     ui = start_ui([followup("Which file?", "a.txt", "b.txt"), complete("Picked.")], env=runtime)
     page = new_page()
     page.goto(ui.url)
