@@ -70,7 +70,6 @@ def _private(path: Path) -> None:
     """The index readable by this user only: SQLite makes its files with the umask, and its
     `-wal` and `-shm` files with the mode of the database file."""
     with contextlib.suppress(OSError):
-        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
         for suffix in ("", *_SIDE_FILES):
             with contextlib.suppress(FileNotFoundError):
                 side = f"{path}{suffix}"
@@ -93,13 +92,14 @@ class HistoryIndex:
             self.reset()
 
     def _create(self) -> None:
-        _private(self.path)
         with closing(self._connect()) as db, db:
             db.executescript(_SCHEMA)
             # A file that is a database but not ours (or an older schema) is as good as corrupt.
             names = {row[1] for row in db.execute("PRAGMA table_info(tasks)")}
             if not set(_FIELDS) <= names:
                 raise sqlite3.DatabaseError(f"{self.path} has an unexpected schema")
+        # Made by SQLite with the umask (inside the 0700 data folder): made private at once.
+        _private(self.path)
 
     def reset(self) -> None:
         """Set a damaged database aside and start an empty one (to be refilled)."""

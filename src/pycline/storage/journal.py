@@ -309,6 +309,8 @@ class TaskRecorder:
         self.seconds_writing += time.perf_counter() - started
 
     def _index(self, record: TaskRecord, snapshot: dict[str, Any]) -> None:
+        if not self.folder.path.is_dir():
+            return  # the task was deleted while it ran: a late update must not list it again
         saved = TaskRecord.from_json(snapshot)
         saved.size = self.folder.disk_size()
         # Starred or unstarred by another process while this task runs: the index wins.
