@@ -104,7 +104,9 @@ def test_headless_run_skips_untrusted_servers_until_pycline_mcp_trust(
     assert not marker.exists()
     [folder] = (isolated_home / "tasks").iterdir()
     said = json.dumps(load_json(folder / "api_conversation_history.json"))
-    assert "HI" not in said and "No MCP server named 'proj'" in said
+    assert "HI" not in said, said
+    # With no MCP server started, the task is offered no MCP tool at all.
+    assert "Unknown tool 'use_mcp_tool'" in said, said
 
     trusted = pycline("mcp", "trust", home=isolated_home, cwd=workspace)
     assert trusted.returncode == 0, trusted.stderr
