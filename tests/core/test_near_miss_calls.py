@@ -77,3 +77,36 @@ async def test_a_call_in_a_code_fence_is_one_call(isolated_home: Path, workspace
     assert (await task.start("read notes")).completed
     told = result_text(provider, 1)
     assert "alpha" in told and "Only one tool" not in told
+
+
+async def test_a_bare_value_in_a_one_parameter_call_is_read_as_that_parameter(
+    isolated_home: Path, workspace: Path
+) -> None:
+    # What Qwen2.5-Coder 1.5B wrote on a real task, three times running, before this repair.
+    (workspace / "notes.txt").write_text("alpha\n")
+    call = f"<read_file>\n{workspace / 'notes.txt'}\n</read_file>"
+    task, provider = make_task(isolated_home, workspace, [call, complete()], RecordingHost())
+    assert (await task.start("read notes")).completed
+    told = result_text(provider, 1)
+    assert "alpha" in told
+    assert "no parameter tag; it was read as <path>" in told
+    assert f"<read_file><path>{workspace / 'notes.txt'}</path></read_file>" in told
+
+
+def test_a_bare_value_is_read_only_where_one_reading_exists() -> None:
+    empty = ToolUseBlock("search_files", {}, partial=False)
+    # Two required parameters: which one the value is meant for is not plain.
+    text = "<search_files>\nTODO\n</search_files>"
+    assert repair_params(empty, text, ["path", "regex"], ["path", "regex"]).block.params == {}
+    # A path of two lines is not one path.
+    read = ToolUseBlock("read_file", {}, partial=False)
+    text = "<read_file>\na.py\nb.py\n</read_file>"
+    assert repair_params(read, text, ["path"], ["path"]).block.params == {}
+    # Tags of another kind inside: not a bare value (the alias rule or the tool answers it).
+    text = "<read_file>\n<paths>a.py</paths>\n</read_file>"
+    assert repair_params(read, text, ["path"], ["path"]).block.params == {}
+    # A result may span lines.
+    done = ToolUseBlock("attempt_completion", {}, partial=False)
+    text = "<attempt_completion>\nFixed it.\nAll tests pass.\n</attempt_completion>"
+    fixed = repair_params(done, text, ["result", "command"], ["result"])
+    assert fixed.block.params == {"result": "Fixed it.\nAll tests pass."}

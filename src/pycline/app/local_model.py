@@ -248,8 +248,14 @@ def doctor_checks(
     in_use = configured == PROVIDER
     spec = catalog.model(key if in_use else None)
     found = status(home, spec.key)
-    missing = "fail" if in_use else "off"
     fix = "pycline setup (choose the small local model)"
+    if not in_use:
+        # Optional when another model is configured: one row, no fix line to act on.
+        ready = found.installed and found.runtime is not None
+        name = spec.label.split(" (")[0]
+        detail = f"{name} ready" if ready else f"{name} not installed (optional: pycline setup)"
+        return [("built-in model", "ok" if ready else "off", detail, "")]
+    missing = "fail"
     rows: list[tuple[str, str, str, str]] = []
     if found.installed:
         rows.append(("built-in model", "ok", f"{spec.label}: installed, verified", ""))
@@ -261,8 +267,6 @@ def doctor_checks(
         )
     else:
         rows.append(("built-in model runtime", missing, "llama-server: not found or built", fix))
-    if not in_use:
-        return rows
     if not found.installed or found.runtime is None:
         rows.append(("built-in model server", "fail", "cannot start: see above", fix))
         return rows

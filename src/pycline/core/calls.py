@@ -63,7 +63,10 @@ def _repaired(host: CallHost, reply: Reply) -> Reply:
     assert isinstance(block, ToolUseBlock)
     tool = host.tools.get(block.name)
     if tool is not None:
-        fixed = near_miss.repair_params(block, reply.text, [p.name for p in tool.spec.params])
+        params = tool.spec.params
+        fixed = near_miss.repair_params(
+            block, reply.text, [p.name for p in params], [p.name for p in params if p.required]
+        )
         blocks[index] = fixed.block
         corrections += fixed.corrections
     if not corrections:

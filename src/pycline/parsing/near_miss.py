@@ -9,7 +9,10 @@ Only slips with one possible reading are repaired:
 - a parameter under another name (`<file_path>` for `<path>`) when the tool lacks that
   parameter and exactly one known alias of it was given;
 - a file's whole content wrapped in a Markdown code fence (not for Markdown files, where a
-  fence may be the content).
+  fence may be the content);
+- a value written bare inside the call, with no parameter tag at all
+  (`<read_file>\nsrc/app.py\n</read_file>`), when the tool needs exactly one parameter (a path
+  only when the value is one line).
 Anything else is left as it was, and the tool's own checks answer it.
 """
 
@@ -86,12 +89,26 @@ def _json_object(raw: str) -> dict[str, object] | None:
     return value if isinstance(value, dict) else None
 
 
-def repair_params(block: ToolUseBlock, raw_text: str, expected: Sequence[str]) -> Repaired:
-    """`block` with each missing expected parameter taken from its one alias, if given once."""
+def repair_params(
+    block: ToolUseBlock,
+    raw_text: str,
+    expected: Sequence[str],
+    required: Sequence[str] = (),
+) -> Repaired:
+    """`block` with each missing expected parameter taken from its one alias, if given once, or
+    with the one `required` parameter taken from a bare value."""
     params = dict(block.params)
     corrections: list[str] = []
     body = _tool_body(raw_text, block.name)
     given = {m.group(1): m.group(2) for m in _TAG.finditer(body)} if body is not None else {}
+    bare = _bare_value(body, params, required)
+    if bare is not None:
+        params[required[0]] = bare
+        name, param = block.name, required[0]
+        corrections.append(
+            f"Note: your <{name}> call gave its value with no parameter tag; it was read as "
+            f"<{param}>. Name every parameter: <{name}><{param}>{bare}</{param}></{name}>"
+        )
     for name in expected:
         if params.get(name, "").strip():
             continue
@@ -133,6 +150,20 @@ def unfence(content: str, path: str) -> tuple[str, bool]:
     if any(line.strip().startswith("```") for line in inner):
         return content, False  # fences inside: not one wrapper around the whole
     return "\n".join(inner), True
+
+
+def _bare_value(body: str | None, params: Mapping[str, str], required: Sequence[str]) -> str | None:
+    """The value of a call's only required parameter, written with no tag around it."""
+    if body is None or len(required) != 1 or params.get(required[0], "").strip():
+        return None
+    if "<" in body or any(v.strip() for v in params.values()):
+        return None  # tags of some kind: not a bare value
+    value = body.strip("\n")
+    if not value.strip():
+        return None
+    if required[0] == "path" and "\n" in value.strip():
+        return None
+    return value.strip() if required[0] == "path" else value
 
 
 def _tool_body(text: str, name: str) -> str | None:
