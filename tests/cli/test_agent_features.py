@@ -94,6 +94,9 @@ def test_five_identical_calls_stop_a_headless_run_after_a_warning_at_three(
     history = _history(isolated_home)
     results = [_texts(m) for m in history if m["role"] == "user"][1:]
     assert "[WARNING]" not in results[1] and "[WARNING]" in results[2]
+    # The warning says the task again, with the way out of the loop.
+    assert "The task is:\n<task>\nloop\n</task>" in results[2]
+    assert "If it is done, call attempt_completion" in results[2]
 
 
 def test_a_token_cap_stops_a_headless_run_with_its_own_exit_code(

@@ -8,6 +8,7 @@ commands in the bubblewrap sandbox.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -156,6 +157,13 @@ def test_the_interactive_status_line_says_auto_sandboxed(
     child.expect_exact("auto (sandboxed) · ")
     child.expect("Task> ")
     child.sendline("make out.txt")
+    # The notice is wrapped at words to the terminal's 200 columns, not cut mid-word by it.
+    child.expect(r"beyond\s+loopback\s+ask\.")
+    notice = re.sub(r"\x1b\[[0-9;]*m", "", child.before + child.after)
+    notice = notice[notice.index("auto (sandboxed): commands") :]
+    assert len(notice.splitlines()) == 2
+    assert all(len(row) < 200 for row in notice.splitlines()), notice
+    assert "edits inside the workspace run unasked" in " ".join(notice.split())
     child.expect_exact("auto (sandboxed): run unasked")  # no question: the command just runs
     child.expect("Press Enter to accept")
     child.sendline("")

@@ -150,6 +150,31 @@ async def test_missing_file_suggests_list_files(workspace: Path) -> None:
     assert rec.approvals == []
 
 
+async def test_a_missing_file_names_the_files_it_may_mean_but_never_a_hidden_one(
+    workspace: Path,
+) -> None:
+    # What Qwen2.5-Coder 1.5B did on a real task: `src/numbers.go` for `numbers.go`, three times.
+    (workspace / "numbers.go").write_text("package numbers\n")
+    (workspace / "cmd").mkdir()
+    (workspace / "cmd" / "numbers.go").write_text("package main\n")
+    (workspace / "secret").mkdir()
+    (workspace / "secret" / "numbers.go").write_text("key\n")
+    (workspace / "stats.py").write_text("x = 1\n")
+    access = FakeAccess(hidden={(workspace / "secret").resolve()})
+    ctx, _ = make_ctx(workspace, access=access)
+    with pytest.raises(ToolError) as raised:
+        await ReadFileTool().run(call("src/numbers.go"), ctx)
+    told = str(raised.value)
+    assert "Did you mean numbers.go or cmd/numbers.go?" in told
+    assert "secret" not in told
+    # No file of that name: a close spelling of the path.
+    with pytest.raises(ToolError, match=r"Did you mean stats\.py\?"):
+        await ReadFileTool().run(call("stat.py"), ctx)
+    # Nothing close: the plain advice.
+    with pytest.raises(ToolError, match=r"File not found: zzz/qqq\.rs\. Check the path"):
+        await ReadFileTool().run(call("zzz/qqq.rs"), ctx)
+
+
 async def test_directory_suggests_list_files(workspace: Path) -> None:
     (workspace / "src").mkdir()
     ctx, _ = make_ctx(workspace)

@@ -7,7 +7,9 @@ they differ, so a new event is added to one `match`, not to each terminal.
 
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO, assert_never
@@ -160,6 +162,15 @@ class Screen:
         if text:
             self.mid_line = not text.endswith("\n")
 
+    def prose(self, text: str) -> str:
+        """pycline's own sentences, wrapped at word boundaries to a terminal's width (a terminal
+        cuts long lines mid-word); text for a pipe or a file is left as it is."""
+        out = self.out or sys.stdout
+        if not out.isatty():
+            return text
+        width = max(40, shutil.get_terminal_size().columns - 1)
+        return "\n".join(textwrap.fill(part, width) if part else "" for part in text.split("\n"))
+
     def line(self, text: str) -> None:
         if self.mid_line:
             self.write("\n")
@@ -210,7 +221,7 @@ class Screen:
                     self.line(paint(look.try_command.format(command), "dim"))
             case Notice(text=text):
                 if (fresh := self.shown.notice(text)) is not None:
-                    self.line(paint(look.notice.format(fresh), "yellow"))
+                    self.line(paint(self.prose(look.notice.format(fresh)), "yellow"))
             case TaskProgress(completed=done, total=total, current=current):
                 now = f" · {current}" if current else ""
                 self.line(paint(look.progress.format(done=done, total=total, now=now), "cyan"))

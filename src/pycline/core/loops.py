@@ -25,6 +25,12 @@ LOOP_WARNING: Final = (
     "Repeating it will not give a different result: change the tool or its arguments, or "
     "explain what is blocking you."
 )
+# A model that repeats itself has often lost the thread: the task is said again, with the way out.
+TASK_REMINDER: Final = (
+    "The task is:\n<task>\n{task}\n</task>\nIf it is done, call attempt_completion; if not, do "
+    "the next thing it still needs."
+)
+REMINDED_CHARS: Final = 600
 
 
 def loop_stop_reason(name: str) -> str:
@@ -70,7 +76,13 @@ class LoopDetector(Capability):
     ) -> str:
         if self.observe(call.name, call.params) == "ok":
             return ""
-        return LOOP_WARNING.format(count=self._count)
+        warning = LOOP_WARNING.format(count=self._count)
+        task = ctx.record.task.strip()
+        if not task:
+            return warning
+        if len(task) > REMINDED_CHARS:
+            task = task[:REMINDED_CHARS] + " …"
+        return warning + "\n" + TASK_REMINDER.format(task=task)
 
     async def after_step(self, ctx: RunContext) -> TaskOutcome | None:
         tool = self.stopped_tool

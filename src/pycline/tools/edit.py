@@ -39,6 +39,7 @@ from pycline.tools.base import (
     describe,
 )
 from pycline.workspace.paths import ResolvedPath
+from pycline.workspace.suggest import not_found_hint
 
 # Beyond these sizes the model gets the changed parts with line numbers, not the whole file.
 FULL_CONTENT_MAX_LINES = 400
@@ -117,9 +118,10 @@ def _target(ctx: ToolContext, path: str, *, must_exist: bool) -> _Target:
         raise ToolError(f"{resolved.display} is a directory, not a file.")
     if not resolved.path.exists():
         if must_exist:
+            hint = "" if resolved.outside else not_found_hint(ctx.cwd, resolved.display, ctx.access)
             raise ToolError(
-                f"The file {resolved.display} does not exist. Check the path (list_files can "
-                "help), or create the file with write_to_file."
+                f"The file {resolved.display} does not exist.{hint} Check the path (list_files "
+                "can help), or create the file with write_to_file."
             )
         return _Target(resolved, None)
     data, mode = textfile.read_bytes(resolved.path)

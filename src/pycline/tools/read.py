@@ -31,6 +31,7 @@ from pycline.tools.base import (
 from pycline.tools.read_documents import converter_for
 from pycline.workspace.ignore import blocked_message
 from pycline.workspace.paths import ResolvedPath
+from pycline.workspace.suggest import not_found_hint
 
 READ_FILE_SPEC = ToolSpec(
     name="read_file",
@@ -94,12 +95,12 @@ class ReadFileTool:
             raise ToolError(blocked_message(target.display))
         # Outside the workspace, whether the path exists is itself for the user to release.
         if not target.outside:
-            _check_readable(target)
+            _check_readable(target, ctx)
         refused = await self.ask(call, ctx, target)
         if refused is not None:
             return refused
         if target.outside:
-            _check_readable(target)
+            _check_readable(target, ctx)
         if target.path.suffix.lower() in IMAGE_SUFFIXES:
             return await asyncio.to_thread(_read_image, target, ctx.supports_images)
         convert = converter_for(target.path)
@@ -131,15 +132,17 @@ def _line_number(name: str, raw: str | None) -> int | None:
     return value
 
 
-def _check_readable(target: ResolvedPath) -> None:
+def _check_readable(target: ResolvedPath, ctx: ToolContext) -> None:
     path = target.path
     if path.is_dir():
         raise ToolError(
             f"{target.display} is a directory, not a file. Use list_files to see what it contains."
         )
     if not path.exists():
+        # Inside the workspace only: whether files exist outside it is not the model's to probe.
+        hint = "" if target.outside else not_found_hint(ctx.cwd, target.display, ctx.access)
         raise ToolError(
-            f"File not found: {target.display}. Check the path; list_files shows what exists."
+            f"File not found: {target.display}.{hint or ' Check the path; list_files shows what exists.'}"
         )
     if not path.is_file():  # a pipe or device would block or never end
         raise ToolError(f"{target.display} is not a regular file and cannot be read.")

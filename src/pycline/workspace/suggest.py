@@ -1,0 +1,48 @@
+"""Files the model may have meant when it names one that does not exist.
+
+A model that guesses a path (`src/numbers.go` for `numbers.go`) and is told only "not found" tends to
+guess the same path again; told the files of that name that do exist, it takes one. Candidates are
+files of the workspace the model may see (the `.clineignore` holds), found by name first, then by a
+close spelling of the whole path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+from typing import Final
+
+from pycline.workspace.access import AccessRules
+from pycline.workspace.listing import list_workspace
+
+# How many files are looked at (a big tree is not walked to the end for a hint) and shown.
+SCAN_LIMIT: Final = 5_000
+SHOWN: Final = 3
+# How close a spelling must be (rapidfuzz's 0-100 ratio of the whole relative path).
+CLOSE: Final = 80.0
+
+
+def similar_files(root: Path, missing: str, access: AccessRules) -> list[str]:
+    """Up to `SHOWN` workspace-relative files that `missing` (relative to `root`) may mean."""
+    entries, _ = list_workspace(root, recursive=True, limit=SCAN_LIMIT, ignore=access)
+    files = [e.path for e in entries if not e.is_dir and not e.blocked]
+    name = PurePosixPath(missing).name
+    same_name = [f for f in files if PurePosixPath(f).name == name and f != missing]
+    if same_name:
+        return sorted(same_name, key=lambda f: (len(f), f))[:SHOWN]
+    from rapidfuzz import fuzz, process, utils
+
+    found = process.extract(
+        missing, files, scorer=fuzz.ratio, processor=utils.default_process, limit=SHOWN
+    )
+    return [f for f, score, _ in found if score >= CLOSE]
+
+
+def not_found_hint(root: Path, missing: str, access: AccessRules) -> str:
+    """' Did you mean …?' for an error message, or '' when nothing is close."""
+    try:
+        found = similar_files(root, missing, access)
+    except OSError:
+        return ""
+    if not found:
+        return ""
+    return " Did you mean " + " or ".join(found) + "?"
