@@ -93,6 +93,27 @@ async def test_the_record_goes_to_the_journal_and_the_index(isolated_home: Path)
     await recorder.close()
 
 
+async def test_a_record_told_again_unchanged_writes_nothing_new(isolated_home: Path) -> None:
+    # Each question tells the recorder the record before it is shown: an approval after an
+    # approval, with nothing spent between, adds no line.
+    folder = TaskStore(isolated_home).create()
+    recorder = TaskRecorder(folder, background=True)
+    record = TaskRecord(id=folder.id, ts=2.0, task="t", workspace="/w", status="running")
+    recorder.record_changed(record)
+    await recorder.flush()
+    written = recorder.bytes_written
+    recorder.record_changed(record)
+    recorder.record_changed(record)
+    await recorder.flush()
+    assert recorder.bytes_written == written
+    record.tokens_in = 10
+    recorder.record_changed(record)
+    await recorder.flush()
+    assert recorder.bytes_written > written
+    assert folder.load_record().tokens_in == 10
+    await recorder.close()
+
+
 async def test_a_writer_after_a_line_torn_at_any_byte_keeps_every_later_record(
     isolated_home: Path,
 ) -> None:

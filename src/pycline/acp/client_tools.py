@@ -35,7 +35,6 @@ from pycline.app.tool_parts import (
     git_checked,
     parse_range,
     prepared,
-    run_sandbox,
     sandbox_in,
     take_page,
 )
@@ -163,8 +162,7 @@ class ClientCommandTool:
         asked = await approve_command(self.spec.name, self.summary(call), call, ctx, sandbox)
         if isinstance(asked, ToolResult):
             return asked
-        command, timeout = asked
-        sandbox = run_sandbox(command, call, ctx, sandbox)
+        command, timeout, sandbox = asked.command, asked.timeout, asked.sandbox
         try:
             # The editor starts the process with its own environment: the sandbox sets ours,
             # without secrets, itself.

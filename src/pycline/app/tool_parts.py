@@ -11,7 +11,6 @@ from pycline.tools.command import (
     EXECUTE_COMMAND_SPEC,
     approve_command,
     git_checked,
-    run_sandbox,
     sandbox_in,
 )
 from pycline.tools.read import (
@@ -39,7 +38,6 @@ __all__ = [
     "git_checked",
     "parse_range",
     "prepared",
-    "run_sandbox",
     "sandbox_in",
     "take_page",
 ]

@@ -200,6 +200,7 @@ class TaskRecorder:
         self._indexed_status = ""
         self._indexed_at = 0.0
         self._pending_index: tuple[TaskRecord, dict[str, Any]] | None = None
+        self._last_record: dict[str, Any] | None = None
         self.bytes_written = 0
         self.seconds_writing = 0.0  # time spent writing (on whichever thread writes)
 
@@ -222,6 +223,9 @@ class TaskRecorder:
 
     def record_changed(self, record: TaskRecord) -> None:
         snapshot = record.to_json()
+        if snapshot == self._last_record and self._pending_index is None:
+            return  # told again with nothing new (each question says it): nothing to write
+        self._last_record = snapshot
         now = time.monotonic()
         # The history index is a listing cache: it follows a running task every few seconds
         # and on every status change, not on every save.

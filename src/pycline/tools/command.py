@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import math
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from pycline.errors import ToolError
 from pycline.events import ALWAYS_ALLOW, APPROVE, DENY, ApprovalQuestion, Option, ToolOutput
@@ -115,8 +115,7 @@ class ExecuteCommandTool:
         asked = await approve_command(self.spec.name, self.summary(call), call, ctx, sandbox)
         if isinstance(asked, ToolResult):
             return asked
-        command, timeout = asked
-        return await self._execute(command, timeout, ctx, run_sandbox(command, call, ctx, sandbox))
+        return await self._execute(asked.command, asked.timeout, ctx, asked.sandbox)
 
     async def _execute(
         self, command: str, timeout: float, ctx: ToolContext, sandbox: SandboxPolicy | None
@@ -159,11 +158,18 @@ class ExecuteCommandTool:
         return ToolResult(_finished(process, code))
 
 
+@dataclass(frozen=True, slots=True)
+class ApprovedCommand:
+    command: str
+    timeout: float
+    sandbox: SandboxPolicy | None  # where it runs: offline when auto mode ran it unasked
+
+
 async def approve_command(
     tool: str, summary: str, call: ToolCall, ctx: ToolContext, sandbox: SandboxPolicy | None
-) -> tuple[str, float] | ToolResult:
+) -> ApprovedCommand | ToolResult:
     """The checks and the approval every way of running a command shares (locally, or in an
-    editor's terminal): the command and its timeout to run, or the refusal to return."""
+    editor's terminal), decided once: what to run, how long and where, or the refusal."""
     command = call.require("command").strip()
     requires_approval = parse_requires_approval(call.require("requires_approval"))
     timeout = parse_timeout(call.get("timeout"), ctx.command_timeout)
@@ -187,17 +193,17 @@ async def approve_command(
     if danger is not None or risk is not None:
         summary = f"{summary} (needs approval: {danger or risk})"
     if ctx.auto_sandboxed and sandbox is not None:
-        needs = auto_needs(command, call, ctx, sandbox)
+        needs = auto_needs(command, call, sandbox, danger, reach)
         if needs is None:
             ctx.say(ToolOutput(AUTO_NOTE))
-            return command, timeout
+            return ApprovedCommand(command, timeout, sandbox.offline())
         summary = f"{summary} (auto mode asks: {needs})"
     # The user's "always allow" rules never cover what needs a look every time.
     plain = danger is None and risk is None and reach.writes_outside is None
     home, root = pycline_home(), ctx.workspace.root
     if plain and covered(command, await asyncio.to_thread(workspace_rules, home, root)):
         ctx.say(ToolOutput("[pycline] allowed by your rule for this workspace\n"))
-        return command, timeout
+        return ApprovedCommand(command, timeout, sandbox)
     rule = rememberable(command) if plain else None
     options: tuple[Option, ...] = (APPROVE, DENY)
     if rule is not None:
@@ -216,7 +222,7 @@ async def approve_command(
             ctx.say(ToolOutput(f"[pycline] could not remember `{rule}`: {exc}\n"))
         else:
             ctx.say(ToolOutput(f"[pycline] `{rule}` is now always allowed in this workspace\n"))
-    return command, timeout
+    return ApprovedCommand(command, timeout, sandbox)
 
 
 async def git_checked(
@@ -246,32 +252,20 @@ AUTO_NOTE = "[pycline] auto (sandboxed): run unasked, network off, writes kept t
 
 
 def auto_needs(
-    command: str, call: ToolCall, ctx: ToolContext, sandbox: SandboxPolicy
+    command: str, call: ToolCall, sandbox: SandboxPolicy, danger: str | None, reach: Reach
 ) -> str | None:
-    """In auto mode, what this command needs beyond the offline sandbox (so it asks); None:
-    it runs unasked. Outside auto mode, or with no sandbox to hold it, it always asks."""
-    if not ctx.auto_sandboxed:
-        return "auto mode is off"
+    """In auto mode, what this command needs beyond the offline sandbox (so it asks), from the
+    checks every command gets; None: it runs unasked."""
     if not sandbox.enabled:
         return "no sandbox"
     escalate = (call.get("escalate") or "").strip().lower()
     if escalate not in ("", "false", "no", "none"):
         return f"the model asks for {escalate}"
-    if (danger := is_dangerous(command)) is not None:
+    if danger is not None:
         return danger
-    reach = reach_of(command, ctx)
     if reach.writes_outside is not None:
         return reach.writes_outside
     return needs_network(command)
-
-
-def run_sandbox(
-    command: str, call: ToolCall, ctx: ToolContext, sandbox: SandboxPolicy | None
-) -> SandboxPolicy | None:
-    """The sandbox an approved command runs in: offline when auto mode ran it unasked."""
-    if sandbox is not None and auto_needs(command, call, ctx, sandbox) is None:
-        return sandbox.offline()
-    return sandbox
 
 
 def sandbox_in(ctx: ToolContext) -> SandboxPolicy | None:
