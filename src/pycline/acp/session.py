@@ -32,7 +32,8 @@ from pycline.acp.options import (
     model_label,
     preset_policy,
 )
-from pycline.acp.outbox import Outbox, UpdateSink
+from pycline.acp.ordered import OrderedClient, OutboxSink
+from pycline.acp.outbox import Outbox
 from pycline.acp.permissions import Choice, Remembered, choices
 from pycline.acp.replay import budget_text
 from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
@@ -138,7 +139,7 @@ class AcpSession:
         self.from_settings: AutoApprove = settings.auto_approve
         self.preset = "settings"
         self.goal = ""  # `/verify CMD`: the check the session's tasks must pass to complete
-        self.outbox = Outbox(_Sink(conn), session_id)
+        self.outbox = Outbox(OutboxSink(conn), session_id)
         self.reporter = CallReporter(self.outbox.send, workspace)
         self._checks: dict[str, ActiveCall] = {}  # a goal's checks running, by call id
         self.remembered = Remembered()
@@ -200,7 +201,7 @@ class AcpSession:
         """Each tool the builder offers, reported to the editor; reads, edits and commands
         through the editor when it offers its file system and terminals."""
         name = tool.spec.name
-        client = Client(_Ordered(self.conn, self.outbox), self)
+        client = Client(OrderedClient(self.conn, self.outbox), self)
         if name == "read_file" and self.offers.read:
             return ReportedTool(tool, self.reporter, runner=ClientReadFileTool(client))
         if name == "execute_command" and self.offers.terminal:
@@ -614,70 +615,3 @@ def _now_iso() -> str:
     from datetime import UTC, datetime
 
     return datetime.now(UTC).isoformat()
-
-
-@dataclass
-class _Sink:
-    """The connection as the outbox sees it (keeps `Outbox` free of SDK types)."""
-
-    conn: UpdateSink
-
-    async def session_update(self, session_id: str, update: Any) -> None:
-        await self.conn.session_update(session_id=session_id, update=update)
-
-
-class _Ordered:
-    """The client's fs and terminal methods, each sent after the updates queued before it."""
-
-    def __init__(self, conn: Any, outbox: Outbox) -> None:
-        self._conn = conn
-        self._outbox = outbox
-
-    async def _call(self, name: str, **params: Any) -> Any:
-        await self._outbox.drain()
-        return await getattr(self._conn, name)(**params)
-
-    async def read_text_file(
-        self, session_id: str, path: str, line: int | None = None, limit: int | None = None
-    ) -> Any:
-        return await self._call(
-            "read_text_file", session_id=session_id, path=path, line=line, limit=limit
-        )
-
-    async def write_text_file(self, session_id: str, path: str, content: str) -> Any:
-        return await self._call(
-            "write_text_file", session_id=session_id, path=path, content=content
-        )
-
-    async def create_terminal(
-        self,
-        session_id: str,
-        command: str,
-        args: list[str] | None = None,
-        env: Any = None,
-        cwd: str | None = None,
-        output_byte_limit: int | None = None,
-    ) -> Any:
-        return await self._call(
-            "create_terminal",
-            session_id=session_id,
-            command=command,
-            args=args,
-            env=env,
-            cwd=cwd,
-            output_byte_limit=output_byte_limit,
-        )
-
-    async def terminal_output(self, session_id: str, terminal_id: str) -> Any:
-        return await self._call("terminal_output", session_id=session_id, terminal_id=terminal_id)
-
-    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str) -> Any:
-        return await self._call(
-            "wait_for_terminal_exit", session_id=session_id, terminal_id=terminal_id
-        )
-
-    async def kill_terminal(self, session_id: str, terminal_id: str) -> Any:
-        return await self._call("kill_terminal", session_id=session_id, terminal_id=terminal_id)
-
-    async def release_terminal(self, session_id: str, terminal_id: str) -> Any:
-        return await self._call("release_terminal", session_id=session_id, terminal_id=terminal_id)
