@@ -17,6 +17,8 @@ from pathlib import Path
 import pexpect
 import pyte
 
+from tests.fakes.openai_server import FakeOpenAI
+
 COLUMNS, ROWS = 200, 50
 # Anything that prints in colour or moves the cursor, removed for the plain transcript.
 _ANSI = re.compile(rb"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
@@ -27,6 +29,11 @@ def pycline_command() -> str:
     entry = Path(sys.executable).with_name("pycline")
     assert entry.is_file(), f"no `pycline` command beside {sys.executable}: install the package"
     return str(entry)
+
+
+def model_flags(server: FakeOpenAI) -> list[str]:
+    """The command-line flags that point pycline at a fake OpenAI server."""
+    return ["--provider", "openai", "--base-url", server.base_url, "--api-key", "k", "--model", "m"]
 
 
 def terminal_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:

@@ -8,7 +8,6 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -80,14 +79,6 @@ def _env(user: Path, base_url: str, **extra: str) -> dict[str, str]:
         "PYCLINE_TEST_RUN": os.environ["PYCLINE_TEST_RUN"],
         **extra,
     }
-
-
-@pytest.fixture
-def terminals() -> Iterator[list[Terminal]]:
-    opened: list[Terminal] = []
-    yield opened
-    for terminal in opened:
-        terminal.close()
 
 
 PYCLINE = [sys.executable, "-m", "pycline"]

@@ -5,10 +5,7 @@ line saying where (and so does the other window), and the first Ctrl-C detaches.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.cli.journey_terminal import Terminal
 from tests.cli.task_cli import COMPLETE
@@ -16,14 +13,6 @@ from tests.cli.test_background import env  # noqa: F401  (a fixture: home and a 
 from tests.cli.test_live_tasks import listed
 
 WRITE = "<write_to_file>\n<path>notes.txt</path>\n<content>hi\n</content>\n</write_to_file>"
-
-
-@pytest.fixture
-def terminals() -> Iterator[list[Terminal]]:
-    opened: list[Terminal] = []
-    yield opened
-    for term in opened:
-        term.close()
 
 
 def test_attach_withdraws_a_prompt_answered_elsewhere_keeps_showing_events_and_detaches_at_once(

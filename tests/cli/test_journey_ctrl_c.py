@@ -5,12 +5,9 @@ the next message; a second press quits."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from tests.cli.journey_terminal import Terminal
+from tests.cli.journey_terminal import Terminal, model_flags
 from tests.cli.task_cli import history
 from tests.fakes.openai_server import FakeOpenAI
 from tests.fakes.server import Stall
@@ -23,23 +20,11 @@ SLEEP = (
 )
 
 
-def _model_flags(server: FakeOpenAI) -> list[str]:
-    return ["--provider", "openai", "--base-url", server.base_url, "--api-key", "k", "--model", "m"]
-
-
-@pytest.fixture
-def terminals() -> Iterator[list[Terminal]]:
-    opened: list[Terminal] = []
-    yield opened
-    for term in opened:
-        term.close()
-
-
 def test_ctrl_c_stops_a_sandboxed_command_of_a_typed_task_and_the_model_gets_its_output(
     isolated_home: Path, workspace: Path, terminals: list[Terminal]
 ) -> None:
     with FakeOpenAI([SLEEP, DONE]) as server:
-        term = Terminal(_model_flags(server), home=isolated_home, cwd=workspace)
+        term = Terminal(model_flags(server), home=isolated_home, cwd=workspace)
         terminals.append(term)
         term.expect_prompt()
         term.type("wait for the build")
@@ -64,7 +49,7 @@ def test_ctrl_c_while_waiting_for_the_model_on_a_typed_task_stops_it_and_again_q
     isolated_home: Path, workspace: Path, terminals: list[Terminal]
 ) -> None:
     with FakeOpenAI([Stall(), Stall()]) as server:
-        term = Terminal(_model_flags(server), home=isolated_home, cwd=workspace)
+        term = Terminal(model_flags(server), home=isolated_home, cwd=workspace)
         terminals.append(term)
         term.expect_prompt()
         term.type("say hi")
@@ -84,7 +69,7 @@ def test_ctrl_c_at_the_completion_prompt_keeps_the_task_completed(
     isolated_home: Path, workspace: Path, terminals: list[Terminal]
 ) -> None:
     with FakeOpenAI([DONE, DONE]) as server:
-        term = Terminal(_model_flags(server), home=isolated_home, cwd=workspace)
+        term = Terminal(model_flags(server), home=isolated_home, cwd=workspace)
         terminals.append(term)
         term.expect_prompt()
         term.type("stop waiting")

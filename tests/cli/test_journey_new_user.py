@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.cli.journey_terminal import Terminal
 from tests.fakes.openai_server import FakeOpenAI
@@ -21,14 +18,6 @@ def _write(path: str, text: str) -> str:
 
 
 DONE = "<attempt_completion>\n<result>Greeted.</result>\n</attempt_completion>"
-
-
-@pytest.fixture
-def terminals() -> Iterator[list[Terminal]]:
-    opened: list[Terminal] = []
-    yield opened
-    for term in opened:
-        term.close()
 
 
 def test_first_run_sets_up_a_local_server_and_the_first_screen_fits_80_columns(

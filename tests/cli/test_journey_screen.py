@@ -4,10 +4,7 @@ tool's whole reason, a plan once, the folder's tasks under headers."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.cli.journey_terminal import Terminal
 from tests.cli.task_cli import COMPLETE, pycline, run_task
@@ -20,14 +17,6 @@ PLAN = (
     "I read the code.\n<plan_mode_respond>\n<response>First, add the parser.\n"
     "Then, wire it in.</response>\n</plan_mode_respond>"
 )
-
-
-@pytest.fixture
-def terminals() -> Iterator[list[Terminal]]:
-    opened: list[Terminal] = []
-    yield opened
-    for term in opened:
-        term.close()
 
 
 def _scripted(tmp_path: Path, replies: list[str]) -> list[str]:

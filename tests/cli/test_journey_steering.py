@@ -5,12 +5,9 @@ the command ends; text typed while the model thinks survives the Ctrl-C that sto
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from tests.cli.journey_terminal import Terminal
+from tests.cli.journey_terminal import Terminal, model_flags
 from tests.fakes.openai_server import FakeOpenAI
 from tests.fakes.server import Stall
 
@@ -22,23 +19,11 @@ WAITS = (
 )
 
 
-def _model_flags(server: FakeOpenAI) -> list[str]:
-    return ["--provider", "openai", "--base-url", server.base_url, "--api-key", "k", "--model", "m"]
-
-
-@pytest.fixture
-def terminals() -> Iterator[list[Terminal]]:
-    opened: list[Terminal] = []
-    yield opened
-    for term in opened:
-        term.close()
-
-
 def test_a_line_typed_during_a_command_is_queued_and_sent_with_the_next_request(
     isolated_home: Path, workspace: Path, terminals: list[Terminal]
 ) -> None:
     with FakeOpenAI([WAITS, DONE]) as server:
-        term = Terminal(_model_flags(server), home=isolated_home, cwd=workspace)
+        term = Terminal(model_flags(server), home=isolated_home, cwd=workspace)
         terminals.append(term)
         term.expect_prompt()
         term.type("format the code")
@@ -72,7 +57,7 @@ def test_text_typed_while_the_model_thinks_survives_ctrl_c_and_continues_the_tas
     isolated_home: Path, workspace: Path, terminals: list[Terminal]
 ) -> None:
     with FakeOpenAI([Stall(), DONE]) as server:
-        term = Terminal(_model_flags(server), home=isolated_home, cwd=workspace)
+        term = Terminal(model_flags(server), home=isolated_home, cwd=workspace)
         terminals.append(term)
         term.expect_prompt()
         term.type("say hi")

@@ -5,24 +5,13 @@ goodbye however it ends (/exit, Ctrl-D)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.cli.journey_terminal import Terminal
 from tests.cli.task_cli import COMPLETE
 
 WRITE = "<write_to_file>\n<path>notes.txt</path>\n<content>hello\n</content>\n</write_to_file>"
 BYE = "Bye. Tasks are saved; `pycline resume` continues the last."
-
-
-@pytest.fixture
-def terminals() -> Iterator[list[Terminal]]:
-    opened: list[Terminal] = []
-    yield opened
-    for term in opened:
-        term.close()
 
 
 def _scripted(tmp_path: Path, replies: list[str]) -> list[str]:

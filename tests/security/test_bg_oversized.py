@@ -9,8 +9,7 @@ from pathlib import Path
 
 from pycline.app.background.paths import read_secret
 from pycline.app.background.protocol import MAX_LINE
-from tests.security.attack import COMPLETE, write_file
-from tests.security.test_bg_socket import _cli, _state, _until, bg_env
+from tests.security.test_bg_socket import bg_env, waiting_task
 
 __all__ = ["bg_env"]
 
@@ -24,17 +23,7 @@ def _reply(f: object) -> dict[str, object]:
 def test_an_oversized_line_is_rejected_and_the_connection_goes_on(
     bg_env: dict[str, str], isolated_home: Path, workspace: Path
 ) -> None:
-    script = isolated_home / "script.json"
-    script.write_text(json.dumps([write_file("a.txt", "a"), COMPLETE]), encoding="utf-8")
-    started = _cli(
-        bg_env, "run", "--bg", "--cwd", str(workspace), "--provider", "scripted",
-        "--script", str(script), "write a",
-    )  # fmt: skip
-    assert started.returncode == 0, started.stderr
-    bg_id = started.stdout.strip()
-    try:
-        _until(lambda: _state(isolated_home, bg_id)["status"] == "waiting", "the question")
-        path = Path(bg_env["XDG_RUNTIME_DIR"]) / "pycline" / f"{bg_id}.sock"
+    with waiting_task(bg_env, isolated_home, workspace) as (bg_id, path):
         secret = read_secret(isolated_home, bg_id)
         with socket.socket(socket.AF_UNIX) as s:
             s.settimeout(60)
@@ -52,5 +41,3 @@ def test_an_oversized_line_is_rejected_and_the_connection_goes_on(
         assert state["type"] == "state", state
         log = (isolated_home / "background" / f"{bg_id}.log").read_text(encoding="utf-8")
         assert "Traceback" not in log and "LimitOverrun" not in log, log
-    finally:
-        _cli(bg_env, "stop", bg_id)

@@ -94,6 +94,25 @@ def _until(check: Any, what: str, limit: float = 60) -> None:
         time.sleep(0.2)  # polling another process's files; nothing to wait on
 
 
+@contextlib.contextmanager
+def waiting_task(env: dict[str, str], home: Path, workspace: Path) -> Iterator[tuple[str, Path]]:
+    """A background task that writes a.txt, held at its approval: its id and its socket; the
+    task is stopped after the block."""
+    script = home / "script.json"
+    script.write_text(json.dumps([write_file("a.txt", "a"), COMPLETE]), encoding="utf-8")
+    started = _cli(
+        env, "run", "--bg", "--cwd", str(workspace), "--provider", "scripted",
+        "--script", str(script), "write a",
+    )  # fmt: skip
+    assert started.returncode == 0, started.stderr
+    bg_id = started.stdout.strip()
+    try:
+        _until(lambda: _state(home, bg_id)["status"] == "waiting", "the question")
+        yield bg_id, Path(env["XDG_RUNTIME_DIR"]) / "pycline" / f"{bg_id}.sock"
+    finally:
+        _cli(env, "stop", bg_id)
+
+
 def test_a_command_of_a_background_task_cannot_answer_its_questions(
     bg_env: dict[str, str], isolated_home: Path, workspace: Path, outside_tmp: Path
 ) -> None:
@@ -140,18 +159,8 @@ def test_a_command_of_a_background_task_cannot_answer_its_questions(
 def test_a_socket_wants_the_tasks_secret_even_from_this_user(
     bg_env: dict[str, str], isolated_home: Path, workspace: Path, tmp_path: Path
 ) -> None:
-    script = isolated_home / "script.json"
-    script.write_text(json.dumps([write_file("a.txt", "a"), COMPLETE]), encoding="utf-8")
-    started = _cli(
-        bg_env, "run", "--bg", "--cwd", str(workspace), "--provider", "scripted",
-        "--script", str(script), "write a",
-    )  # fmt: skip
-    assert started.returncode == 0, started.stderr
-    bg_id = started.stdout.strip()
-    try:
-        _until(lambda: _state(isolated_home, bg_id)["status"] == "waiting", "the question")
+    with waiting_task(bg_env, isolated_home, workspace) as (bg_id, path):
         question = _state(isolated_home, bg_id)["question"]
-        path = Path(bg_env["XDG_RUNTIME_DIR"]) / "pycline" / f"{bg_id}.sock"
         from pycline.command_wire import command_json
         from pycline.commands import AnswerQuestion
         from pycline.events import Answer
@@ -169,8 +178,6 @@ def test_a_socket_wants_the_tasks_secret_even_from_this_user(
         assert "secret" not in json.dumps(_state(isolated_home, bg_id))
         attached = _cli(bg_env, "stop", bg_id)  # pycline itself has the secret
         assert attached.returncode == 0 and "stopped" in attached.stdout, attached.stdout
-    finally:
-        _cli(bg_env, "stop", bg_id)
 
 
 def test_the_peer_and_secret_check_admits_only_this_user_with_the_secret() -> None:
