@@ -61,6 +61,26 @@ async def test_every_commit_gets_its_own_hash_even_without_changes(
     assert all(len(h) == 40 for h in hashes)
 
 
+async def test_a_turn_that_changed_nothing_writes_no_tree_but_another_process_change_is_seen(
+    workspace: Path, isolated_home: Path
+) -> None:
+    write(workspace / "a.txt", "a\n")
+    sg = ShadowGit(workspace, isolated_home)
+    first = await sg.commit("first")
+    spawned = sg.git_processes
+    unchanged = await sg.commit("nothing changed")
+    # ls-files, commit-tree, update-ref: no write-tree for an index that did not change.
+    assert sg.git_processes - spawned == 3
+    assert shadow_tree(sg, unchanged) == shadow_tree(sg, first)
+    # Another process sharing the workspace's shadow repository stages a change: the index is
+    # no longer the one this instance wrote its tree from.
+    write(workspace / "b.txt", "b\n")
+    other = ShadowGit(workspace, isolated_home)
+    await other.commit("the other process")
+    seen = await sg.commit("after the other process")
+    assert [path for _, path in shadow_tree(sg, seen)] == ["a.txt", "b.txt"]
+
+
 async def test_dependencies_build_outputs_media_and_large_files_are_not_tracked(
     workspace: Path, isolated_home: Path
 ) -> None:

@@ -53,6 +53,9 @@ _CONFIG = (
     ("core.untrackedCache", "true"),
     ("feature.manyFiles", "true"),
     ("index.version", "4"),
+    # manyFiles turns the index's checksum off in newer git; a checkpoint reads it to know the
+    # index is unchanged (and skip `write-tree`).
+    ("index.skipHash", "false"),
     # Each checkpoint rewrites the index; split, only the entries changed since the shared part
     # was last written are rewritten (the whole index is hundreds of KB on big workspaces), and
     # a replaced shared part is deleted at once.
@@ -67,6 +70,21 @@ _CONFIG = (
 def _user_message(stored: str) -> str:
     head, sep, _ = stored.rpartition(_SEQ_TRAILER)
     return (head if sep else stored).strip()
+
+
+def _index_checksum(index: Path) -> bytes | None:
+    """The checksum git ends its index file with (over all that precedes it), and the size."""
+    try:
+        with index.open("rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            if size < 32:
+                return None
+            f.seek(-20, os.SEEK_END)
+            checksum = f.read(20)
+    except OSError:
+        return None
+    # All zeros: written with index.skipHash, so it says nothing about the content.
+    return None if checksum == bytes(20) else checksum + size.to_bytes(8, "little")
 
 
 def workspace_key(workspace: Path) -> str:
@@ -112,6 +130,7 @@ class ShadowGit:
         self._ready = False
         self._next_seq: int | None = None
         self._since_rollup = 0
+        self._tree_of: tuple[bytes, str] | None = None  # (index checksum, its tree)
 
     # -- public API ---------------------------------------------------------------------------
 
@@ -130,7 +149,7 @@ class ShadowGit:
         async with self._exclusive():
             await self._ensure_ready()
             await self._stager.stage()
-            tree = (await self._git.run("write-tree")).text
+            tree = await self._tree()
             text = message.replace("\0", "").strip() or "checkpoint"
             commit = await self._record(tree, text)
             await self._maybe_repack()
@@ -288,6 +307,20 @@ class ShadowGit:
         if not attributes.exists() or attributes.read_text(encoding="utf-8") != ATTRIBUTES:
             write_atomic(attributes, ATTRIBUTES)
         self._stager.write_excludes()
+
+    async def _tree(self) -> str:
+        """The index's tree: `write-tree` only when the index changed since the last one (a turn
+        that changed no file, the common case, spawns no git for it). The index's own trailing
+        checksum says so, whichever process wrote it."""
+        index = self.git_dir / "index"
+        stamp = await asyncio.to_thread(_index_checksum, index)
+        if stamp is not None and self._tree_of is not None and self._tree_of[0] == stamp:
+            return self._tree_of[1]
+        tree = (await self._git.run("write-tree")).text
+        # Read after: write-tree itself rewrites the index (it stores the tree in it).
+        after = await asyncio.to_thread(_index_checksum, index)
+        self._tree_of = (after, tree) if after is not None else None
+        return tree
 
     async def _resolve(self, commit: str) -> str:
         # Hex only: nothing that git could read as an option, a ref name or a path.
