@@ -99,6 +99,24 @@ def test_five_identical_calls_stop_a_headless_run_after_a_warning_at_three(
     assert "If it is done, call attempt_completion" in results[2]
 
 
+def test_a_failed_call_sent_again_is_warned_at_its_second_time(
+    isolated_home: Path, workspace: Path
+) -> None:
+    missing = {"tool_calls": [{"name": "read_file", "arguments": {"path": "nope.txt"}}]}
+    (workspace / "a.txt").write_text("alpha\n", encoding="utf-8")
+    found = {"tool_calls": [{"name": "read_file", "arguments": {"path": "a.txt"}}]}
+    proc = _run(
+        isolated_home, workspace, [missing, missing, found, found, DONE], "read", fmt="native"
+    )
+    assert proc.returncode == 0, proc.stderr
+    results = [_texts(m) for m in _history(isolated_home) if m["role"] == "user"][1:]
+    assert "[WARNING]" not in results[0]
+    assert "same call as before (2 times in a row), and it failed the same way" in results[1]
+    assert "The task is:\n<task>\nread\n</task>" in results[1]
+    # A call that worked is warned only at its third time.
+    assert "[WARNING]" not in results[3]
+
+
 def test_a_token_cap_stops_a_headless_run_with_its_own_exit_code(
     isolated_home: Path, workspace: Path
 ) -> None:

@@ -2,7 +2,9 @@
 
 The signature is the tool name and its parameters in key order, without `task_progress` (a
 changing checklist does not make a repeated call new). Three identical calls in a row earn the
-model a warning; five stop it (the task asks the user, a headless run ends).
+model a warning, two when the call failed (a failed call sent again fails again; a small model at
+temperature 0 repeats it word for word until told); five stop it (the task asks the user, a
+headless run ends).
 """
 
 from __future__ import annotations
@@ -18,12 +20,18 @@ from pycline.events import CONTINUE, MistakeLimitQuestion
 from pycline.tools.base import ToolCall
 
 WARN_AT: Final = 3
+WARN_FAILED_AT: Final = 2
 STOP_AT: Final = 5
 
 LOOP_WARNING: Final = (
     "[WARNING] You have called this tool {count} times in a row with identical arguments. "
     "Repeating it will not give a different result: change the tool or its arguments, or "
     "explain what is blocking you."
+)
+FAILED_AGAIN: Final = (
+    "[WARNING] This is the same call as before ({count} times in a row), and it failed the same "
+    "way. Sending it again will fail again: read the error above and change the call, or use "
+    "another tool."
 )
 # A model that repeats itself has often lost the thread: the task is said again, with the way out.
 TASK_REMINDER: Final = (
@@ -48,14 +56,16 @@ class LoopDetector(Capability):
     _count: int = 0
     stopped_tool: str | None = None  # set when the stop threshold was reached
 
-    def observe(self, name: str, params: Mapping[str, str]) -> Literal["ok", "warn", "stop"]:
+    def observe(
+        self, name: str, params: Mapping[str, str], *, failed: bool = False
+    ) -> Literal["ok", "warn", "stop"]:
         sig = signature(name, params)
         self._count = self._count + 1 if sig == self._last else 1
         self._last = sig
         if self._count >= STOP_AT:
             self.stopped_tool = name
             return "stop"
-        if self._count >= WARN_AT:
+        if self._count >= (WARN_FAILED_AT if failed else WARN_AT):
             return "warn"
         return "ok"
 
@@ -74,9 +84,9 @@ class LoopDetector(Capability):
     async def after_tool(
         self, ctx: RunContext, call: ToolCall, result: str, ok: bool, ms: int
     ) -> str:
-        if self.observe(call.name, call.params) == "ok":
+        if self.observe(call.name, call.params, failed=not ok) == "ok":
             return ""
-        warning = LOOP_WARNING.format(count=self._count)
+        warning = (FAILED_AGAIN if not ok else LOOP_WARNING).format(count=self._count)
         task = ctx.record.task.strip()
         if not task:
             return warning
