@@ -107,8 +107,9 @@ def build_compact_prompt(
         "# How to work\n" + calling + "\n"
         "First find and read the code the task is about (never guess a file's content). Then "
         "change it with replace_in_file, copying the SEARCH lines from what read_file showed. "
-        "Run the project's tests if it has any, and fix what fails. When the change is made, "
-        "call attempt_completion.",
+        "Then check it: run the project's tests, or a short command that runs the changed code "
+        "on the task's own example, and fix what fails. When the check passes, call "
+        "attempt_completion.",
         _MODES[mode],
     ]
     if not native:
