@@ -90,7 +90,23 @@ async def test_a_bare_value_in_a_one_parameter_call_is_read_as_that_parameter(
     told = result_text(provider, 1)
     assert "alpha" in told
     assert "no parameter tag; it was read as <path>" in told
-    assert f"<read_file><path>{workspace / 'notes.txt'}</path></read_file>" in told
+    assert "Put every parameter in its own tag" in told
+
+
+async def test_a_bare_path_before_an_edits_diff_is_read_as_its_path(
+    isolated_home: Path, workspace: Path
+) -> None:
+    (workspace / "numbers.go").write_text("func Clamp() int {\n\treturn hi\n}\n")
+    call = (
+        "<replace_in_file>\nnumbers.go\n<diff>\n------- SEARCH\n\treturn hi\n=======\n"
+        "\treturn lo\n+++++++ REPLACE\n</diff>\n</replace_in_file>"
+    )
+    task, provider = make_task(
+        isolated_home, workspace, [call, complete()], RecordingHost(), settings=EDITS
+    )
+    assert (await task.start("fix Clamp")).completed
+    assert (workspace / "numbers.go").read_text() == "func Clamp() int {\n\treturn lo\n}\n"
+    assert "<path>numbers.go</path>" in result_text(provider, 1)
 
 
 def test_a_bare_value_is_read_only_where_one_reading_exists() -> None:
@@ -105,6 +121,10 @@ def test_a_bare_value_is_read_only_where_one_reading_exists() -> None:
     # Tags of another kind inside: not a bare value (the alias rule or the tool answers it).
     text = "<read_file>\n<paths>a.py</paths>\n</read_file>"
     assert repair_params(read, text, ["path"], ["path"]).block.params == {}
+    # Content with markup in it is not taken for a bare value.
+    write = ToolUseBlock("write_to_file", {"path": "a.ts"}, partial=False)
+    text = "<write_to_file>\n<path>a.ts</path>\nconst x: Array<number> = [];\n</write_to_file>"
+    assert repair_params(write, text, ["path", "content"], ["path", "content"]).corrections == []
     # A result may span lines.
     done = ToolUseBlock("attempt_completion", {}, partial=False)
     text = "<attempt_completion>\nFixed it.\nAll tests pass.\n</attempt_completion>"

@@ -10,9 +10,10 @@ Only slips with one possible reading are repaired:
   parameter and exactly one known alias of it was given;
 - a file's whole content wrapped in a Markdown code fence (not for Markdown files, where a
   fence may be the content);
-- a value written bare inside the call, with no parameter tag at all
-  (`<read_file>\nsrc/app.py\n</read_file>`), when the tool needs exactly one parameter (a path
-  only when the value is one line).
+- a value written bare inside the call, outside any parameter tag
+  (`<read_file>\nsrc/app.py\n</read_file>`, or a path before the `<diff>` of a
+  `replace_in_file`), when exactly one required parameter is missing (a path only when the value
+  is one line, nothing with markup in it).
 Anything else is left as it was, and the tool's own checks answer it.
 """
 
@@ -103,11 +104,12 @@ def repair_params(
     given = {m.group(1): m.group(2) for m in _TAG.finditer(body)} if body is not None else {}
     bare = _bare_value(body, params, required)
     if bare is not None:
-        params[required[0]] = bare
-        name, param = block.name, required[0]
+        param = next(name for name in required if not params.get(name, "").strip())
+        params[param] = bare
+        shown = bare if len(bare) <= 80 and "\n" not in bare else "…"
         corrections.append(
-            f"Note: your <{name}> call gave its value with no parameter tag; it was read as "
-            f"<{param}>. Name every parameter: <{name}><{param}>{bare}</{param}></{name}>"
+            f"Note: your <{block.name}> call gave a value with no parameter tag; it was read as "
+            f"<{param}>. Put every parameter in its own tag: <{param}>{shown}</{param}>"
         )
     for name in expected:
         if params.get(name, "").strip():
@@ -153,17 +155,21 @@ def unfence(content: str, path: str) -> tuple[str, bool]:
 
 
 def _bare_value(body: str | None, params: Mapping[str, str], required: Sequence[str]) -> str | None:
-    """The value of a call's only required parameter, written with no tag around it."""
-    if body is None or len(required) != 1 or params.get(required[0], "").strip():
+    """The value of the one required parameter missing from a call, written with no tag around
+    it (the text of the call outside its tags)."""
+    missing = [name for name in required if not params.get(name, "").strip()]
+    if body is None or len(missing) != 1:
         return None
-    if "<" in body or any(v.strip() for v in params.values()):
-        return None  # tags of some kind: not a bare value
-    value = body.strip("\n")
+    rest = _TAG.sub("", body)
+    if "<" in rest:
+        return None  # a tag left open, or markup: not one plain value
+    value = rest.strip("\n")
     if not value.strip():
         return None
-    if required[0] == "path" and "\n" in value.strip():
-        return None
-    return value.strip() if required[0] == "path" else value
+    if missing[0] == "path":
+        value = value.strip()
+        return None if "\n" in value else value
+    return value
 
 
 def _tool_body(text: str, name: str) -> str | None:
