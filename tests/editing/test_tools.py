@@ -37,6 +37,20 @@ async def test_write_creates_the_file_and_its_folders(workspace: Path) -> None:
     assert question.summary == "write_to_file for 'src/pkg/a.py'"
 
 
+async def test_a_new_file_named_as_an_existing_one_is_pointed_out(workspace: Path) -> None:
+    # Qwen2.5-Coder 1.5B on a real task: `src/numbers.go` created beside the `numbers.go` it had
+    # been asked to change.
+    (workspace / "numbers.go").write_text("package numbers\n")
+    ctx = make_context(workspace, FakeApprover())
+    result = await WRITE.run(call("write_to_file", path="src/numbers.go", content="package x"), ctx)
+    assert (workspace / "src/numbers.go").exists()
+    assert "src/numbers.go is a new file, and numbers.go already exists" in result.text
+    # Rewriting an existing file, or a new one with a name of its own: no note.
+    again = await WRITE.run(call("write_to_file", path="numbers.go", content="package y"), ctx)
+    fresh = await WRITE.run(call("write_to_file", path="other.go", content="package z"), ctx)
+    assert "Note:" not in again.text and "Note:" not in fresh.text
+
+
 async def test_a_write_saved_otherwise_than_written_shows_the_saved_file(workspace: Path) -> None:
     ctx = make_context(workspace, FakeApprover())
     fenced = "```python\nx = 1\n```"  # the fence is the model's slip: it is not saved

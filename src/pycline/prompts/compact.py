@@ -61,6 +61,26 @@ _SHORT: Final[dict[str, str]] = {
 }
 
 
+# The examples, with paths a model cannot take for this project's own: a small model copies an
+# example's folder (`src/`) into every path it writes.
+_EXAMPLES: Final[dict[str, str]] = {
+    "read_file": "<read_file>\n<path>main.py</path>\n</read_file>",
+    "search_files": (
+        "<search_files>\n<path>.</path>\n<regex>def \\w+_handler</regex>\n"
+        "<file_pattern>*.py</file_pattern>\n</search_files>"
+    ),
+    "list_files": "<list_files>\n<path>.</path>\n<recursive>true</recursive>\n</list_files>",
+    "replace_in_file": (
+        "<replace_in_file>\n<path>app.py</path>\n<diff>\n------- SEARCH\n"
+        "    port = 8000\n=======\n    port = 8080\n+++++++ REPLACE\n</diff>\n</replace_in_file>"
+    ),
+    "write_to_file": (
+        "<write_to_file>\n<path>config.json</path>\n<content>\n"
+        '{\n  "port": 8080\n}\n</content>\n</write_to_file>'
+    ),
+}
+
+
 def offered(names: Sequence[str]) -> list[str]:
     """The tool names (from `names`) the compact profile offers, in its order."""
     built_in = [n for n in CORE_TOOLS if n in names]
@@ -70,7 +90,7 @@ def offered(names: Sequence[str]) -> list[str]:
 
 def _render(tool: ToolDoc) -> str:
     description = _SHORT.get(tool.name) or tool.description.strip().split("\n")[0]
-    example = tool.example.strip()
+    example = _EXAMPLES.get(tool.name, tool.example).strip()
     if not example:
         params = "\n".join(f"<{p.name}>…</{p.name}>" for p in tool.params)
         example = f"<{tool.name}>\n{params}\n</{tool.name}>"
@@ -105,6 +125,7 @@ def build_compact_prompt(
         "You are pycline, a careful software engineer. You work in the user's project only "
         "through tools.",
         "# How to work\n" + calling + "\n"
+        "Write paths exactly as the file list in environment_details shows them. "
         "First find and read the code the task is about (never guess a file's content). Then "
         "change it with replace_in_file, copying the SEARCH lines from what read_file showed. "
         "Then check it: run the project's tests, or a short command that runs the changed code "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pycline.editing import textfile
@@ -39,7 +39,7 @@ from pycline.tools.base import (
     describe,
 )
 from pycline.workspace.paths import ResolvedPath
-from pycline.workspace.suggest import not_found_hint
+from pycline.workspace.suggest import not_found_hint, same_name_files
 
 # Beyond these sizes the model gets the changed parts with line numbers, not the whole file.
 FULL_CONTENT_MAX_LINES = 400
@@ -153,9 +153,27 @@ class WriteToFileTool:
                 "written."
             )
         warning = truncation_warning(omission_placeholders(proposed, base.text))
-        return await _propose_and_save(
+        result = await _propose_and_save(
             ctx, self.summary(call), self.spec.name, target, proposed, warning, written=content
         )
+        if target.existing is None and target.on_disk is None and not result.denied:
+            result = _with_namesake_note(ctx, target.resolved, result)
+        return result
+
+
+def _with_namesake_note(ctx: ToolContext, created: ResolvedPath, result: ToolResult) -> ToolResult:
+    """A new file named as one that exists elsewhere is most often a wrong path: say so."""
+    if created.outside:
+        return result
+    others = same_name_files(ctx.cwd, created.display, ctx.access)
+    if not others:
+        return result
+    note = (
+        f"\n\nNote: {created.display} is a new file, and {' and '.join(others)} already "
+        f"exists with the same name. If you meant to change that file, edit it instead (and "
+        f"delete {created.display})."
+    )
+    return replace(result, text=result.text + note)
 
 
 class ReplaceInFileTool:

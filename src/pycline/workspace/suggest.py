@@ -21,14 +21,31 @@ SHOWN: Final = 3
 CLOSE: Final = 80.0
 
 
+def _files(root: Path, access: AccessRules) -> list[str]:
+    entries, _ = list_workspace(root, recursive=True, limit=SCAN_LIMIT, ignore=access)
+    return [e.path for e in entries if not e.is_dir and not e.blocked]
+
+
+def _same_name(files: list[str], path: str) -> list[str]:
+    name = PurePosixPath(path).name
+    found = [f for f in files if PurePosixPath(f).name == name and f != path]
+    return sorted(found, key=lambda f: (len(f), f))[:SHOWN]
+
+
+def same_name_files(root: Path, path: str, access: AccessRules) -> list[str]:
+    """Other workspace files named as `path` is (relative to `root`), shortest paths first."""
+    try:
+        return _same_name(_files(root, access), path)
+    except OSError:
+        return []
+
+
 def similar_files(root: Path, missing: str, access: AccessRules) -> list[str]:
     """Up to `SHOWN` workspace-relative files that `missing` (relative to `root`) may mean."""
-    entries, _ = list_workspace(root, recursive=True, limit=SCAN_LIMIT, ignore=access)
-    files = [e.path for e in entries if not e.is_dir and not e.blocked]
-    name = PurePosixPath(missing).name
-    same_name = [f for f in files if PurePosixPath(f).name == name and f != missing]
+    files = _files(root, access)
+    same_name = _same_name(files, missing)
     if same_name:
-        return sorted(same_name, key=lambda f: (len(f), f))[:SHOWN]
+        return same_name
     from rapidfuzz import fuzz, process, utils
 
     found = process.extract(
