@@ -70,3 +70,28 @@ async def test_a_small_model_task_goes_without_the_checklist_prompt(
         await builder.close()
     assert "Task progress" not in texts[1_500_000_000]
     assert "Task progress" in texts[70_000_000_000]
+
+
+async def test_a_small_models_reminders_name_only_the_tools_it_is_offered(
+    isolated_home: Path, workspace: Path
+) -> None:
+    from pycline.app.builder import TaskBuilder
+    from pycline.app.config import ModelConfig
+    from pycline.core.approval import AutoApprove
+    from pycline.core.task import TaskSettings
+    from tests.core.harness import RecordingHost, complete
+
+    model = provider(1_500_000_000)
+    ask = "<ask_followup_question>\n<question>What next?</question>\n</ask_followup_question>"
+    for reply in ("I think it is fine.", ask, complete()):
+        model.replies.append(ScriptedProvider.of(reply).replies[0])
+    builder = TaskBuilder(isolated_home, ModelConfig(provider="scripted"))
+    task = builder.new_task(
+        "t", RecordingHost(), workspace, TaskSettings(auto_approve=AutoApprove()), provider=model
+    )
+    assert (await task.start("fix it")).completed
+    await builder.close()
+    no_tool, unknown = (model.requests[i].messages[-1].text for i in (1, 2))
+    assert "You did not use a tool" in no_tool and "ask_followup_question" not in no_tool
+    assert "Unknown tool 'ask_followup_question'" in unknown
+    assert "They are: read_file, search_files" in unknown

@@ -87,13 +87,13 @@ async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
         if reply.limit_reached:
             told = reply.limit_feedback or responses.output_limit(reply.limit_reached)
             return Step([TextContent(told)], mistake=True)
-        return Step([TextContent(responses.NO_TOOL_USED)], mistake=True)
+        return Step([TextContent(responses.no_tool_used(task.tools))], mistake=True)
     call = ToolCall(tool_block.name, dict(tool_block.params))
     call_id = reply.tool_call_id
     tool = task.tools.get(call.name)
     refused = modes.refusal(task.mode, call, task.facts(call.name))
     if tool is None:
-        message = refused or responses.unknown_tool(call.name)
+        message = refused or responses.unknown_tool(call.name, list(task.tools))
         task.say(ToolFinished(call.name, call.name, False, message, call_id))
         return Step(
             [TextContent(f"[{call.name}] Result:\n{responses.tool_error(call.name, message)}")],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 NO_TOOL_USED = """[ERROR] You did not use a tool in your previous response! Please retry with a tool use.
 
 # Reminder: tool use format
@@ -12,6 +14,14 @@ NO_TOOL_USED = """[ERROR] You did not use a tool in your previous response! Plea
 # Next steps
 If you have completed the task, use attempt_completion. If you need more information from the user, use ask_followup_question. Otherwise, continue with the next step using a tool.
 (This is an automated message; do not reply to it conversationally.)"""
+_ASK_USER = " If you need more information from the user, use ask_followup_question."
+
+
+def no_tool_used(offered: Collection[str]) -> str:
+    """Cline's reminder; it names ask_followup_question only where that tool is offered."""
+    return (
+        NO_TOOL_USED if "ask_followup_question" in offered else NO_TOOL_USED.replace(_ASK_USER, "")
+    )
 
 
 def output_limit(tokens: int) -> str:
@@ -47,8 +57,9 @@ def tool_error(tool: str, message: str) -> str:
     return f"The tool execution failed with the following error:\n<error>\n{message}\n</error>"
 
 
-def unknown_tool(name: str) -> str:
-    return f"Unknown tool '{name}'. Use only the tools described in the system prompt."
+def unknown_tool(name: str, offered: Collection[str] = ()) -> str:
+    listed = f" They are: {', '.join(offered)}." if offered else ""
+    return f"Unknown tool '{name}'. Use only the tools described in the system prompt.{listed}"
 
 
 def with_feedback(text: str, feedback: str) -> str:
