@@ -363,7 +363,7 @@ def _edit_failed(message: str, display: str, file: TextFile) -> str:
     return (
         f"{message}\n\n{content}\n\nRetry with fewer SEARCH/REPLACE blocks whose SEARCH copies "
         "the current lines exactly. After three failures in a row, write the whole file with "
-        "write_to_file instead."
+        "write_to_file instead. Your next reply is that tool call, not the file's content."
     )
 
 
