@@ -53,7 +53,8 @@ DESCRIPTIONS: dict[str, str] = {
     "mcpAutoApprove": "Per MCP server, the tools that run without asking (added to the server's "
     "own `autoApprove` list).",
     "maxConsecutiveMistakes": "Mistakes in a row (malformed tool calls, failed tools) before "
-    "pycline asks you how to go on.",
+    "pycline asks you how to go on; unset: 3, or 6 for a model on this machine (its retries "
+    "cost nothing).",
     "maxRetries": "Retries of a failed model request (rate limits, server errors).",
     "retryBaseDelay": "Seconds before the first retry; later ones wait longer.",
     "commandTimeout": "Seconds a command may run before it is left running in the background "

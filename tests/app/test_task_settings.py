@@ -19,6 +19,7 @@ from pycline.app.task_settings import (
     workspace_tool_settings,
 )
 from pycline.core.approval import ApprovalPolicy, AutoApprove
+from pycline.core.options import mistake_limit
 from pycline.errors import ConfigError
 from pycline.events import DENY, Answer, ApprovalQuestion, Question
 from pycline.providers.scripted import ScriptedProvider
@@ -61,7 +62,14 @@ def test_task_settings_come_from_global_then_workspace(
 def test_no_settings_file_gives_clines_defaults(isolated_home: Path, workspace: Path) -> None:
     settings = task_settings(isolated_home, headless=False, workspace=workspace)
     assert settings.auto_approve == AutoApprove()
-    assert (settings.max_mistakes, settings.max_retries, settings.command_timeout) == (3, 3, 600)
+    assert (settings.max_retries, settings.command_timeout) == (3, 600)
+    # Cline's 3 mistakes in a row, or 6 for a model on this machine; a setting holds for both.
+    assert settings.max_mistakes is None
+    assert (mistake_limit(None, False), mistake_limit(None, True), mistake_limit(4, True)) == (
+        3,
+        6,
+        4,
+    )
 
 
 @pytest.mark.parametrize(

@@ -95,3 +95,31 @@ async def test_a_small_models_reminders_name_only_the_tools_it_is_offered(
     assert "You did not use a tool" in no_tool and "ask_followup_question" not in no_tool
     assert "Unknown tool 'ask_followup_question'" in unknown
     assert "They are: read_file, search_files" in unknown
+
+
+async def test_a_model_on_this_machine_gets_six_tries_before_the_user_is_asked(
+    isolated_home: Path, workspace: Path
+) -> None:
+    from pycline.app.builder import TaskBuilder
+    from pycline.app.config import ModelConfig
+    from pycline.core.approval import AutoApprove
+    from pycline.core.task import TaskSettings
+    from pycline.events import MistakeLimitQuestion
+    from tests.core.harness import RecordingHost, complete
+
+    asked = {}
+    for local in (True, False):
+        model = provider(1_500_000_000)
+        model.model_info = ModelInfo("m", parameter_count=1_500_000_000, local=local)
+        for reply in ["No tool here."] * 5 + [complete()]:
+            model.replies.append(ScriptedProvider.of(reply).replies[0])
+        builder = TaskBuilder(isolated_home, ModelConfig(provider="scripted"))
+        host = RecordingHost()
+        task = builder.new_task(
+            "t", host, workspace, TaskSettings(auto_approve=AutoApprove()), provider=model
+        )
+        await task.start("fix it")
+        await builder.close()
+        asked[local] = [q for q in host.questions if isinstance(q, MistakeLimitQuestion)]
+    assert asked[True] == []  # five mistakes, then the call: no question
+    assert [q.count for q in asked[False]] == [3]

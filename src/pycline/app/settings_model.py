@@ -159,7 +159,8 @@ class Settings(Profile):
     auto_approve: AutoApproveSettings = Field(default_factory=AutoApproveSettings)
     # Per MCP server, tools that run without asking (added to the server's own autoApprove list).
     mcp_auto_approve: dict[str, list[str]] = Field(default_factory=dict)
-    max_consecutive_mistakes: int = Field(3, ge=1)
+    # None: 3, or 6 for a model on this machine (see core.options.mistake_limit).
+    max_consecutive_mistakes: int | None = Field(None, ge=1)
     max_retries: int = Field(3, ge=0, le=20)
     retry_base_delay: float = Field(1.0, ge=0, le=600)
     command_timeout: float = Field(600.0, ge=1)

@@ -25,7 +25,7 @@ from pycline.context.tokens import estimate_messages, estimate_text
 from pycline.core import calls, condensing, modes, resumption, steering, user_input
 from pycline.core.approval import ApprovalPolicy, AutoApprove
 from pycline.core.capability import Capabilities, RunContext, Stop
-from pycline.core.options import TaskOutcome, TaskSettings
+from pycline.core.options import TaskOutcome, TaskSettings, mistake_limit
 from pycline.core.requests import Requests
 from pycline.core.run import RunState, TaskDeps
 from pycline.core.streaming import Reply, StreamFailed
@@ -367,7 +367,8 @@ class Task:
                 self.set_mode(step.next_mode)
             state.mistakes = state.mistakes + 1 if step.mistake else 0
             user_content = step.content
-            if state.mistakes >= self.settings.max_mistakes:
+            limit = mistake_limit(self.settings.max_mistakes, self.provider.model.local)
+            if state.mistakes >= limit:
                 answer = await self.ask(MistakeLimitQuestion(state.mistakes))
                 if not answer.chose(CONTINUE) and not answer.text.strip() and not answer.images:
                     reason = f"The model made {state.mistakes} mistakes in a row; stopped."
