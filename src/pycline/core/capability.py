@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 from pycline.core.modes import Mode
 from pycline.core.options import TaskOutcome
@@ -28,6 +28,8 @@ from pycline.workspace.paths import Workspace
 if TYPE_CHECKING:
     from pycline.core.streaming import Reply
     from pycline.core.turn import Step
+
+C = TypeVar("C", bound="Capability")
 
 
 class RunContext(Protocol):
@@ -173,6 +175,10 @@ class Capabilities:
     def __init__(self, items: Sequence[Capability] = ()) -> None:
         self.items = tuple(items)
         self._at: dict[str, tuple[Capability, ...]] = {}
+
+    def first(self, kind: type[C]) -> C | None:
+        """The task's capability of this kind, if it has one."""
+        return next((c for c in self.items if isinstance(c, kind)), None)
 
     def _with(self, point: str) -> tuple[Capability, ...]:
         """The capabilities that do something at `point`."""

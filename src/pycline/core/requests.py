@@ -224,8 +224,11 @@ class Requests:
             if prepared.action == "truncate":
                 self._host.say(Notice("Older history was trimmed to fit the context window."))
 
-    def account(self, usage: UsageChunk | None, text: str, sent: Sequence[Message]) -> None:
-        """Charge a reply to the task's record and caps, and show what it cost."""
+    def account(
+        self, usage: UsageChunk | None, text: str, sent: Sequence[Message], *, gauge: bool = True
+    ) -> None:
+        """Charge a reply to the task's record and caps, and show what it cost. `gauge`: the
+        request was the task's own (its size is the context in use); a tool's is not."""
         host = self._host
         if usage is None:
             # The stream was cut short before usage arrived: estimate, so cost is never silently 0.
@@ -250,7 +253,7 @@ class Requests:
             + usage.cache_read_tokens
             + usage.cache_write_tokens
         )
-        if total:
+        if total and gauge:
             self._state.context_tokens = total
         host.capabilities.charged(host.ctx, cost, total)
         host.say(

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pycline.context.tokens import estimate_messages, estimate_text
-from pycline.core import calls, condensing, modes, resumption, steering, user_input
+from pycline.core import calls, condensing, modes, resumption, sampling, steering, user_input
 from pycline.core.approval import ApprovalPolicy, AutoApprove
 from pycline.core.capability import Capabilities, RunContext, Stop
 from pycline.core.options import TaskOutcome, TaskSettings, mistake_limit
@@ -513,4 +513,12 @@ class Task:
             access=self.services.access,
             services=self.services.tools,
             auto_sandboxed=self.approver.settings.auto_sandboxed,
+            complete=self._complete_for_tool,
+        )
+
+    async def _complete_for_tool(
+        self, system: str, messages: Sequence[Message]
+    ) -> tuple[str, str] | str:
+        return await sampling.complete(
+            self.provider, self.capabilities, self.requests, system, messages
         )

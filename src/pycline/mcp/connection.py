@@ -19,7 +19,7 @@ import logging
 import os
 import time
 from collections import deque
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -39,9 +39,8 @@ if TYPE_CHECKING:
 
     from pycline.mcp.client_requests import (
         ElicitationPolicy,
-        ElicitationReply,
-        ElicitationRequest,
         Elicitor,
+        Sampler,
     )
     from pycline.mcp.oauth import LoginPolicy
 
@@ -51,6 +50,8 @@ STOP_TIMEOUT = 10.0  # the SDK bounds stdio shutdown at ~6 s; HTTP teardown is o
 STDERR_SETTLE = 0.5  # after the server exits, how long to wait for its last stderr bytes
 
 T = TypeVar("T")
+R = TypeVar("R")  # a request a person answers
+A = TypeVar("A")  # their answer
 
 
 def describe_error(exc: BaseException) -> str:
@@ -123,6 +124,7 @@ class McpConnection:
         self.elicitation: ElicitationPolicy = elicitation
         # Who answers the server's requests for input now (the task whose call is running).
         self.elicitors: list[Elicitor] = []
+        self.samplers: list[Sampler] = []  # who answers its requests for a completion now
         # The folders the server may work in: the workspace (and its worktree).
         self.roots: list[Path] = [cwd] if cwd is not None else []
         self.needs_login = False
@@ -203,42 +205,50 @@ class McpConnection:
         timeout: float | None = None,
         *,
         elicitor: Elicitor | None = None,
+        sampler: Sampler | None = None,
     ) -> McpOutput:
-        """Call `tool`. `elicitor`: who answers the server's requests for input meanwhile (the
-        time a person takes to answer does not count against the timeout)."""
+        """Call `tool`. `elicitor` and `sampler`: who answers the server's requests for input
+        and for a completion meanwhile (the time a person takes to answer does not count
+        against the timeout)."""
         from mcp_types import CallToolResult
 
         from pycline.mcp.content import tool_output
 
         session = self._live_session()
         limit = self.config.timeout if timeout is None else timeout
-        asking: Elicitor | None = None
-        if elicitor is not None:
-            ask = elicitor
-
-            async def asking_person(request: ElicitationRequest) -> ElicitationReply:
-                self._asking += 1
-                try:
-                    return await ask(request)
-                finally:
-                    self._asking -= 1
-                    self._person_done = asyncio.get_running_loop().time()
-
-            asking = asking_person
+        asking = self._while_asking(elicitor) if elicitor is not None else None
+        sampling = self._while_asking(sampler) if sampler is not None else None
+        if asking is not None:
             self.elicitors.append(asking)
+        if sampling is not None:
+            self.samplers.append(sampling)
+        person = asking is not None or sampling is not None
         try:
             result = await self._bounded(
-                session.call_tool(
-                    tool, arguments, read_timeout_seconds=None if asking is not None else limit
-                ),
+                session.call_tool(tool, arguments, read_timeout_seconds=None if person else limit),
                 limit,
                 f"tool '{tool}'",
             )
         finally:
             if asking is not None:
                 self.elicitors.remove(asking)
+            if sampling is not None:
+                self.samplers.remove(sampling)
         assert isinstance(result, CallToolResult)
         return tool_output(result)
+
+    def _while_asking(self, answer: Callable[[R], Awaitable[A]]) -> Callable[[R], Awaitable[A]]:
+        """`answer`, with the time it takes kept off the call's timeout."""
+
+        async def asking_person(request: R) -> A:
+            self._asking += 1
+            try:
+                return await answer(request)
+            finally:
+                self._asking -= 1
+                self._person_done = asyncio.get_running_loop().time()
+
+        return asking_person
 
     async def read_resource(self, uri: str, timeout: float | None = None) -> McpOutput:
         from pycline.mcp.content import resource_output
@@ -448,10 +458,7 @@ class McpConnection:
         # Unwinding is LIFO: cancel the pump before its task group is awaited.
         stack.callback(pump_group.cancel_scope.cancel)
         pump_group.start_soon(self._pump, read, forward_send)
-        from pycline.mcp.client_requests import elicitation_callback, roots_callback
-
-        def elicitor() -> Elicitor | None:
-            return self.elicitors[-1] if self.elicitors else None
+        from pycline.mcp.client_requests import session_callbacks
 
         return await stack.enter_async_context(
             ClientSession(
@@ -459,8 +466,9 @@ class McpConnection:
                 write,
                 message_handler=self._on_message,
                 client_info=Implementation(name=self.client_name, version=__version__),
-                elicitation_callback=elicitation_callback(self.name, self.elicitation, elicitor),
-                list_roots_callback=roots_callback(lambda: self.roots),
+                **session_callbacks(
+                    self.name, self.elicitation, self.elicitors, self.samplers, lambda: self.roots
+                ),
             )
         )
 

@@ -39,7 +39,7 @@ from pycline.mcp.settings import (
 )
 
 if TYPE_CHECKING:
-    from pycline.mcp.client_requests import Elicitor
+    from pycline.mcp.client_requests import Elicitor, Sampler
     from pycline.mcp.oauth import LoginPolicy
 
 
@@ -259,11 +259,12 @@ class McpHub:
         arguments: dict[str, Any],
         *,
         elicitor: Elicitor | None = None,
+        sampler: Sampler | None = None,
     ) -> McpOutput:
         """Call a tool; `elicitor` answers the server's requests for input meanwhile (None: the
-        hub's policy, `elicitation`)."""
+        hub's policy, `elicitation`), `sampler` its requests for a completion (None: refused)."""
         conn = self._checked_connection(server, tool, arguments)
-        return await conn.call_tool(tool, arguments, elicitor=elicitor)
+        return await conn.call_tool(tool, arguments, elicitor=elicitor, sampler=sampler)
 
     async def read_resource(self, server: str, uri: str) -> McpOutput:
         return await self._connection_for(server).read_resource(uri)

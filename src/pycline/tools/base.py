@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol, TypeAlias
 
 from pycline.errors import ToolError
 from pycline.events import Answer, ApprovalQuestion, Event, Question
-from pycline.messages import ImageContent
+from pycline.messages import ImageContent, Message
 from pycline.tools.services import ToolServices
 from pycline.workspace.access import AccessRules as AccessRules
 from pycline.workspace.access import AllowAll as AllowAll
@@ -171,6 +171,9 @@ class ToolContext:
     services: ToolServices = field(default_factory=ToolServices)
     # Auto mode: commands run unasked inside the sandbox with the network off (tools.command).
     auto_sandboxed: bool = False
+    # A completion by the task's own model, charged to the task (an MCP server's sampling):
+    # (its text, the model's id), or why there is none. None: the task gives none.
+    complete: CompleteFn | None = None
 
     @property
     def cwd(self) -> Path:
@@ -184,6 +187,12 @@ class ToolContext:
 
     async def ask(self, question: Question) -> Answer:
         return await self.ask_fn(question)
+
+
+class CompleteFn(Protocol):
+    async def __call__(
+        self, system: str, messages: Sequence[Message], /
+    ) -> tuple[str, str] | str: ...
 
 
 class SayFn(Protocol):

@@ -167,8 +167,15 @@ class UseMcpToolTool:
             if approval.always and remember is not None:
                 _always_allow(ctx, remember, server, tool)
         from pycline.tools.mcp_elicit import elicitor_for
+        from pycline.tools.mcp_sample import sampler_for
 
-        output = await hub.call_tool(server, tool, arguments, elicitor=elicitor_for(ctx))
+        output = await hub.call_tool(
+            server,
+            tool,
+            arguments,
+            elicitor=elicitor_for(ctx),
+            sampler=sampler_for(ctx, self.spec.name),
+        )
         text, images = render(output, supports_images=ctx.supports_images)
         if output.is_error:
             return ToolResult(
