@@ -76,3 +76,18 @@ async def test_outside_a_tasks_call_sampling_is_refused_with_the_reason(
     (part,) = output.parts
     assert isinstance(part, TextPart)
     assert part.text.startswith("no haiku: Sampling refused: pycline samples only while")
+
+
+async def test_the_servers_roots_are_the_calling_tasks_folder(
+    workspace: Path, tmp_path: Path, make_hub: Callable[..., McpHub]
+) -> None:
+    write_settings({"sampling": py_server("sampling")})
+    hub = make_hub()
+    await hub.start()
+    first = await hub.call_tool("sampling", "where", {}, roots=(workspace,))
+    assert first.parts == (TextPart(workspace.resolve().as_uri()),)
+    # A task working in another worktree of the project: the server is told, and sees it.
+    other = tmp_path / "worktree"
+    other.mkdir()
+    moved = await hub.call_tool("sampling", "where", {}, roots=(other,))
+    assert moved.parts == (TextPart(other.resolve().as_uri()),)

@@ -18,8 +18,9 @@ import contextlib
 import logging
 import os
 import time
+import warnings
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -206,16 +207,25 @@ class McpConnection:
         *,
         elicitor: Elicitor | None = None,
         sampler: Sampler | None = None,
+        roots: Sequence[Path] = (),
     ) -> McpOutput:
         """Call `tool`. `elicitor` and `sampler`: who answers the server's requests for input
         and for a completion meanwhile (the time a person takes to answer does not count
-        against the timeout)."""
+        against the timeout); `roots`, the calling task's folders, become the server's roots
+        (it is told when they change: a task in another worktree)."""
         from mcp_types import CallToolResult
 
         from pycline.mcp.content import tool_output
 
         session = self._live_session()
         limit = self.config.timeout if timeout is None else timeout
+        if roots and list(roots) != self.roots:
+            self.roots = list(roots)
+            with contextlib.suppress(Exception), warnings.catch_warnings():
+                # Deprecated by the 2026-07-28 revision, still what older servers listen for; a
+                # server that is gone is found by the call itself.
+                warnings.simplefilter("ignore")
+                await session.send_roots_list_changed()
         asking = self._while_asking(elicitor) if elicitor is not None else None
         sampling = self._while_asking(sampler) if sampler is not None else None
         if asking is not None:

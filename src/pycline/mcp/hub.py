@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import dataclasses
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -260,11 +260,15 @@ class McpHub:
         *,
         elicitor: Elicitor | None = None,
         sampler: Sampler | None = None,
+        roots: Sequence[Path] = (),
     ) -> McpOutput:
         """Call a tool; `elicitor` answers the server's requests for input meanwhile (None: the
-        hub's policy, `elicitation`), `sampler` its requests for a completion (None: refused)."""
+        hub's policy, `elicitation`), `sampler` its requests for a completion (None: refused);
+        `roots`: the calling task's folders (none: the hub's workspace)."""
         conn = self._checked_connection(server, tool, arguments)
-        return await conn.call_tool(tool, arguments, elicitor=elicitor, sampler=sampler)
+        return await conn.call_tool(
+            tool, arguments, elicitor=elicitor, sampler=sampler, roots=roots
+        )
 
     async def read_resource(self, server: str, uri: str) -> McpOutput:
         return await self._connection_for(server).read_resource(uri)

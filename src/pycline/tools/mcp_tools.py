@@ -175,6 +175,7 @@ class UseMcpToolTool:
             arguments,
             elicitor=elicitor_for(ctx),
             sampler=sampler_for(ctx, self.spec.name),
+            roots=(ctx.cwd,),
         )
         text, images = render(output, supports_images=ctx.supports_images)
         if output.is_error:

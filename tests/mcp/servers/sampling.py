@@ -1,4 +1,5 @@
-"""A stdio MCP server whose tool asks the client's model for a completion (sampling)."""
+"""A stdio MCP server whose tools ask the client for a completion by its model (sampling) and
+for its roots."""
 
 from __future__ import annotations
 
@@ -32,6 +33,12 @@ async def haiku(topic: str, ctx: Context) -> str:
     content = result.content
     text = content.text if isinstance(content, TextContent) else "?"
     return f"haiku by {result.model}: {text}"
+
+
+@server.tool(description="Lists the client's roots.")
+async def where(ctx: Context) -> str:
+    listed = await ctx.session.list_roots()
+    return " ".join(str(root.uri) for root in listed.roots)
 
 
 if __name__ == "__main__":
