@@ -83,8 +83,8 @@ def test_list_connects_and_shows_status_tools_and_stderr(
     capsys.readouterr()
     assert run_mcp(["--cwd", str(workspace), "list"]) == 0
     out = capsys.readouterr().out.splitlines()
-    # 16: the server adds its elicitation and roots tools for a client that declares both.
-    assert out[0].split() == ["everything", "stdio", "connected", "16", "tools"]
+    # 17: the server adds its elicitation, roots and sampling tools for a client that declares them.
+    assert out[0].split() == ["everything", "stdio", "connected", "17", "tools"]
     assert out[1].split() == ["broken", "stdio", "error"]
     assert "exited during the MCP handshake" in out[2]
     assert out[3:5] == ["  stderr:", "    missing API key"]

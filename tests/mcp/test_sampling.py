@@ -20,7 +20,7 @@ from pycline.providers.scripted import ScriptedProvider
 from pycline.testing import RecordingHost, task_for
 from pycline.tools.mcp_tools import UseMcpToolTool
 from tests.core.harness import complete
-from tests.mcp.conftest import py_server, write_settings
+from tests.mcp.conftest import everything_stdio, py_server, write_settings
 
 CALL = (
     "<use_mcp_tool>\n<server_name>sampling</server_name>\n<tool_name>haiku</tool_name>\n"
@@ -91,3 +91,31 @@ async def test_the_servers_roots_are_the_calling_tasks_folder(
     other.mkdir()
     moved = await hub.call_tool("sampling", "where", {}, roots=(other,))
     assert moved.parts == (TextPart(other.resolve().as_uri()),)
+
+
+async def test_the_reference_servers_sampling_tool_gets_the_tasks_model(
+    isolated_home: Path, workspace: Path, make_hub: Callable[..., McpHub]
+) -> None:
+    # npm's @modelcontextprotocol/server-everything offers its sampling tool only to a client
+    # that declares sampling, and sends the model's reply back as the tool's result.
+    write_settings({"everything": everything_stdio()})
+    hub = make_hub()
+    await hub.start()
+    services = wiring.task_services(workspace)
+    services.tools.mcp_hub = hub
+    call = (
+        "<use_mcp_tool>\n<server_name>everything</server_name>\n"
+        "<tool_name>trigger-sampling-request</tool_name>\n"
+        '<arguments>{"prompt": "name a colour"}</arguments>\n</use_mcp_tool>'
+    )
+    provider = ScriptedProvider.of(call, "Teal.", complete())
+    host = RecordingHost(answers=[Answer("approve"), Answer("approve")])
+    task = task_for(
+        isolated_home, workspace, provider, host, tools=[*wiring.default_tools(), UseMcpToolTool()],
+        task_text="colour", settings=TaskSettings(auto_approve=AutoApprove()), services=services,
+    )  # fmt: skip
+    assert (await task.start("colour")).completed
+    assert provider.requests[1].system == "You are a helpful test server."
+    assert "name a colour" in provider.requests[1].messages[0].text
+    result = provider.requests[2].messages[-1].text
+    assert "LLM sampling result" in result and "Teal." in result
