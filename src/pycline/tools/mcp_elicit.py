@@ -59,7 +59,10 @@ def form_text(request: ElicitationRequest) -> str:
         lines.extend(
             _describe(n, p, n in required) for n, p in props.items() if isinstance(p, dict)
         )
-        lines.append("Reply with `field: value` lines (a one-field form: just the value).")
+        lines.append(
+            "Reply with `field: value` lines, or on one line separated by `;` (a one-field "
+            "form: just the value)."
+        )
     return "\n".join(lines)
 
 
@@ -112,7 +115,7 @@ def parse_reply(schema: dict[str, Any], text: str) -> dict[str, Any]:
     elif len(props) == 1 and ":" not in stripped.split("\n", 1)[0]:
         raw = {next(iter(props)): stripped}
     else:
-        for line in stripped.splitlines():
+        for line in _pairs(stripped):
             if not line.strip():
                 continue
             key, sep, value = line.partition(":")
@@ -129,6 +132,19 @@ def parse_reply(schema: dict[str, Any], text: str) -> dict[str, Any]:
     if missing:
         raise BadReply(f"missing: {', '.join(missing)}")
     return content
+
+
+def _pairs(text: str) -> list[str]:
+    """`field: value` lines; a line of several pairs separated by `;` (a terminal's prompt takes
+    one line) is split when every part is a pair."""
+    pairs: list[str] = []
+    for line in text.splitlines():
+        parts = line.split(";")
+        if len(parts) > 1 and all(":" in p for p in parts if p.strip()):
+            pairs.extend(p for p in parts if p.strip())
+        else:
+            pairs.append(line)
+    return pairs
 
 
 def elicitor_for(ctx: ToolContext) -> Elicitor | None:
