@@ -84,3 +84,19 @@ def test_block_overlapping_an_earlier_one_is_reported() -> None:
     original = "a\nb\nc\n"
     message = str(_error(original, block("a\nb", "A\nB") + "\n" + block("b\nc", "B\nC")))
     assert "block 1" in message
+
+
+def test_new_code_written_as_a_replacement_of_its_first_line_gets_the_block_that_adds_it() -> None:
+    # Qwen2.5-Coder 1.5B asked to add Max: SEARCH its signature, REPLACE the whole function.
+    go = "package p\n\nfunc Sum(xs []int) int {\n\treturn 0\n}\n\nfunc One() int {\n\treturn 0\n}\n"
+    new = "func Max(xs []int) int {\n\treturn 1\n}"
+    message = str(_error(go, block("func Max(xs []int) int {", new)))
+    assert "this looks like new code" in message
+    # The anchor is the file's last lines, as many as it takes to be found once.
+    suggested = message.split("send this block:\n", 1)[1]
+    anchor = "\treturn 0\n}"  # found twice: not enough
+    assert suggested.startswith("------- SEARCH\nfunc One() int {\n" + anchor + "\n=======\n")
+    fixed = apply_search_replace(go, suggested.split("\n+++++++ REPLACE")[0] + "\n+++++++ REPLACE")
+    assert fixed.content == go + "\n" + new + "\n"
+    # A plain miss (REPLACE not starting with SEARCH) keeps the closest-region report.
+    assert "new code" not in str(_error(go, block("func Nope() int {", "func S() {}")))

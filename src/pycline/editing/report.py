@@ -120,6 +120,7 @@ def no_match(
     closest: Candidate | None,
     *,
     overlapping_block: int | None = None,
+    replace: Sequence[str] = (),
 ) -> str:
     head = f"The SEARCH block:\n{_search_text(search)}\n...does not match anything in the file."
     parts = [head, "", _which(index, total)]
@@ -129,12 +130,45 @@ def no_match(
             "changes; merge the two blocks into one."
         )
     else:
-        parts.append(closest_region(file, search, closest))
+        # New code written as a replacement of its own first line: the block that adds it says
+        # more than the closest region does.
+        parts.append(_as_addition(search, replace, file) or closest_region(file, search, closest))
     parts.append(
         "The SEARCH must repeat the file's current lines exactly, complete lines only. "
         "Use fewer, smaller blocks, and re-read the file if it may have changed."
     )
     return "\n".join(parts)
+
+
+# The most lines of the file's end a suggested anchor takes to be found only once.
+ANCHOR_LINES = 6
+
+
+def _as_addition(search: Sequence[str], replace: Sequence[str], file: FileLines) -> str:
+    """For a block whose REPLACE starts with its SEARCH (new code, the SEARCH its first line:
+    a way small models write an addition), the block that adds it at the end of the file."""
+    wanted = [s.strip() for s in search if s.strip()]
+    head = [r.strip() for r in replace if r.strip()][: len(wanted)]
+    if not wanted or head != wanted or len(replace) <= len(search):
+        return ""
+    lines = file.lines[:]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        return ""
+    text = "\n".join(file.lines)
+    anchor: list[str] = []
+    for size in range(1, min(ANCHOR_LINES, len(lines)) + 1):
+        anchor = lines[-size:]
+        if text.count("\n".join(anchor)) == 1:
+            break
+    block = "\n".join(
+        ["------- SEARCH", *anchor, "=======", *anchor, "", *replace, "+++++++ REPLACE"]
+    )
+    return (
+        "Your REPLACE starts with your SEARCH, so this looks like new code; but SEARCH must be "
+        "lines the file has now. To add the code at the end of the file, send this block:\n" + block
+    )
 
 
 def ambiguous(

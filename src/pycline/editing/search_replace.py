@@ -134,6 +134,7 @@ class _Run:
                     self.file,
                     closest[0] if closest else None,
                     overlapping_block=exc.overlapping_block,
+                    replace=block.replace,
                 ),
                 block_index=block.index,
             ) from None
