@@ -76,6 +76,13 @@ def _parser(module: str, function: str) -> Parser | None:
     return Parser(Language(getattr(grammar, function)()))
 
 
+def parse(path: str, text: str) -> Node | None:
+    """The root of `text`'s syntax tree, for a language with a grammar installed."""
+    grammar = GRAMMARS.get(PurePath(path).suffix.lower())
+    parser = _parser(*grammar) if grammar is not None else None
+    return parser.parse(text.encode("utf-8")).root_node if parser is not None else None
+
+
 def syntax_problems(path: str, text: str) -> list[SyntaxProblem]:
     grammar = GRAMMARS.get(PurePath(path).suffix.lower())
     if grammar is None:

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pycline.editing import textfile
+from pycline.editing import syntax_guard, textfile
 from pycline.editing.cleanup import (
     clean_write_content,
     model_text,
@@ -197,6 +197,11 @@ class ReplaceInFileTool:
                 _edit_failed(str(exc), target.resolved.display, existing), is_error=True
             )
         proposed = existing.conform(outcome.content)
+        display = target.resolved.display
+        broken = syntax_guard.refusal(display, existing.text, proposed)
+        if broken is not None:
+            rewrite = syntax_guard.whole_rewrite(path, existing.text, diff, outcome.match_indices)
+            return ToolResult(f"{broken}\n{rewrite}" if rewrite else broken, is_error=True)
         if proposed == existing.text:
             return ToolResult(
                 f"The edit leaves {target.resolved.display} unchanged (each REPLACE equals its "
@@ -241,8 +246,14 @@ async def _propose_and_save(
     on_disk = target.on_disk  # read once, with the file's text
     old_text = target.existing.text if target.existing else ""
     file = target.existing or TextFile("")
-    # A replacement the file's encoding cannot hold is refused before anyone is asked.
+    # A replacement the file's encoding cannot hold is refused before anyone is asked, and so
+    # is one that would break the file's syntax.
     file.encode(proposed)
+    broken = syntax_guard.refusal(
+        resolved.display, target.existing.text if target.existing else None, proposed
+    )
+    if broken is not None:
+        return ToolResult(broken, is_error=True)
     servers = ctx.services.language_servers
     if servers is not None and (installing := servers.prepare(resolved.path)):
         ctx.say(Notice(installing))  # a one-time wait the user should know the reason for

@@ -17,14 +17,16 @@ SOURCE = "x: int = 1\n"
 BUDGET = 0.5
 
 
-async def _edit(servers: LanguageServers, workspace: Path, new: str = "x: int = 2") -> str:
-    (workspace / "a.py").write_text(SOURCE, encoding="utf-8")
+async def _edit(
+    servers: LanguageServers, workspace: Path, new: str = "x: int = 2", source: str = SOURCE
+) -> str:
+    (workspace / "a.py").write_text(source, encoding="utf-8")
     ctx = make_context(workspace, services=ToolServices(language_servers=servers))
     result = await ReplaceInFileTool().run(
         call("replace_in_file", path="a.py", diff=block("x: int = 1", new)), ctx
     )
     assert not result.is_error, result.text
-    assert (workspace / "a.py").read_text(encoding="utf-8") == new + "\n"
+    assert (workspace / "a.py").read_text(encoding="utf-8") == source.replace("x: int = 1", new)
     return result.text
 
 
@@ -44,7 +46,8 @@ async def test_a_hung_server_times_out_and_the_edit_is_saved_and_syntax_checked(
     )
     try:
         started = time.monotonic()
-        text = await _edit(servers, workspace, "x: int = (")
+        # A file that does not parse already (an edit that breaks a clean one is refused).
+        text = await _edit(servers, workspace, "x: int = (", source=SOURCE + "def f(:\n")
         # The check before and the one after the save each give up at the budget.
         assert time.monotonic() - started < 10 * BUDGET
         # The tree-sitter check still ran; the server contributed nothing.
