@@ -372,9 +372,10 @@ def _edit_failed(message: str, display: str, file: TextFile) -> str:
             "edit with read_file before retrying."
         )
     return (
-        f"{message}\n\n{content}\n\nRetry with fewer SEARCH/REPLACE blocks whose SEARCH copies "
-        "the current lines exactly. After three failures in a row, write the whole file with "
-        "write_to_file instead. Your next reply is that tool call, not the file's content."
+        f"{message}\n\n{content}\n\nNext: send replace_in_file again, with fewer "
+        "SEARCH/REPLACE blocks whose SEARCH lines are copied exactly from the file. (Only after "
+        "three failures in a row, write the whole file with write_to_file, your change made in "
+        "it.)"
     )
 
 
