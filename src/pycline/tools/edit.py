@@ -150,7 +150,8 @@ class WriteToFileTool:
             # Nothing to show or approve: asking Save/Reject over an empty diff helps nobody.
             return ToolResult(
                 f"{target.resolved.display} already holds exactly this content; nothing was "
-                "written."
+                "written. If the task needs a change to this file, it is not made yet: make it "
+                "(replace_in_file is the simpler way)."
             )
         warning = truncation_warning(omission_placeholders(proposed, base.text))
         result = await _propose_and_save(
