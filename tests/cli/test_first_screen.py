@@ -134,7 +134,7 @@ async def test_doctor_in_a_terminal_lists_each_check_with_its_fix(
     chromium = find_chromium()
     with FakeOpenAI([], models=(MODEL,)) as srv:
         env = _env(user, srv.base_url)
-        terminal = Terminal([*PYCLINE, "doctor"], cwd=project, env=env, width=100, height=40)
+        terminal = Terminal([*PYCLINE, "doctor"], cwd=project, env=env, width=100, height=50)
         terminals.append(terminal)
         screen = terminal.wait_for(r"(?m)\(\d+\.\ds\)\s*$", timeout=120)
         picture = to_html(terminal.screen(colours=True), title="~/greeter — pycline doctor")

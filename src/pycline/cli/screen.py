@@ -7,6 +7,7 @@ they differ, so a new event is added to one `match`, not to each terminal.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import textwrap
@@ -168,7 +169,11 @@ class Screen:
         out = self.out or sys.stdout
         if not out.isatty():
             return text
-        width = max(40, shutil.get_terminal_size().columns - 1)
+        try:  # the terminal's own width ($COLUMNS may be left over from another one)
+            columns = os.get_terminal_size(out.fileno()).columns
+        except (OSError, ValueError):
+            columns = shutil.get_terminal_size().columns
+        width = max(40, columns - 1)
         return "\n".join(textwrap.fill(part, width) if part else "" for part in text.split("\n"))
 
     def line(self, text: str) -> None:
