@@ -100,3 +100,8 @@ def test_new_code_written_as_a_replacement_of_its_first_line_gets_the_block_that
     assert fixed.content == go + "\n" + new + "\n"
     # A plain miss (REPLACE not starting with SEARCH) keeps the closest-region report.
     assert "new code" not in str(_error(go, block("func Nope() int {", "func S() {}")))
+    # Several lines repeated at the top of the REPLACE (a doubled block, as the same model also
+    # sent): no suggestion to append it anywhere.
+    doubled = "\tif v < lo {\n\t\treturn lo\n\t}"
+    message = str(_error(go, block(doubled, doubled + "\n" + doubled)))
+    assert "new code" not in message
