@@ -51,6 +51,11 @@ class Terminal:
         flags = ["-e"] if colours else []
         return self._tmux("capture-pane", "-p", "-t", self.name, *flags)
 
+    def transcript(self) -> str:
+        """Everything the pane printed, the lines scrolled out of view included (a pane can
+        start smaller than asked for and grow once its first output has scrolled)."""
+        return self._tmux("capture-pane", "-p", "-S", "-", "-t", self.name)
+
     def send(self, text: str, *, enter: bool = True) -> None:
         self._tmux("send-keys", "-t", self.name, "-l", text)
         if enter:
