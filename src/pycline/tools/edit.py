@@ -153,6 +153,13 @@ class WriteToFileTool:
                 "written. If the task needs a change to this file, it is not made yet: make it "
                 "(replace_in_file is the simpler way)."
             )
+        # A rewrite that would break the file's syntax is refused before anyone is asked (an
+        # edit's own check is in ReplaceInFileTool.run, with its whole-function hint).
+        broken = syntax_guard.refusal(
+            target.resolved.display, target.existing.text if target.existing else None, proposed
+        )
+        if broken is not None:
+            return ToolResult(broken, is_error=True)
         warning = truncation_warning(omission_placeholders(proposed, base.text))
         result = await _propose_and_save(
             ctx, self.summary(call), self.spec.name, target, proposed, warning, written=content
@@ -247,14 +254,8 @@ async def _propose_and_save(
     on_disk = target.on_disk  # read once, with the file's text
     old_text = target.existing.text if target.existing else ""
     file = target.existing or TextFile("")
-    # A replacement the file's encoding cannot hold is refused before anyone is asked, and so
-    # is one that would break the file's syntax.
+    # A replacement the file's encoding cannot hold is refused before anyone is asked.
     file.encode(proposed)
-    broken = syntax_guard.refusal(
-        resolved.display, target.existing.text if target.existing else None, proposed
-    )
-    if broken is not None:
-        return ToolResult(broken, is_error=True)
     servers = ctx.services.language_servers
     if servers is not None and (installing := servers.prepare(resolved.path)):
         ctx.say(Notice(installing))  # a one-time wait the user should know the reason for
