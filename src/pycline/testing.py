@@ -32,6 +32,7 @@ from pycline.core.subagents import Subagents
 from pycline.core.task import Task
 from pycline.events import Answer, Event, Host, Question
 from pycline.messages import Message
+from pycline.parsing.native import ToolDefinition
 from pycline.providers.base import ModelInfo, Provider, StreamChunk
 from pycline.providers.closing import close_stream
 from pycline.providers.scripted import ScriptedProvider, ScriptedReply
@@ -197,9 +198,16 @@ class GatedProvider:
     def model(self) -> ModelInfo:
         return self.inner.model
 
-    async def stream(self, system: str, messages: Sequence[Message]) -> AsyncIterator[StreamChunk]:
+    async def stream(
+        self,
+        system: str,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolDefinition] = (),
+        temperature: float | None = None,
+    ) -> AsyncIterator[StreamChunk]:
         first = not self.inner.requests
-        chunks = self.inner.stream(system, messages)
+        chunks = self.inner.stream(system, messages, tools=tools, temperature=temperature)
         try:
             async for chunk in chunks:
                 yield chunk

@@ -62,7 +62,12 @@ class RoutedProvider:
         self.blocked: asyncio.Queue[str] = asyncio.Queue()
 
     async def stream(
-        self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
+        self,
+        system: str,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolDefinition] = (),
+        temperature: float | None = None,
     ) -> AsyncIterator[StreamChunk]:
         first = messages[0].text
         word = next(w for w in self._routes if w in first)
@@ -71,7 +76,7 @@ class RoutedProvider:
             await self.blocked.put(word)
             await asyncio.Event().wait()  # never set: only cancellation ends this request
             return
-        async for chunk in inner.stream(system, messages, tools=tools):
+        async for chunk in inner.stream(system, messages, tools=tools, temperature=temperature):
             yield chunk
 
 

@@ -192,12 +192,17 @@ class _SignallingProvider(ScriptedProvider):
         self.on_send = on_send
 
     async def stream(
-        self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
+        self,
+        system: str,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolDefinition] = (),
+        temperature: float | None = None,
     ) -> AsyncIterator[StreamChunk]:
         if self.on_send is not None:
             self.on_send(len(self.requests) + 1)
         self.sent[len(self.requests) + 1].set()
-        async for chunk in super().stream(system, messages, tools=tools):
+        async for chunk in super().stream(system, messages, tools=tools, temperature=temperature):
             yield chunk
 
 

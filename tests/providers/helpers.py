@@ -36,11 +36,16 @@ class Outcome:
 
 
 async def drain(
-    provider: Provider, messages: Sequence[Message] = (), *, system: str = "You are terse."
+    provider: Provider,
+    messages: Sequence[Message] = (),
+    *,
+    system: str = "You are terse.",
+    temperature: float | None = None,
 ) -> Outcome:
     outcome = Outcome()
     try:
-        async for chunk in provider.stream(system, list(messages) or [Message.user("Hi")]):
+        sent = list(messages) or [Message.user("Hi")]
+        async for chunk in provider.stream(system, sent, temperature=temperature):
             outcome.chunks.append(chunk)
     except ProviderError as exc:
         outcome.error = exc

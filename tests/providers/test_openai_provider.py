@@ -80,6 +80,17 @@ async def test_request_streams_with_usage_and_temperature_zero(
     assert request.header("x-stainless-retry-count") == "0"
 
 
+async def test_a_request_asked_to_sample_warmer_sends_that_temperature(
+    server: FakeOpenAI, make_provider: MakeProvider
+) -> None:
+    server.add("ok")
+    server.add("ok")
+    provider = make_provider("gpt-4.1")
+    await drain(provider, temperature=0.7)
+    await drain(provider)
+    assert [r.body["temperature"] for r in server.completions] == [0.7, 0]
+
+
 @pytest.mark.parametrize("model", ["o3", "gpt-5-mini"])
 async def test_temperature_is_left_out_for_models_that_reject_it(
     server: FakeOpenAI, make_provider: MakeProvider, model: str

@@ -125,10 +125,15 @@ class LocalModelProvider:
         return self._inner
 
     async def stream(
-        self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
+        self,
+        system: str,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolDefinition] = (),
+        temperature: float | None = None,
     ) -> AsyncIterator[StreamChunk]:
         inner = await self._provider()
-        async for chunk in inner.stream(system, messages, tools=tools):
+        async for chunk in inner.stream(system, messages, tools=tools, temperature=temperature):
             yield chunk
 
     async def aclose(self) -> None:

@@ -118,6 +118,10 @@ class Capability:
         """Before each request: notes for the user message it sends."""
         return []
 
+    def temperature(self, ctx: RunContext) -> float | None:
+        """The sampling temperature the next request should use; None leaves the provider's."""
+        return None
+
     def charged(self, ctx: RunContext, cost: float, tokens: int) -> None:
         """A request (this task's or a sub-agent's) was paid for."""
 
@@ -216,6 +220,11 @@ class Capabilities:
                 return got
             notes += got
         return notes
+
+    def temperature(self, ctx: RunContext) -> float | None:
+        """The warmest temperature any capability asks for (None: the provider's own)."""
+        asked = [t for cap in self._with("temperature") if (t := cap.temperature(ctx)) is not None]
+        return max(asked, default=None)
 
     def charged(self, ctx: RunContext, cost: float, tokens: int) -> None:
         for cap in self._with("charged"):

@@ -4,7 +4,9 @@ The signature is the tool name and its parameters in key order, without `task_pr
 changing checklist does not make a repeated call new). Three identical calls in a row earn the
 model a warning, two when the call failed (a failed call sent again fails again; a small model at
 temperature 0 repeats it word for word until told); five stop it (the task asks the user, a
-headless run ends).
+headless run ends). From the second identical call on, requests are sampled at `WARM` instead of
+the provider's 0, until the model makes another call: at temperature 0 the same context gives the
+same reply, and a warning alone often does not change it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from pycline.tools.base import ToolCall
 WARN_AT: Final = 3
 WARN_FAILED_AT: Final = 2
 STOP_AT: Final = 5
+WARM: Final = 0.7  # what chat models are commonly sampled at (Qwen2.5's own recommended setting)
+REPEATED: Final = 2
 
 LOOP_WARNING: Final = (
     "[WARNING] You have called this tool {count} times in a row with identical arguments. "
@@ -79,7 +83,10 @@ class LoopDetector(Capability):
         self._count = 0
         self.stopped_tool = None
 
-    # --- as a capability: a warning with the result, the user asked when it goes on ------------
+    # --- as a capability: a warning with the result, a warmer sample, the user asked -----------
+
+    def temperature(self, ctx: RunContext) -> float | None:
+        return WARM if self._count >= REPEATED else None
 
     async def after_tool(
         self, ctx: RunContext, call: ToolCall, result: str, ok: bool, ms: int

@@ -86,7 +86,12 @@ class Requests:
             tools = host.native_tools()
             try:
                 reply = await stream_reply(
-                    host.provider, host.system(), messages, host.say, tools=tools
+                    host.provider,
+                    host.system(),
+                    messages,
+                    host.say,
+                    tools=tools,
+                    temperature=host.capabilities.temperature(host.ctx),
                 )
             except StreamFailed as failed:
                 error = failed.error

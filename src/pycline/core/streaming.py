@@ -175,6 +175,7 @@ async def stream_reply(
     say: Callable[[Event], None],
     *,
     tools: Sequence[ToolDefinition] = (),
+    temperature: float | None = None,
 ) -> Reply:
     """With `tools`, the model may call tools natively: every native call in the reply is kept.
     An XML tool call in the text still counts when the reply has no native call (models offered
@@ -193,11 +194,7 @@ async def stream_reply(
     # Halves of a character split between two deltas are joined before anything sees them.
     joiner, reasoning = SurrogateJoiner(), SurrogateJoiner()
     native = NativeCallAssembler()
-    stream = (
-        provider.stream(system, messages, tools=tools)
-        if tools
-        else provider.stream(system, messages)
-    )
+    stream = provider.stream(system, messages, tools=tools, temperature=temperature)
     try:
         async for chunk in stream:
             match chunk:

@@ -86,15 +86,20 @@ class AnthropicProvider:
             await client.close()
 
     async def stream(
-        self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
+        self,
+        system: str,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolDefinition] = (),
+        temperature: float | None = None,
     ) -> AsyncIterator[StreamChunk]:
         import anthropic
         import httpx2
 
         client = self._get_client()
         cache = self._model.supports_prompt_cache
-        # No `temperature`: the SDK we depend on (anthropic 2.x) no longer offers sampling
-        # parameters, so the API default applies.
+        # No `temperature` (nor the one asked for): the SDK we depend on (anthropic 2.x) no
+        # longer offers sampling parameters, so the API default applies.
         catch: tuple[type[Exception], ...] = (
             anthropic.APIError,
             httpx2.TransportError,

@@ -96,7 +96,10 @@ class Provider(Protocol):
         messages: Sequence[Message],
         *,
         tools: Sequence[ToolDefinition] = (),
+        temperature: float | None = None,
     ) -> AsyncIterator[StreamChunk]:
         """With `tools`, the model may call them natively (`ToolCallChunk`s); without, tool
-        calls already in `messages` are sent as the XML text they stand for."""
+        calls already in `messages` are sent as the XML text they stand for. `temperature`
+        overrides the provider's own (0 where the model takes one) for this request; a provider
+        that cannot set it ignores it."""
         ...

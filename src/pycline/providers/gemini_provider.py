@@ -96,7 +96,12 @@ class GeminiProvider:
             await http.aclose()
 
     async def stream(
-        self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
+        self,
+        system: str,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolDefinition] = (),
+        temperature: float | None = None,
     ) -> AsyncIterator[StreamChunk]:
         import httpx2
         from google.auth.exceptions import GoogleAuthError
@@ -107,7 +112,7 @@ class GeminiProvider:
             response = await client.aio.models.generate_content_stream(
                 model=self._model.id,
                 contents=to_gemini(messages, native=bool(tools)),
-                config=self._config(system, tools),
+                config=self._config(system, tools, temperature),
             )
         except (genai_errors.APIError, httpx2.TransportError, GoogleAuthError) as exc:
             raise self._translate(exc, streaming=False) from exc
@@ -149,7 +154,12 @@ class GeminiProvider:
         if state.finish_reason == "MAX_TOKENS":
             raise errors.output_limit(self._label)
 
-    def _config(self, system: str, tools: Sequence[ToolDefinition] = ()) -> Any:
+    def _config(
+        self,
+        system: str,
+        tools: Sequence[ToolDefinition] = (),
+        temperature: float | None = None,
+    ) -> Any:
         from google.genai import types
 
         thinking = None
@@ -161,7 +171,7 @@ class GeminiProvider:
         return types.GenerateContentConfig(
             system_instruction=system or EMPTY_TURN,
             max_output_tokens=self._model.max_output_tokens,
-            temperature=0.0 if self._model.supports_temperature else None,
+            temperature=(temperature or 0.0) if self._model.supports_temperature else None,
             thinking_config=thinking,
             tools=[types.Tool(function_declarations=_declarations(tools))] if tools else None,
         )

@@ -85,13 +85,20 @@ class OpenAIProvider:
             await client.close()
 
     async def stream(
-        self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
+        self,
+        system: str,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolDefinition] = (),
+        temperature: float | None = None,
     ) -> AsyncIterator[StreamChunk]:
         import httpx2
         import openai
 
         client = self._get_client()
-        temperature: float | openai.Omit = 0.0 if self._model.supports_temperature else openai.omit
+        sampled: float | openai.Omit = (
+            (temperature or 0.0) if self._model.supports_temperature else openai.omit
+        )
         options = self._request_options()
         # The history goes in as plain JSON data through `extra_body`: given as `messages`, the
         # SDK walks every message against its type annotations on each request, which at a few
@@ -130,7 +137,7 @@ class OpenAIProvider:
                         model=self._model.id,
                         messages=[],
                         stream=True,
-                        temperature=temperature,
+                        temperature=sampled,
                         **options,
                     )
                 except openai.BadRequestError as refused:
@@ -146,7 +153,7 @@ class OpenAIProvider:
                         model=self._model.id,
                         messages=[],
                         stream=True,
-                        temperature=temperature,
+                        temperature=sampled,
                         **options,
                     )
         except (openai.APIError, httpx2.TransportError) as exc:

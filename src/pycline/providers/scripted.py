@@ -56,6 +56,7 @@ class RecordedRequest:
     system: str
     messages: tuple[Message, ...]
     tools: tuple[ToolDefinition, ...] = ()
+    temperature: float | None = None
 
 
 @dataclass
@@ -104,10 +105,15 @@ class ScriptedProvider:
         return ScriptedProvider(replies, chunk_size=chunk_size, model_info=model)
 
     async def stream(
-        self, system: str, messages: Sequence[Message], *, tools: Sequence[ToolDefinition] = ()
+        self,
+        system: str,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolDefinition] = (),
+        temperature: float | None = None,
     ) -> AsyncIterator[StreamChunk]:
         index = len(self.requests)
-        self.requests.append(RecordedRequest(system, tuple(messages), tuple(tools)))
+        self.requests.append(RecordedRequest(system, tuple(messages), tuple(tools), temperature))
         if index >= len(self.replies):
             raise ProviderError(
                 ProviderErrorKind.OTHER, f"The script has no reply left (request {index + 1})."
