@@ -55,6 +55,7 @@ from pycline.localmodel.server import LocalServer, props  # noqa: E402
 
 TASKS = BENCH / "tasks"
 sys.path.insert(0, str(TASKS))
+from check import missing_checker  # noqa: E402
 from run import PROJECTS, SUITE, load_suite  # noqa: E402
 
 AGENTS = ("pycline", "cline")
@@ -353,6 +354,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"unknown agents: {', '.join(sorted(unknown))}")
     spec = catalog.model(ns.model)
     tasks = load_suite(ns.only)
+    for lang in sorted({t["check"] for t in tasks}):
+        if (why := missing_checker(lang)) is not None:
+            sys.exit(f"cannot judge the {lang} tasks: {why}")
     ns.commit = _pycline_commit()  # the code the run started with
     # Stopped with SIGTERM: unwind, so the agent and the model server are stopped too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))

@@ -43,6 +43,21 @@ def _tsc() -> str:
     sys.exit("check: the TypeScript compiler is missing (.ci/run installs typescript in .ci/node)")
 
 
+def missing_checker(lang: str) -> str | None:
+    """Why the hidden check of a `lang` task cannot run here, or None when it can (a bench
+    says so before it starts, rather than count every such task as a wrong edit)."""
+    if lang == "go" and shutil.which("go") is None:
+        return "go is not installed (.ci/run installs Debian's golang-go)"
+    if lang == "typescript":
+        if shutil.which("node") is None:
+            return "node is not installed"
+        try:
+            _tsc()
+        except SystemExit as missing:
+            return str(missing.code)
+    return None
+
+
 def check_typescript(hidden: Path) -> int:
     if shutil.which("node") is None:
         sys.exit("check: node is not installed")

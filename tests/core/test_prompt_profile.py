@@ -123,3 +123,35 @@ async def test_a_model_on_this_machine_gets_six_tries_before_the_user_is_asked(
         asked[local] = [q for q in host.questions if isinstance(q, MistakeLimitQuestion)]
     assert asked[True] == []  # five mistakes, then the call: no question
     assert [q.count for q in asked[False]] == [3]
+
+
+async def test_a_small_model_is_shown_the_files_its_task_names_with_the_task(
+    isolated_home: Path, workspace: Path
+) -> None:
+    from pycline.app.builder import TaskBuilder
+    from pycline.app.config import ModelConfig
+    from pycline.core.approval import AutoApprove
+    from pycline.core.named_files import LEAD
+    from pycline.core.task import TaskSettings
+    from pycline.events import Notice
+    from tests.core.harness import RecordingHost, complete
+
+    (workspace / "numbers.go").write_text("func Clamp() {}\n", encoding="utf-8")
+    firsts, notices = {}, {}
+    for parameters in (1_500_000_000, 70_000_000_000):
+        model = provider(parameters)
+        model.replies.append(ScriptedProvider.of(complete()).replies[0])
+        builder = TaskBuilder(isolated_home, ModelConfig(provider="scripted"))
+        host = RecordingHost()
+        task = builder.new_task(
+            "t", host, workspace, TaskSettings(auto_approve=AutoApprove()), provider=model
+        )
+        assert (await task.start("Clamp in numbers.go is wrong")).completed
+        firsts[parameters] = model.requests[0].messages[0].text
+        notices[parameters] = [e.text for e in host.events if isinstance(e, Notice)]
+        await builder.close()
+    small = firsts[1_500_000_000]
+    assert small.index("</task>") < small.index(LEAD)
+    assert '<file_content path="numbers.go">\nfunc Clamp() {}\n</file_content>' in small
+    assert any("numbers.go" in n and "task" in n for n in notices[1_500_000_000])
+    assert LEAD not in firsts[70_000_000_000] and "file_content" not in firsts[70_000_000_000]

@@ -45,6 +45,7 @@ from pycline.core.handoffs import Handoffs
 from pycline.core.hook_points import HookPoints
 from pycline.core.hooks import Hooks
 from pycline.core.loops import LoopDetector
+from pycline.core.named_files import NamedFiles
 from pycline.core.options import TaskOutcome, TaskSettings
 from pycline.core.subagents import Subagents
 from pycline.core.task import Task
@@ -178,7 +179,8 @@ class TaskBuilder:
         )
         services.tools.remember_mcp_tool = partial(always_allow_mcp_tool, self.home)
         focus_settings = features_on.focus
-        if wiring.uses_compact_prompt(act, now.prompt_profile):
+        compact = wiring.uses_compact_prompt(act, now.prompt_profile)
+        if compact:
             # A small model copies the checklist's instructions as prose instead of working.
             focus_settings = dataclasses.replace(focus_settings, enabled=False)
         focus = FocusChain(focus_settings, folder.path / f"focus_chain_taskid_{folder.id}.md")
@@ -208,6 +210,7 @@ class TaskBuilder:
             GoalCheck(services.tools.sandbox, timeout=settings.command_timeout),
             focus,
             LoopDetector(),
+            *((NamedFiles(services.access),) if compact else ()),
             *((AutoModeNotice(),) if settings.auto_approve.auto_sandboxed else ()),
         )
         parts = TaskParts(

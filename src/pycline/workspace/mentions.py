@@ -143,7 +143,7 @@ async def _block(
         case "path":
             if is_dir:
                 return _folder_block(root, mention.value, ignore)
-            return _file_block(root, mention.value, ignore)
+            return file_block(root, mention.value, ignore)
         case "url":
             return await _url_block(mention.value, fetch_url)
         case "hash":
@@ -195,7 +195,8 @@ def _read_text(path: Path, limit: int, root: Path) -> str:
     return text
 
 
-def _file_block(root: Path, rel: str, ignore: AccessRules) -> str:
+def file_block(root: Path, rel: str, ignore: AccessRules) -> str:
+    """`rel` (relative to `root`) as a tagged block of its content, or of why it is not shown."""
     path = root / rel
     try:
         if ignore.blocked(path):

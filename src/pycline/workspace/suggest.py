@@ -21,7 +21,8 @@ SHOWN: Final = 3
 CLOSE: Final = 80.0
 
 
-def _files(root: Path, access: AccessRules) -> list[str]:
+def workspace_files(root: Path, access: AccessRules) -> list[str]:
+    """Up to `SCAN_LIMIT` files of the workspace the model may see, relative to `root`."""
     entries, _ = list_workspace(root, recursive=True, limit=SCAN_LIMIT, ignore=access)
     return [e.path for e in entries if not e.is_dir and not e.blocked]
 
@@ -35,14 +36,14 @@ def _same_name(files: list[str], path: str) -> list[str]:
 def same_name_files(root: Path, path: str, access: AccessRules) -> list[str]:
     """Other workspace files named as `path` is (relative to `root`), shortest paths first."""
     try:
-        return _same_name(_files(root, access), path)
+        return _same_name(workspace_files(root, access), path)
     except OSError:
         return []
 
 
 def similar_files(root: Path, missing: str, access: AccessRules) -> list[str]:
     """Up to `SHOWN` workspace-relative files that `missing` (relative to `root`) may mean."""
-    files = _files(root, access)
+    files = workspace_files(root, access)
     same_name = _same_name(files, missing)
     if same_name:
         return same_name
