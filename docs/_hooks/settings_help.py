@@ -91,6 +91,9 @@ DESCRIPTIONS: dict[str, str] = {
     "for models the catalogue marks as reliable.",
     "promptProfile": "The system prompt: `compact` (the core tools, a line and an example each), "
     "`full`, or `auto`: compact for a model of fewer than 10B parameters.",
+    "doubleCheckCompletionEnabled": "Cline's double-check: an attempt to finish after changing "
+    "files, before any command checked them, is sent back once asking the model to check its "
+    "work; unset: on for the compact prompt profile, off otherwise.",
     "focusChainSettings.enabled": "Keep the `task_progress` checklist (Cline's focus chain).",
     "focusChainSettings.remindClineInterval": "Remind the model of the checklist every N requests.",
     "hooksEnabled": "Run hooks (a project's hooks also need your trust).",

@@ -155,3 +155,41 @@ async def test_a_small_model_is_shown_the_files_its_task_names_with_the_task(
     assert '<file_content path="numbers.go">\nfunc Clamp() {}\n</file_content>' in small
     assert any("numbers.go" in n and "task" in n for n in notices[1_500_000_000])
     assert LEAD not in firsts[70_000_000_000] and "file_content" not in firsts[70_000_000_000]
+
+
+async def test_double_check_completion_is_on_for_a_small_model_and_follows_the_setting(
+    isolated_home: Path, workspace: Path
+) -> None:
+    import json
+
+    from pycline.app.builder import TaskBuilder
+    from pycline.app.config import ModelConfig
+    from pycline.core.approval import AutoApprove
+    from pycline.core.task import TaskSettings
+    from tests.core.harness import RecordingHost, complete
+
+    write = "<write_to_file>\n<path>a.py</path>\n<content>\nx = 1\n</content>\n</write_to_file>"
+    settings_file = isolated_home / "settings" / "settings.json"
+    requests = {}
+    for parameters, setting in ((1_500_000_000, None), (70_000_000_000, None),
+                                (1_500_000_000, False), (70_000_000_000, True)):  # fmt: skip
+        if setting is not None:
+            settings_file.parent.mkdir(parents=True, exist_ok=True)
+            settings_file.write_text(json.dumps({"doubleCheckCompletionEnabled": setting}))
+        model = provider(parameters)
+        model.replies += ScriptedProvider.of(write, complete(), complete()).replies
+        builder = TaskBuilder(isolated_home, ModelConfig(provider="scripted"))
+        task = builder.new_task(
+            "t", RecordingHost(), workspace, TaskSettings(auto_approve=AutoApprove(yolo=True)),
+            provider=model,
+        )  # fmt: skip
+        assert (await task.start("make a.py")).completed
+        requests[(parameters, setting)] = len(model.requests)
+        await builder.close()
+    # Sent back once (three requests) where double-checking is on, two where it is off.
+    assert requests == {
+        (1_500_000_000, None): 3,
+        (70_000_000_000, None): 2,
+        (1_500_000_000, False): 2,
+        (70_000_000_000, True): 3,
+    }

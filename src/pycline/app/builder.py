@@ -38,6 +38,7 @@ from pycline.core import resumption
 from pycline.core.budget import CostGovernor, SessionSpend
 from pycline.core.checkpointing import TaskCheckpoints
 from pycline.core.commands import SlashCommands
+from pycline.core.double_check import DoubleCheck
 from pycline.core.fallback import FallbackChain
 from pycline.core.focus_chain import FocusChain
 from pycline.core.goal import GoalCheck
@@ -180,6 +181,9 @@ class TaskBuilder:
         services.tools.remember_mcp_tool = partial(always_allow_mcp_tool, self.home)
         focus_settings = features_on.focus
         compact = wiring.uses_compact_prompt(act, now.prompt_profile)
+        double_check = now.double_check_completion_enabled
+        if double_check is None:
+            double_check = compact
         if compact:
             # A small model copies the checklist's instructions as prose instead of working.
             focus_settings = dataclasses.replace(focus_settings, enabled=False)
@@ -211,6 +215,7 @@ class TaskBuilder:
             focus,
             LoopDetector(),
             *((NamedFiles(services.access),) if compact else ()),
+            *((DoubleCheck(),) if double_check else ()),
             *((AutoModeNotice(),) if settings.auto_approve.auto_sandboxed else ()),
         )
         parts = TaskParts(

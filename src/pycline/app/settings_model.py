@@ -190,6 +190,10 @@ class Settings(Profile):
     # The system prompt: "compact" (the core tools, short, an example each) for small models,
     # "full", or "auto": compact for a model of fewer than 10B parameters.
     prompt_profile: Literal["auto", "full", "compact"] = "auto"
+    # Cline's double-check completion: an attempt to finish after changing files, before any
+    # command checked them, is sent back once (core.double_check). None: on for the compact
+    # prompt profile, off otherwise.
+    double_check_completion_enabled: bool | None = None
     focus_chain_settings: FocusChainSettings = Field(default_factory=FocusChainSettings)
     hooks_enabled: bool = True  # a project's hooks also need the user's trust
     subagents_enabled: bool = False  # offer use_subagents (Cline's default: off)

@@ -33,6 +33,7 @@ _ALLOWED: dict[str, frozenset[str]] = {
             "active_profile",
             "auto_approve",
             "max_consecutive_mistakes",
+            "double_check_completion_enabled",
             "max_retries",
             "retry_base_delay",
             "command_timeout",

@@ -1,0 +1,81 @@
+"""Double-check completion (Cline's `doubleCheckCompletionEnabled`): a completion attempt made
+after the task changed files, and before any command ran to check them, is sent back once with a
+request to check the work against the task first.
+
+Cline sends back every first completion attempt. Here only an unchecked one is: a model that ran
+a command after its last change (its tests, a build, the changed code on an example), or that
+changed nothing, finishes at once, and an attempt made again right after being sent back goes
+through. With a verified goal (`/verify`) the goal's own check decides instead. The setting
+defaults to on for the compact prompt profile (a small model often says it is done without
+having run anything) and off otherwise.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+from pycline.core.capability import Capability, RunContext
+from pycline.core.loops import REMINDED_CHARS
+from pycline.core.turn import Step
+from pycline.messages import TextContent
+from pycline.prompts import responses
+from pycline.tools.base import ToolCall
+
+# A project's usual check, by the file that marks its kind (the first one present is named).
+CHECKS: Final = (
+    ("go.mod", "go test ./..."),
+    ("Cargo.toml", "cargo test"),
+    ("pyproject.toml", "python -m pytest"),
+    ("setup.py", "python -m pytest"),
+    ("tsconfig.json", "npx tsc --noEmit"),
+    ("package.json", "npm test"),
+)
+
+
+def usual_check(root: Path) -> str | None:
+    for marker, command in CHECKS:
+        if (root / marker).is_file():
+            return command
+    return None
+
+
+def check_first(task: str, changed: list[str], example: str | None) -> str:
+    files = ", ".join(changed[:5]) + (" …" if len(changed) > 5 else "")
+    how = f" (for example `{example}`)" if example else ""
+    task = task.strip()
+    if len(task) > REMINDED_CHARS:
+        task = task[:REMINDED_CHARS] + " …"
+    return (
+        f"Not finished yet: you changed {files} and have not run anything since. Check the "
+        f"change first: run the project's tests or build with execute_command{how}, or run the "
+        "changed code on the task's own example, and read the result. Fix what fails; when the "
+        "check passes, call attempt_completion again.\n"
+        f"The task is:\n<task>\n{task}\n</task>"
+    )
+
+
+class DoubleCheck(Capability):
+    def __init__(self) -> None:
+        self._changed: list[str] = []  # files changed since the last command ran
+
+    async def after_tool(
+        self, ctx: RunContext, call: ToolCall, result: str, ok: bool, ms: int
+    ) -> str:
+        effect = ctx.facts(call.name).effect
+        if effect == "execute":
+            self._changed = []
+        elif effect == "edit" and ok:
+            path = call.get("path") or call.name
+            if path not in self._changed:
+                self._changed.append(path)
+        return ""
+
+    async def answer_instead(self, ctx: RunContext, call: ToolCall, call_id: str) -> Step | None:
+        if call.name != "attempt_completion" or not self._changed or ctx.record.goal:
+            return None
+        changed, self._changed = self._changed, []  # sent back once: the next attempt goes on
+        root = ctx.workspace.root
+        text = check_first(ctx.record.task, changed, usual_check(root))
+        header = responses.tool_header("attempt_completion")
+        return Step([TextContent(f"{header}\n{text}")])

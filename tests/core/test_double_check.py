@@ -1,0 +1,67 @@
+"""Double-check completion: an attempt to finish after changing files, with no command run since,
+is sent back once; a checked change, no change, and a second attempt go through."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pycline.core.approval import AutoApprove
+from pycline.core.double_check import DoubleCheck, usual_check
+from pycline.core.options import TaskSettings
+from pycline.core.task import Task
+from pycline.providers.scripted import ScriptedProvider
+from pycline.testing import default_capabilities, task_for
+from tests.core.harness import RecordingHost, complete
+
+WRITE = "<write_to_file>\n<path>a.py</path>\n<content>\nx = 1\n</content>\n</write_to_file>"
+RUN = (
+    "<execute_command>\n<command>python3 -c 'print(1)'</command>\n"
+    "<requires_approval>false</requires_approval>\n</execute_command>"
+)
+
+
+def run_task(home: Path, workspace: Path, replies: list[str]) -> tuple[ScriptedProvider, Task]:
+    provider = ScriptedProvider.of(*replies, chunk_size=50)
+    settings = TaskSettings(auto_approve=AutoApprove(yolo=True))
+    capabilities = [*default_capabilities(workspace, settings=settings), DoubleCheck()]
+    task = task_for(
+        home, workspace, provider, RecordingHost(), settings=settings,
+        task_text="make a.py", capabilities=capabilities,
+    )  # fmt: skip
+    return provider, task
+
+
+def results(provider: ScriptedProvider) -> list[str]:
+    return [r.messages[-1].text for r in provider.requests[1:]]
+
+
+async def test_an_unchecked_change_is_sent_back_once_with_the_task(
+    isolated_home: Path, workspace: Path
+) -> None:
+    (workspace / "go.mod").write_text("module x\n", encoding="utf-8")
+    provider, task = run_task(isolated_home, workspace, [WRITE, complete(), complete()])
+    assert (await task.start("make a.py")).completed
+    sent_back = results(provider)[1]
+    assert sent_back.startswith("[attempt_completion] Result:\nNot finished yet: you changed a.py")
+    assert "`go test ./...`" in sent_back and "<task>\nmake a.py\n</task>" in sent_back
+    assert len(provider.requests) == 3  # the second attempt went through
+
+
+async def test_a_checked_change_and_no_change_finish_at_once(
+    isolated_home: Path, workspace: Path
+) -> None:
+    provider, task = run_task(isolated_home, workspace, [WRITE, RUN, complete()])
+    assert (await task.start("make a.py")).completed
+    assert len(provider.requests) == 3
+    assert not any("Not finished yet" in r for r in results(provider))
+    provider, task = run_task(isolated_home, workspace, [complete()])
+    assert (await task.start("what is a.py?")).completed
+    assert len(provider.requests) == 1
+
+
+def test_the_usual_check_follows_the_project_kind(tmp_path: Path) -> None:
+    assert usual_check(tmp_path) is None
+    (tmp_path / "package.json").write_text("{}", encoding="utf-8")
+    assert usual_check(tmp_path) == "npm test"
+    (tmp_path / "tsconfig.json").write_text("{}", encoding="utf-8")
+    assert usual_check(tmp_path) == "npx tsc --noEmit"
