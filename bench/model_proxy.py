@@ -32,6 +32,7 @@ class Turn:
     raw: bytearray = field(default_factory=bytearray, repr=False)
     request: bytes = field(default=b"", repr=False)
     counted: str = "server"  # "server": its usage figures; "tokenized": a reply cut short
+    temperature: float | None = None  # as the agent asked for it (None: not sent)
 
     def finish(self) -> None:
         """Read what arrived of the reply (all of it, or up to where the run was stopped)."""
@@ -132,6 +133,8 @@ class ModelProxy:
                 request = json.loads(body)
                 messages = request.get("messages") or []
                 turn.last_message = _message_text(messages[-1]) if messages else ""
+                sampled = request.get("temperature")
+                turn.temperature = sampled if isinstance(sampled, (int, float)) else None
                 turn.request = body
             except (ValueError, AttributeError, IndexError):
                 pass
