@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from pycline.errors import ConfigError, PyclineError
-from pycline.web.api import SessionOf, fail, json_body, offered_providers, state
-from pycline.web.tasks import Run, WebSession
+from pycline.web.api import fail, json_body, offered_providers, state
+from pycline.web.tasks import Run, WebSession, session_of
 
 if TYPE_CHECKING:
     from pycline.app.mcp import Change
@@ -184,253 +184,267 @@ async def _refresh_soon(session: WebSession, name: str | None = None) -> None:
     await hub.wait_until(listed, LISTED_TIMEOUT)
 
 
-def add_routes(app: web.Application, session_of: SessionOf) -> None:
-    routes = web.RouteTableDef()
+ROUTES = web.RouteTableDef()
 
-    @routes.get("/api/settings")
-    async def get_settings(request: web.Request) -> web.Response:
-        try:
-            return web.json_response(read_settings(session_of(request)))
-        except PyclineError as exc:
-            return fail(exc)
 
-    @routes.post("/api/settings")
-    async def post_settings(request: web.Request) -> web.Response:
-        session = session_of(request)
-        try:
-            # Off the loop: the settings file's lock may be held by another pycline.
-            await asyncio.to_thread(write_settings, session, await json_body(request))
-            session.reload_models()
-        except PyclineError as exc:
-            return fail(exc)
-        return web.json_response(state(session))
+@ROUTES.get("/api/settings")
+async def get_settings(request: web.Request) -> web.Response:
+    try:
+        return web.json_response(read_settings(session_of(request)))
+    except PyclineError as exc:
+        return fail(exc)
 
-    @routes.get("/api/settings/file")
-    async def settings_file(request: web.Request) -> web.Response:
-        """`pycline config list`: a settings file as written, and every value in force."""
-        from pycline.app.config import load, load_settings, load_workspace_settings
 
-        session = session_of(request)
-        project = request.query.get("scope") == "project"
-        try:
-            written = (
-                load_workspace_settings(session.cwd) if project else load_settings(session.home)
-            )
-            in_force = load(session.home, session.cwd).model_dump(by_alias=True, mode="json")
-        except PyclineError as exc:
-            return fail(exc)
-        return web.json_response({"file": written, "inForce": in_force})
+@ROUTES.post("/api/settings")
+async def post_settings(request: web.Request) -> web.Response:
+    session = session_of(request)
+    try:
+        # Off the loop: the settings file's lock may be held by another pycline.
+        await asyncio.to_thread(write_settings, session, await json_body(request))
+        session.reload_models()
+    except PyclineError as exc:
+        return fail(exc)
+    return web.json_response(state(session))
 
-    @routes.post("/api/settings/file")
-    async def save_settings_file(request: web.Request) -> web.Response:
-        """`pycline config set/unset`, the whole file at once: validated before it is replaced."""
-        from pycline.app.config import settings_path
-        from pycline.app.config import write_settings as write
-        from pycline.app.settings_model import workspace_settings_path
 
-        session = session_of(request)
-        body = await json_body(request)
-        data, project = body.get("file"), body.get("scope") == "project"
-        if not isinstance(data, dict):
-            return fail(ConfigError("the settings are a JSON object"))
-        path = workspace_settings_path(session.cwd) if project else settings_path(session.home)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write(path, data, home=session.home, workspace=project)
-            session.reload_models()
-        except (PyclineError, OSError) as exc:
-            return fail(exc)
-        return web.json_response(state(session))
+@ROUTES.get("/api/settings/file")
+async def settings_file(request: web.Request) -> web.Response:
+    """`pycline config list`: a settings file as written, and every value in force."""
+    from pycline.app.config import load, load_settings, load_workspace_settings
 
-    @routes.post("/api/settings/check")
-    async def check(request: web.Request) -> web.Response:
-        try:
-            models = await list_models(session_of(request), await json_body(request))
-        except PyclineError as exc:
-            return fail(exc)
-        return web.json_response({"models": models})
+    session = session_of(request)
+    project = request.query.get("scope") == "project"
+    try:
+        written = load_workspace_settings(session.cwd) if project else load_settings(session.home)
+        in_force = load(session.home, session.cwd).model_dump(by_alias=True, mode="json")
+    except PyclineError as exc:
+        return fail(exc)
+    return web.json_response({"file": written, "inForce": in_force})
 
-    @routes.get("/api/tasks/{id}/models")
-    async def models_for_task(request: web.Request) -> web.Response:
-        session = session_of(request)
-        run = session.get(request.match_info["id"])
-        mode = request.query.get("mode", "act")
-        if run is None or run.handle.done or mode not in ("act", "plan"):
-            return fail(ConfigError("no such running task or mode"), 404)
-        provider = request.query.get("provider") or run.handle.model_config(mode).provider or ""
-        try:
-            models = await task_models(session, run, mode, provider)
-        except PyclineError as exc:
-            return fail(exc)
-        return web.json_response({"models": models})
 
-    @routes.get("/api/hooks")
-    async def hooks(request: web.Request) -> web.Response:
-        """`pycline hooks list`: the hooks that would run, and the project's not yet trusted."""
-        from pycline.app.hook_trust import hook_states
+@ROUTES.post("/api/settings/file")
+async def save_settings_file(request: web.Request) -> web.Response:
+    """`pycline config set/unset`, the whole file at once: validated before it is replaced."""
+    from pycline.app.config import settings_path
+    from pycline.app.config import write_settings as write
+    from pycline.app.settings_model import workspace_settings_path
 
-        session = session_of(request)
-        found = hook_states(session.home, session.cwd)
-        return web.json_response(
-            [
-                {"scope": h.scope, "name": h.path.name, "path": str(h.path), "state": h.state}
-                for h in found
-            ]
-        )
+    session = session_of(request)
+    body = await json_body(request)
+    data, project = body.get("file"), body.get("scope") == "project"
+    if not isinstance(data, dict):
+        return fail(ConfigError("the settings are a JSON object"))
+    path = workspace_settings_path(session.cwd) if project else settings_path(session.home)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write(path, data, home=session.home, workspace=project)
+        session.reload_models()
+    except (PyclineError, OSError) as exc:
+        return fail(exc)
+    return web.json_response(state(session))
 
-    @routes.post("/api/hooks/trust")
-    async def trust_hooks(request: web.Request) -> web.Response:
-        """`pycline hooks trust`: the project's hook files, as they are now."""
-        from pycline.app.hook_trust import HookTrust, workspace_hook_files
 
-        session = session_of(request)
-        trust = HookTrust(session.home)
-        files = workspace_hook_files(session.cwd)
-        for file in files:
-            trust.trust(file)
-        return web.json_response({"trusted": [str(f) for f in files]})
+@ROUTES.post("/api/settings/check")
+async def check(request: web.Request) -> web.Response:
+    try:
+        models = await list_models(session_of(request), await json_body(request))
+    except PyclineError as exc:
+        return fail(exc)
+    return web.json_response({"models": models})
 
-    @routes.get("/api/toggles")
-    async def toggles(request: web.Request) -> web.Response:
-        """`pycline rules|workflows list`: every rules file and workflow, on or off."""
-        from pycline.app.toggles import rule_toggles, workflow_toggles
 
-        session = session_of(request)
-        found = [
-            *rule_toggles(session.home, session.cwd),
-            *workflow_toggles(session.home, session.cwd),
+@ROUTES.get("/api/tasks/{id}/models")
+async def models_for_task(request: web.Request) -> web.Response:
+    session = session_of(request)
+    run = session.get(request.match_info["id"])
+    mode = request.query.get("mode", "act")
+    if run is None or run.handle.done or mode not in ("act", "plan"):
+        return fail(ConfigError("no such running task or mode"), 404)
+    provider = request.query.get("provider") or run.handle.model_config(mode).provider or ""
+    try:
+        models = await task_models(session, run, mode, provider)
+    except PyclineError as exc:
+        return fail(exc)
+    return web.json_response({"models": models})
+
+
+@ROUTES.get("/api/hooks")
+async def hooks(request: web.Request) -> web.Response:
+    """`pycline hooks list`: the hooks that would run, and the project's not yet trusted."""
+    from pycline.app.hook_trust import hook_states
+
+    session = session_of(request)
+    found = hook_states(session.home, session.cwd)
+    return web.json_response(
+        [
+            {"scope": h.scope, "name": h.path.name, "path": str(h.path), "state": h.state}
+            for h in found
         ]
-        return web.json_response(
-            [
-                {
-                    "kind": t.kind,
-                    "name": t.name,
-                    "path": str(t.path),
-                    "global": t.is_global,
-                    "on": t.on,
-                }
-                for t in found
-            ]
-        )
+    )
 
-    @routes.post("/api/toggles")
-    async def set_toggle(request: web.Request) -> web.Response:
-        """`pycline rules|workflows enable|disable`, for the file at `path`."""
-        from pycline.app.toggles import switch
 
-        session = session_of(request)
-        body = await json_body(request)
-        kind, path = body.get("kind"), body.get("path")
-        if kind not in ("rules", "workflows") or not isinstance(path, str):
-            return fail(ValueError("kind must be rules or workflows, path a string"), 400)
-        try:
-            switch(session.home, session.cwd, kind, path, bool(body.get("on")))
-        except KeyError:
-            return fail(KeyError(f"no such file: {path}"), 404)
-        return web.json_response({"ok": True})
+@ROUTES.post("/api/hooks/trust")
+async def trust_hooks(request: web.Request) -> web.Response:
+    """`pycline hooks trust`: the project's hook files, as they are now."""
+    from pycline.app.hook_trust import HookTrust, workspace_hook_files
 
-    @routes.get("/api/mcp")
-    async def mcp(request: web.Request) -> web.Response:
-        return web.json_response(mcp_state(session_of(request)))
+    session = session_of(request)
+    trust = HookTrust(session.home)
+    files = workspace_hook_files(session.cwd)
+    for file in files:
+        trust.trust(file)
+    return web.json_response({"trusted": [str(f) for f in files]})
 
-    @routes.post("/api/mcp/trust")
-    async def trust(request: web.Request) -> web.Response:
-        from pycline.app.mcp import grant, pending_trust
 
-        session = session_of(request)
-        pending = pending_trust(session.home, session.cwd)
-        if pending is None:
-            return fail(ConfigError("There is no untrusted project MCP file."))
-        grant(session.home, pending)
-        await _refresh_soon(session)
-        return web.json_response({"ok": True})
+@ROUTES.get("/api/toggles")
+async def toggles(request: web.Request) -> web.Response:
+    """`pycline rules|workflows list`: every rules file and workflow, on or off."""
+    from pycline.app.toggles import rule_toggles, workflow_toggles
 
-    @routes.post("/api/mcp/add")
-    async def add(request: web.Request) -> web.Response:
-        from pycline.app.mcp import NewServer, add_server
+    session = session_of(request)
+    found = [
+        *rule_toggles(session.home, session.cwd),
+        *workflow_toggles(session.home, session.cwd),
+    ]
+    return web.json_response(
+        [
+            {
+                "kind": t.kind,
+                "name": t.name,
+                "path": str(t.path),
+                "global": t.is_global,
+                "on": t.on,
+            }
+            for t in found
+        ]
+    )
 
-        session = session_of(request)
-        body = await json_body(request)
-        try:
-            server = NewServer.parse(str(body.get("command", "")))
-            name = str(body.get("name", "")).strip()
-            add_server(session.home, session.cwd, name, server)
-        except PyclineError as exc:
-            return fail(exc)
+
+@ROUTES.post("/api/toggles")
+async def set_toggle(request: web.Request) -> web.Response:
+    """`pycline rules|workflows enable|disable`, for the file at `path`."""
+    from pycline.app.toggles import switch
+
+    session = session_of(request)
+    body = await json_body(request)
+    kind, path = body.get("kind"), body.get("path")
+    if kind not in ("rules", "workflows") or not isinstance(path, str):
+        return fail(ValueError("kind must be rules or workflows, path a string"), 400)
+    try:
+        switch(session.home, session.cwd, kind, path, bool(body.get("on")))
+    except KeyError:
+        return fail(KeyError(f"no such file: {path}"), 404)
+    return web.json_response({"ok": True})
+
+
+@ROUTES.get("/api/mcp")
+async def mcp(request: web.Request) -> web.Response:
+    return web.json_response(mcp_state(session_of(request)))
+
+
+@ROUTES.post("/api/mcp/trust")
+async def trust(request: web.Request) -> web.Response:
+    from pycline.app.mcp import grant, pending_trust
+
+    session = session_of(request)
+    pending = pending_trust(session.home, session.cwd)
+    if pending is None:
+        return fail(ConfigError("There is no untrusted project MCP file."))
+    grant(session.home, pending)
+    await _refresh_soon(session)
+    return web.json_response({"ok": True})
+
+
+@ROUTES.post("/api/mcp/add")
+async def add(request: web.Request) -> web.Response:
+    from pycline.app.mcp import NewServer, add_server
+
+    session = session_of(request)
+    body = await json_body(request)
+    try:
+        server = NewServer.parse(str(body.get("command", "")))
+        name = str(body.get("name", "")).strip()
+        add_server(session.home, session.cwd, name, server)
+    except PyclineError as exc:
+        return fail(exc)
+    await _refresh_soon(session, name)
+    return web.json_response({"ok": True})
+
+
+async def edit_server(session: WebSession, name: str, change: Change) -> web.Response:
+    from pycline.app.mcp import change_server, is_project_server
+
+    try:
+        project = is_project_server(session.session.mcp, name)
+        change_server(session.home, session.cwd, name, change, project=project)
+    except PyclineError as exc:
+        return fail(exc)
+    if change == "enable":
         await _refresh_soon(session, name)
-        return web.json_response({"ok": True})
+    else:  # stopping is quick: the page reads the list once it is done
+        await _refresh(session)
+    return web.json_response({"ok": True})
 
-    async def edit_server(session: WebSession, name: str, change: Change) -> web.Response:
-        from pycline.app.mcp import change_server, is_project_server
 
-        try:
-            project = is_project_server(session.session.mcp, name)
-            change_server(session.home, session.cwd, name, change, project=project)
-        except PyclineError as exc:
-            return fail(exc)
-        if change == "enable":
-            await _refresh_soon(session, name)
-        else:  # stopping is quick: the page reads the list once it is done
-            await _refresh(session)
-        return web.json_response({"ok": True})
+@ROUTES.post("/api/mcp/{name}/enabled")
+async def enabled(request: web.Request) -> web.Response:
+    session = session_of(request)
+    name = request.match_info["name"]
+    enable = bool((await json_body(request)).get("enabled"))
+    return await edit_server(session, name, "enable" if enable else "disable")
 
-    @routes.post("/api/mcp/{name}/enabled")
-    async def enabled(request: web.Request) -> web.Response:
-        session = session_of(request)
-        name = request.match_info["name"]
-        enable = bool((await json_body(request)).get("enabled"))
-        return await edit_server(session, name, "enable" if enable else "disable")
 
-    @routes.post("/api/mcp/{name}/delete")
-    async def delete(request: web.Request) -> web.Response:
-        return await edit_server(session_of(request), request.match_info["name"], "remove")
+@ROUTES.post("/api/mcp/{name}/delete")
+async def delete(request: web.Request) -> web.Response:
+    return await edit_server(session_of(request), request.match_info["name"], "remove")
 
-    @routes.post("/api/mcp/{name}/restart")
-    async def restart(request: web.Request) -> web.Response:
-        session = session_of(request)
-        hub = session.session.mcp
-        if hub is None:
-            return fail(ConfigError("No MCP servers are running."))
-        try:
-            await hub.restart_server(request.match_info["name"])
-        except PyclineError as exc:
-            return fail(exc)
-        return web.json_response({"ok": True})
 
-    @routes.post("/api/mcp/{name}/login")
-    async def login(request: web.Request) -> web.Response:
-        # The browser opens on this machine (the page is served on loopback); the tokens go to
-        # pycline's secrets store, then the session's hub reconnects the server with them.
-        from pycline.app import mcp_login
+@ROUTES.post("/api/mcp/{name}/restart")
+async def restart(request: web.Request) -> web.Response:
+    session = session_of(request)
+    hub = session.session.mcp
+    if hub is None:
+        return fail(ConfigError("No MCP servers are running."))
+    try:
+        await hub.restart_server(request.match_info["name"])
+    except PyclineError as exc:
+        return fail(exc)
+    return web.json_response({"ok": True})
 
-        session = session_of(request)
-        name = request.match_info["name"]
-        try:
-            state = await mcp_login.login(session.home, session.cwd, name)
-        except PyclineError as exc:
-            return fail(exc)
-        if state.status != "connected":
-            return fail(ConfigError(state.error or f"The login to {name} did not complete."))
-        hub = session.session.mcp
-        if hub is not None:
-            with contextlib.suppress(PyclineError):
-                await hub.restart_server(name)
-        return web.json_response({"ok": True})
 
-    @routes.post("/api/mcp/{name}/auto-approve")
-    async def auto_approve(request: web.Request) -> web.Response:
-        body = await json_body(request)
-        from pycline.app.mcp import set_tool_auto_approve
+@ROUTES.post("/api/mcp/{name}/login")
+async def login(request: web.Request) -> web.Response:
+    # The browser opens on this machine (the page is served on loopback); the tokens go to
+    # pycline's secrets store, then the session's hub reconnects the server with them.
+    from pycline.app import mcp_login
 
-        try:
-            set_tool_auto_approve(
-                session_of(request).home,
-                request.match_info["name"],
-                str(body.get("tool", "")),
-                bool(body.get("approve")),
-            )
-        except PyclineError as exc:
-            return fail(exc)
-        return web.json_response({"ok": True})
+    session = session_of(request)
+    name = request.match_info["name"]
+    try:
+        state = await mcp_login.login(session.home, session.cwd, name)
+    except PyclineError as exc:
+        return fail(exc)
+    if state.status != "connected":
+        return fail(ConfigError(state.error or f"The login to {name} did not complete."))
+    hub = session.session.mcp
+    if hub is not None:
+        with contextlib.suppress(PyclineError):
+            await hub.restart_server(name)
+    return web.json_response({"ok": True})
 
-    app.router.add_routes(routes)
+
+@ROUTES.post("/api/mcp/{name}/auto-approve")
+async def auto_approve(request: web.Request) -> web.Response:
+    body = await json_body(request)
+    from pycline.app.mcp import set_tool_auto_approve
+
+    try:
+        set_tool_auto_approve(
+            session_of(request).home,
+            request.match_info["name"],
+            str(body.get("tool", "")),
+            bool(body.get("approve")),
+        )
+    except PyclineError as exc:
+        return fail(exc)
+    return web.json_response({"ok": True})

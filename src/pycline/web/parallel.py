@@ -16,8 +16,8 @@ from aiohttp import web
 from pycline.errors import PyclineError
 from pycline.event_wire import WireError, question_from_json
 from pycline.events import Answer
-from pycline.web.api import SessionOf, fail, json_body
-from pycline.web.tasks import WebSession
+from pycline.web.api import fail, json_body
+from pycline.web.tasks import WebSession, session_of
 from pycline.web.wire import labels_for
 
 if TYPE_CHECKING:
@@ -113,134 +113,140 @@ def _changes(changes: Any) -> dict[str, Any]:
     return {"commits": changes.commits, "files": [asdict(f) for f in changes.files]}
 
 
-def add_routes(app: web.Application, session_of: SessionOf) -> None:
-    routes = web.RouteTableDef()
+ROUTES = web.RouteTableDef()
 
-    @routes.get("/api/background")
-    async def background(request: web.Request) -> web.Response:
-        return web.json_response(await asyncio.to_thread(_board, session_of(request)))
 
-    @routes.post("/api/background")
-    async def start(request: web.Request) -> web.Response:
-        text = str((await json_body(request)).get("task", "")).strip()
-        if not text:
-            return fail(ValueError("a task needs some text"))
-        try:
-            bg_id = await start_background(session_of(request), text)
-        except PyclineError as exc:
-            return fail(exc)
-        return web.json_response({"id": bg_id})
+@ROUTES.get("/api/background")
+async def background(request: web.Request) -> web.Response:
+    return web.json_response(await asyncio.to_thread(_board, session_of(request)))
 
-    @routes.post("/api/background/{id}/stop")
-    async def stop(request: web.Request) -> web.Response:
-        from pycline.app.background import client
 
-        try:
-            said = await client.stop(session_of(request).home, request.match_info["id"])
-        except PyclineError as exc:
-            return fail(exc, 404)
-        return web.json_response({"message": said})
+@ROUTES.post("/api/background")
+async def start(request: web.Request) -> web.Response:
+    text = str((await json_body(request)).get("task", "")).strip()
+    if not text:
+        return fail(ValueError("a task needs some text"))
+    try:
+        bg_id = await start_background(session_of(request), text)
+    except PyclineError as exc:
+        return fail(exc)
+    return web.json_response({"id": bg_id})
 
-    @routes.post("/api/background/{id}/answer")
-    async def answer(request: web.Request) -> web.Response:
-        from pycline.app.background import client
-        from pycline.app.background.paths import valid_id
 
-        body = await json_body(request)
-        bg_id = request.match_info["id"]
-        option, text = body.get("option") or "", body.get("text") or ""
-        if not valid_id(bg_id) or not isinstance(option, str) or not isinstance(text, str):
-            return fail(ValueError("an answer is an option id and some text"))
-        try:
-            await client.answer(
-                session_of(request).home,
-                bg_id,
-                str(body.get("question_id", "")),
-                Answer(option, text),
-            )
-        except PyclineError as exc:
-            return fail(exc, 409)
-        return web.json_response({"ok": True})
+@ROUTES.post("/api/background/{id}/stop")
+async def stop(request: web.Request) -> web.Response:
+    from pycline.app.background import client
 
-    @routes.get("/api/worktrees")
-    async def listing(request: web.Request) -> web.Response:
-        from pycline.app import worktrees
+    try:
+        said = await client.stop(session_of(request).home, request.match_info["id"])
+    except PyclineError as exc:
+        return fail(exc, 404)
+    return web.json_response({"message": said})
 
-        session = session_of(request)
-        try:
-            found = await worktrees.list_worktrees(session.cwd, session.home)
-        except PyclineError as exc:  # not a git repository: nothing to list, and why
-            return web.json_response({"worktrees": [], "error": str(exc)})
-        return web.json_response({"worktrees": [asdict(w) for w in found]})
 
-    @routes.post("/api/worktrees")
-    async def create(request: web.Request) -> web.Response:
-        from pycline.app import worktrees
+@ROUTES.post("/api/background/{id}/answer")
+async def answer(request: web.Request) -> web.Response:
+    from pycline.app.background import client
+    from pycline.app.background.paths import valid_id
 
-        session = session_of(request)
-        body = await json_body(request)
-        name = str(body.get("name") or "").strip() or None
-        try:
-            info = await worktrees.create(
-                session.cwd, session.home, name=name, carry_changes=bool(body.get("carry"))
-            )
-        except PyclineError as exc:
-            return fail(exc)
-        return web.json_response(asdict(info))
-
-    @routes.post("/api/worktrees/task")
-    async def worktree_task(request: web.Request) -> web.Response:
-        """`pycline --worktree`: a new worktree and branch, and a task running in it."""
-        from pycline.app import worktrees
-
-        session = session_of(request)
-        body = await json_body(request)
-        text = str(body.get("task") or "").strip()
-        if not text:
-            return fail(ValueError("a task needs some text"))
-        name = str(body.get("name") or "").strip() or None
-        try:
-            info = await worktrees.create(
-                session.cwd, session.home, name=name, carry_changes=bool(body.get("carry"))
-            )
-            mode = "plan" if body.get("mode") == "plan" else "act"
-            run = await session.new_task(text, mode=mode, worktree=Path(info.path))
-        except PyclineError as exc:
-            return fail(exc)
-        return web.json_response({"task_id": run.handle.id, "worktree": asdict(info)})
-
-    @routes.get("/api/worktrees/{name}/changes")
-    async def changes(request: web.Request) -> web.Response:
-        from pycline.app import worktrees
-
-        session = session_of(request)
-        try:
-            info = await worktrees.get(session.cwd, session.home, request.match_info["name"])
-            summary = await worktrees.summary(info)
-            patch = await worktrees.diff(info)
-        except PyclineError as exc:
-            return fail(exc, 404)
-        return web.json_response({**_changes(summary), "diff": patch})
-
-    @routes.post("/api/worktrees/{name}/{choice:merge|discard}")
-    async def finish(request: web.Request) -> web.Response:
-        from pycline.app import worktrees
-
-        session = session_of(request)
-        name = request.match_info["name"]
-        choice: FinishChoice = "merge" if request.match_info["choice"] == "merge" else "discard"
-        try:
-            info = await worktrees.get(session.cwd, session.home, name)
-            report = await worktrees.finish(info, session.home, choice, message=f"pycline: {name}")
-        except PyclineError as exc:
-            return fail(exc)
-        merge = report.merge
-        return web.json_response(
-            {
-                "removed": report.removed,
-                "changes": _changes(report.changes),
-                "merge": None if merge is None else asdict(merge),
-            }
+    body = await json_body(request)
+    bg_id = request.match_info["id"]
+    option, text = body.get("option") or "", body.get("text") or ""
+    if not valid_id(bg_id) or not isinstance(option, str) or not isinstance(text, str):
+        return fail(ValueError("an answer is an option id and some text"))
+    try:
+        await client.answer(
+            session_of(request).home,
+            bg_id,
+            str(body.get("question_id", "")),
+            Answer(option, text),
         )
+    except PyclineError as exc:
+        return fail(exc, 409)
+    return web.json_response({"ok": True})
 
-    app.router.add_routes(routes)
+
+@ROUTES.get("/api/worktrees")
+async def listing(request: web.Request) -> web.Response:
+    from pycline.app import worktrees
+
+    session = session_of(request)
+    try:
+        found = await worktrees.list_worktrees(session.cwd, session.home)
+    except PyclineError as exc:  # not a git repository: nothing to list, and why
+        return web.json_response({"worktrees": [], "error": str(exc)})
+    return web.json_response({"worktrees": [asdict(w) for w in found]})
+
+
+@ROUTES.post("/api/worktrees")
+async def create(request: web.Request) -> web.Response:
+    from pycline.app import worktrees
+
+    session = session_of(request)
+    body = await json_body(request)
+    name = str(body.get("name") or "").strip() or None
+    try:
+        info = await worktrees.create(
+            session.cwd, session.home, name=name, carry_changes=bool(body.get("carry"))
+        )
+    except PyclineError as exc:
+        return fail(exc)
+    return web.json_response(asdict(info))
+
+
+@ROUTES.post("/api/worktrees/task")
+async def worktree_task(request: web.Request) -> web.Response:
+    """`pycline --worktree`: a new worktree and branch, and a task running in it."""
+    from pycline.app import worktrees
+
+    session = session_of(request)
+    body = await json_body(request)
+    text = str(body.get("task") or "").strip()
+    if not text:
+        return fail(ValueError("a task needs some text"))
+    name = str(body.get("name") or "").strip() or None
+    try:
+        info = await worktrees.create(
+            session.cwd, session.home, name=name, carry_changes=bool(body.get("carry"))
+        )
+        mode = "plan" if body.get("mode") == "plan" else "act"
+        run = await session.new_task(text, mode=mode, worktree=Path(info.path))
+    except PyclineError as exc:
+        return fail(exc)
+    return web.json_response({"task_id": run.handle.id, "worktree": asdict(info)})
+
+
+@ROUTES.get("/api/worktrees/{name}/changes")
+async def changes(request: web.Request) -> web.Response:
+    from pycline.app import worktrees
+
+    session = session_of(request)
+    try:
+        info = await worktrees.get(session.cwd, session.home, request.match_info["name"])
+        summary = await worktrees.summary(info)
+        patch = await worktrees.diff(info)
+    except PyclineError as exc:
+        return fail(exc, 404)
+    return web.json_response({**_changes(summary), "diff": patch})
+
+
+@ROUTES.post("/api/worktrees/{name}/{choice:merge|discard}")
+async def finish(request: web.Request) -> web.Response:
+    from pycline.app import worktrees
+
+    session = session_of(request)
+    name = request.match_info["name"]
+    choice: FinishChoice = "merge" if request.match_info["choice"] == "merge" else "discard"
+    try:
+        info = await worktrees.get(session.cwd, session.home, name)
+        report = await worktrees.finish(info, session.home, choice, message=f"pycline: {name}")
+    except PyclineError as exc:
+        return fail(exc)
+    merge = report.merge
+    return web.json_response(
+        {
+            "removed": report.removed,
+            "changes": _changes(report.changes),
+            "merge": None if merge is None else asdict(merge),
+        }
+    )

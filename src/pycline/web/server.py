@@ -22,7 +22,7 @@ from pycline.event_wire import WireError
 from pycline.web import admin, api, parallel
 from pycline.web.follow_bg import Followed
 from pycline.web.security import WS_PROTOCOL, Guard
-from pycline.web.tasks import Run, WebSession
+from pycline.web.tasks import SESSION, Run, WebSession
 from pycline.web.wire import (
     REQUEST_TYPES,
     BadRequest,
@@ -33,7 +33,6 @@ from pycline.web.wire import (
     page_request,
 )
 
-SESSION: web.AppKey[WebSession] = web.AppKey("session", WebSession)
 GUARD: web.AppKey[Guard] = web.AppKey("guard", Guard)
 
 
@@ -88,9 +87,8 @@ def build_app(session: WebSession, guard: Guard) -> web.Application:
     app.router.add_post("/api/login", login)
     app.router.add_get("/ws", websocket)
     app.router.add_static("/static/", root, follow_symlinks=False)
-    api.add_routes(app, lambda request: request.app[SESSION])
-    admin.add_routes(app, lambda request: request.app[SESSION])
-    parallel.add_routes(app, lambda request: request.app[SESSION])
+    for routes in (api.ROUTES, admin.ROUTES, parallel.ROUTES):
+        app.router.add_routes(routes)
     return app
 
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aiohttp import web
+
 from pycline.app.handle import TaskHandle
 from pycline.app.runner import run_chain
 from pycline.app.session import ConfigOverrides, Session, TaskOptions, as_mode
@@ -236,3 +238,11 @@ class WebSession:
         for session in self.worktrees.values():
             await session.close()
         await self.session.close()
+
+
+SESSION: web.AppKey[WebSession] = web.AppKey("session", WebSession)
+
+
+def session_of(request: web.Request) -> WebSession:
+    """The page's session, which every route serves."""
+    return request.app[SESSION]
