@@ -27,7 +27,7 @@ def main(spec_path: str) -> int:
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
     Path(spec_path).unlink(missing_ok=True)
-    from pycline.cli.main import build_run_parser
+    from pycline.cli.run_parsers import build_run_parser
 
     ns = build_run_parser().parse_args(spec["argv"])
     home = Path(spec["home"])
