@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from pycline.context.manager import Prepared
+from pycline.context.repeats import without_repeats
 from pycline.context.tokens import estimate_messages, estimate_text
 from pycline.core.capability import Capabilities, RunContext
 from pycline.core.retry import RetryPolicy, one_line
@@ -207,7 +208,8 @@ class Requests:
                 context_limit=settings.context_limit,
             )
         self.context_changed(prepared)
-        return list(prepared.messages)
+        # A reply sent again word for word goes once, with its latest result (context/repeats).
+        return without_repeats(prepared.messages)
 
     async def _trim_after_overflow(self) -> list[Message] | None:
         """The history cut hard after the server said it does not fit; None: not possible."""
