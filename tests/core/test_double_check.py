@@ -61,7 +61,12 @@ async def test_a_checked_change_and_no_change_finish_at_once(
 
 def test_the_usual_check_follows_the_project_kind(tmp_path: Path) -> None:
     assert usual_check(tmp_path) is None
-    (tmp_path / "package.json").write_text("{}", encoding="utf-8")
-    assert usual_check(tmp_path) == "npm test"
     (tmp_path / "tsconfig.json").write_text("{}", encoding="utf-8")
+    assert usual_check(tmp_path) is None  # no compiler installed: npx would download one
+    (tmp_path / "node_modules" / ".bin").mkdir(parents=True)
+    (tmp_path / "node_modules" / ".bin" / "tsc").write_text("", encoding="utf-8")
     assert usual_check(tmp_path) == "npx tsc --noEmit"
+    (tmp_path / "package.json").write_text('{"scripts": {"test": "vitest"}}', encoding="utf-8")
+    assert usual_check(tmp_path) == "npm test"
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    assert usual_check(tmp_path) == "python -m pytest"

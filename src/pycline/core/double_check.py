@@ -12,8 +12,8 @@ having run anything) and off otherwise.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Final
 
 from pycline.core.capability import Capability, RunContext
 from pycline.core.loops import REMINDED_CHARS
@@ -22,22 +22,30 @@ from pycline.messages import TextContent
 from pycline.prompts import responses
 from pycline.tools.base import ToolCall
 
-# A project's usual check, by the file that marks its kind (the first one present is named).
-CHECKS: Final = (
-    ("go.mod", "go test ./..."),
-    ("Cargo.toml", "cargo test"),
-    ("pyproject.toml", "python -m pytest"),
-    ("setup.py", "python -m pytest"),
-    ("tsconfig.json", "npx tsc --noEmit"),
-    ("package.json", "npm test"),
-)
-
 
 def usual_check(root: Path) -> str | None:
-    for marker, command in CHECKS:
-        if (root / marker).is_file():
-            return command
+    """The project's usual check, by the files that mark its kind; None when none is known to
+    run here (TypeScript's compiler only when the project has it installed: `npx` would try to
+    download it)."""
+    if (root / "go.mod").is_file():
+        return "go test ./..."
+    if (root / "Cargo.toml").is_file():
+        return "cargo test"
+    if any((root / name).is_file() for name in ("pyproject.toml", "setup.py", "pytest.ini")):
+        return "python -m pytest"
+    if _has_test_script(root / "package.json"):
+        return "npm test"
+    if (root / "tsconfig.json").is_file() and (root / "node_modules" / ".bin" / "tsc").exists():
+        return "npx tsc --noEmit"
     return None
+
+
+def _has_test_script(package: Path) -> bool:
+    try:
+        scripts = json.loads(package.read_text(encoding="utf-8")).get("scripts")
+    except (OSError, ValueError, AttributeError):
+        return False
+    return isinstance(scripts, dict) and isinstance(scripts.get("test"), str)
 
 
 def check_first(task: str, changed: list[str], example: str | None) -> str:
