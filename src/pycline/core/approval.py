@@ -6,10 +6,18 @@ import dataclasses
 from collections.abc import Callable
 
 from pycline.commands import AutoApprove
-from pycline.events import ALWAYS_ALLOW, APPROVE, Answer, ApprovalQuestion, Question
+from pycline.events import (
+    ALWAYS_ALLOW,
+    APPROVE,
+    Answer,
+    ApprovalQuestion,
+    Event,
+    Question,
+    ToolOutput,
+)
 from pycline.tools.base import Approval, ApprovalCategory, AskFn
 
-__all__ = ["DANGEROUS_REFUSED", "ApprovalPolicy", "AutoApprove"]
+__all__ = ["DANGEROUS_REFUSED", "ApprovalPolicy", "AutoApprove", "CallScope"]
 
 DANGEROUS_REFUSED = (
     "This command is dangerous; --yes never approves such commands, so it was not run. "
@@ -66,3 +74,42 @@ def _with_outside(question: ApprovalQuestion, outside: bool) -> Question:
     if question.outside_workspace == outside:
         return question
     return dataclasses.replace(question, outside_workspace=outside)
+
+
+class CallScope:
+    """What one tool call shows and asks, stamped with its id (its output, its questions, an
+    unasked edit's diff), so front ends tie them to the call without a task-wide "current call"."""
+
+    def __init__(
+        self,
+        call_id: str,
+        say: Callable[[Event], None],
+        ask: AskFn,
+        approver: ApprovalPolicy,
+    ) -> None:
+        self._id = call_id
+        self._say = say
+        self._ask = ask
+        self._approver = approver
+
+    def _stamped(self, question: ApprovalQuestion) -> ApprovalQuestion:
+        if question.tool_call_id or not self._id:
+            return question
+        return dataclasses.replace(question, tool_call_id=self._id)
+
+    def say(self, event: Event) -> None:
+        if isinstance(event, ToolOutput) and not event.tool_call_id and self._id:
+            event = dataclasses.replace(event, tool_call_id=self._id)
+        self._say(event)
+
+    async def ask(self, question: Question) -> Answer:
+        if isinstance(question, ApprovalQuestion):
+            question = self._stamped(question)
+        return await self._ask(question)
+
+    async def approve(
+        self, question: ApprovalQuestion, category: ApprovalCategory, *, outside_workspace: bool
+    ) -> Approval:
+        return await self._approver(
+            self._stamped(question), category, outside_workspace=outside_workspace
+        )

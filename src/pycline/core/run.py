@@ -61,7 +61,6 @@ class RunState:
     context_tokens: int = 0
     last_error: str | None = None
     auto_condensed: bool = False  # never condense twice in a row
-    running_call: str = ""  # the tool call running now: its output and questions carry its id
     answer_images: list[ImageContent] = field(default_factory=list)  # for the next user message
     interrupted: tuple[str, str] | None = None  # (call id, partial result) on a stop
 

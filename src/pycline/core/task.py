@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from pycline.context.tokens import estimate_messages, estimate_text
 from pycline.core import calls, condensing, modes, resumption, sampling, steering, user_input
-from pycline.core.approval import ApprovalPolicy, AutoApprove
+from pycline.core.approval import ApprovalPolicy, AutoApprove, CallScope
 from pycline.core.capability import Capabilities, RunContext, Stop
 from pycline.core.options import TaskOutcome, TaskSettings, mistake_limit
 from pycline.core.requests import Requests
@@ -34,7 +34,6 @@ from pycline.events import (
     ACCEPT,
     CONTINUE,
     Answer,
-    ApprovalQuestion,
     CompletionQuestion,
     Event,
     Host,
@@ -75,7 +74,7 @@ class Task:
             settings.auto_approve,
             self.ask,
             approve_all_inside=settings.approve_all_inside,
-            show_edit=lambda q: self.say(ToolOutput(bounded_diff(q.preview))),
+            show_edit=lambda q: self.say(ToolOutput(bounded_diff(q.preview), q.tool_call_id)),
         )
         # The last tool specs offered and their definitions: the same every request until the
         # mode or the offer changes.
@@ -230,14 +229,9 @@ class Task:
     # --- host plumbing: what is shown and asked ---------------------------------------------------
 
     def say(self, event: Event) -> None:
-        running = self.state.running_call
-        if isinstance(event, ToolOutput) and not event.tool_call_id and running:
-            event = dataclasses.replace(event, tool_call_id=running)
         self.deps.host.say(event)
 
     async def ask(self, question: Question) -> Answer:
-        if isinstance(question, ApprovalQuestion) and not question.tool_call_id:
-            question = dataclasses.replace(question, tool_call_id=self.state.running_call)
         # A result waiting for the user's word is a completed task to every list (history, the
         # page's and the terminal's), with what it spent, however long the answer takes.
         at_result = isinstance(question, CompletionQuestion) and self.record.status == "running"
@@ -483,14 +477,6 @@ class Task:
 
     # --- what one call needs (core.turn.TurnHost) -------------------------------------------------
 
-    @property
-    def running_call(self) -> str:
-        return self.state.running_call
-
-    @running_call.setter
-    def running_call(self, call_id: str) -> None:
-        self.state.running_call = call_id
-
     def note_path(self, path: str) -> None:
         """Remember a file the task worked with (for conditional rules) and its state now, so a
         later change by someone else is reported in the environment details."""
@@ -499,13 +485,15 @@ class Task:
     def keep_interrupted(self, call_id: str, body: str) -> None:
         self.state.interrupted = (call_id, body)
 
-    def tool_context(self) -> ToolContext:
+    def tool_context(self, call_id: str = "") -> ToolContext:
+        """The context of one tool call: what it shows and asks carries `call_id`."""
         model = self.provider.model
+        calls = CallScope(call_id, self.say, self.ask, self.approver)
         return ToolContext(
             workspace=self.workspace,
-            approve=self.approver,
-            say_fn=self.say,
-            ask_fn=self.ask,
+            approve=calls.approve,
+            say_fn=calls.say,
+            ask_fn=calls.ask,
             supports_images=model.supports_images,
             model_family="claude" if "claude" in model.id.lower() else "",
             command_timeout=self.settings.command_timeout,

@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 class TurnHost(Protocol):
     """What one turn needs from the task running it."""
 
-    running_call: str  # the tool call running now (its output and questions carry the id)
-
     @property
     def tools(self) -> Mapping[str, Tool]: ...
 
@@ -43,7 +41,9 @@ class TurnHost(Protocol):
 
     def say(self, event: Event) -> None: ...
 
-    def tool_context(self) -> ToolContext: ...
+    def tool_context(self, call_id: str = "") -> ToolContext:
+        """The context of one call (`call_id`: its output and questions carry it)."""
+        ...
 
     def note_path(self, path: str) -> None: ...
 
@@ -104,11 +104,10 @@ async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
     except ToolError:
         summary = call.name
     task.say(ToolStarted(call.name, summary, call_id))
-    task.running_call = call_id
     try:
         if refused is not None:
             raise ToolError(refused)
-        result = await tool.run(call, task.tool_context())
+        result = await tool.run(call, task.tool_context(call_id))
     except Interrupted as exc:
         task.say(ToolFinished(call.name, summary, False, exc.result.text, call_id))
         task.keep_interrupted(call_id, f"{responses.tool_header(summary)}\n{exc.result.text}")
@@ -122,8 +121,6 @@ async def run_first_tool(task: TurnHost, reply: Reply) -> Step:
         # task goes on.
         message = f"The tool failed on this input: {type(exc).__name__}: {str(exc)[:500]}"
         result = ToolResult(responses.tool_error(call.name, message), is_error=True)
-    finally:
-        task.running_call = ""
     ok = not (result.is_error or result.denied)
     shown = result.shown or result.images
     images = tuple(f"data:{i.media_type};base64,{i.data_b64}" for i in shown)
