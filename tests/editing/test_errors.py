@@ -98,6 +98,8 @@ def test_new_code_written_as_a_replacement_of_its_first_line_gets_the_block_that
     assert suggested.startswith("------- SEARCH\nfunc One() int {\n" + anchor + "\n=======\n")
     fixed = apply_search_replace(go, suggested.split("\n+++++++ REPLACE")[0] + "\n+++++++ REPLACE")
     assert fixed.content == go + "\n" + new + "\n"
+    # The signature without the brace that opens the body, as the same model writes it too.
+    assert "this looks like new code" in str(_error(go, block("func Max(xs []int) int", new)))
     # A plain miss (REPLACE not starting with SEARCH) keeps the closest-region report.
     assert "new code" not in str(_error(go, block("func Nope() int {", "func S() {}")))
     # Several lines repeated at the top of the REPLACE (a doubled block, as the same model also

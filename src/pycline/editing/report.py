@@ -149,9 +149,11 @@ def _as_addition(search: Sequence[str], replace: Sequence[str], file: FileLines)
     a way small models write an addition), the block that adds it at the end of the file."""
     wanted = [s.strip() for s in search if s.strip()]
     head = [r.strip() for r in replace if r.strip()][: len(wanted)]
-    # A header of one or two lines (a signature) that the REPLACE goes on from; a longer SEARCH
-    # repeated at the top of its REPLACE is a doubled block, not new code.
-    if not wanted or len(wanted) > 2 or head != wanted or len(replace) <= len(search):
+    # A header of one or two lines (a signature) that the REPLACE goes on from, perhaps with the
+    # brace that opens the body (`func f() int` → `func f() int {`); a longer SEARCH repeated at
+    # the top of its REPLACE is a doubled block, not new code.
+    starts = len(head) == len(wanted) and all(h.startswith(w) for h, w in zip(head, wanted))
+    if not wanted or len(wanted) > 2 or not starts or len(replace) <= len(search):
         return ""
     lines = file.lines[:]
     while lines and not lines[-1].strip():

@@ -78,10 +78,10 @@ _EXAMPLES: Final[dict[str, str]] = {
         "<write_to_file>\n<path>config.json</path>\n<content>\n"
         '{\n  "port": 8080\n}\n</content>\n</write_to_file>'
     ),
-    # The full prompt's example names a change a small model then claims as its own.
+    # A placeholder, not an example: a small model copies an example's claim as its own.
     "attempt_completion": (
-        "<attempt_completion>\n<result>app.py now uses port 8080; `python app.py` starts on "
-        "it.</result>\n</attempt_completion>"
+        "<attempt_completion>\n<result>(what you changed, and how you checked it)</result>\n"
+        "</attempt_completion>"
     ),
 }
 
