@@ -45,6 +45,13 @@ async def test_an_unchecked_change_is_sent_back_once_with_the_task(
     assert sent_back.startswith("[attempt_completion] Result:\nNot finished yet: you changed a.py")
     assert "`go test ./...`" in sent_back and "<task>\nmake a.py\n</task>" in sent_back
     assert len(provider.requests) == 3  # the second attempt went through
+    # No check known for the project: the changed code is run on the task's own example.
+    (workspace / "go.mod").unlink()
+    provider, task = run_task(isolated_home, workspace, [WRITE, complete(), complete()])
+    assert (await task.start("make a.py")).completed
+    sent_back = results(provider)[1]
+    assert "run the changed code on the task's own example" in sent_back
+    assert "`python3 -c` …" in sent_back and "tests or build" not in sent_back
 
 
 async def test_a_checked_change_and_no_change_finish_at_once(

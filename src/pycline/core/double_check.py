@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Final
 
 from pycline.core.capability import Capability, RunContext
 from pycline.core.loops import REMINDED_CHARS
@@ -48,19 +49,35 @@ def _has_test_script(package: Path) -> bool:
     return isinstance(scripts, dict) and isinstance(scripts.get("test"), str)
 
 
-def check_first(task: str, changed: list[str], example: str | None) -> str:
+# How to run a changed file's code on an example, by its language, when the project has no
+# known check.
+RUN_EXAMPLE: Final = {".py": "python3 -c", ".js": "node -e", ".mjs": "node -e", ".go": "go run"}
+
+
+def check_first(task: str, changed: list[str], check: str | None) -> str:
     files = ", ".join(changed[:5]) + (" …" if len(changed) > 5 else "")
-    how = f" (for example `{example}`)" if example else ""
+    if check:
+        how = (
+            f"run the project's tests or build with execute_command (for example `{check}`), or "
+            "run the changed code on the task's own example"
+        )
+    else:
+        runner = next((RUN_EXAMPLE[s] for s in map(_suffix, changed) if s in RUN_EXAMPLE), None)
+        with_runner = f" (with `{runner}` …)" if runner else ""
+        how = f"run the changed code on the task's own example with execute_command{with_runner}"
     task = task.strip()
     if len(task) > REMINDED_CHARS:
         task = task[:REMINDED_CHARS] + " …"
     return (
         f"Not finished yet: you changed {files} and have not run anything since. Check the "
-        f"change first: run the project's tests or build with execute_command{how}, or run the "
-        "changed code on the task's own example, and read the result. Fix what fails; when the "
-        "check passes, call attempt_completion again.\n"
+        f"change first: {how}, and read the result. Fix what fails; when the check passes, call "
+        "attempt_completion again.\n"
         f"The task is:\n<task>\n{task}\n</task>"
     )
+
+
+def _suffix(path: str) -> str:
+    return Path(path).suffix.lower()
 
 
 class DoubleCheck(Capability):

@@ -152,7 +152,9 @@ def _as_addition(search: Sequence[str], replace: Sequence[str], file: FileLines)
     # A header of one or two lines (a signature) that the REPLACE goes on from, perhaps with the
     # brace that opens the body (`func f() int` → `func f() int {`); a longer SEARCH repeated at
     # the top of its REPLACE is a doubled block, not new code.
-    starts = len(head) == len(wanted) and all(h.startswith(w) for h, w in zip(head, wanted))
+    starts = len(head) == len(wanted) and all(
+        h.startswith(w) for h, w in zip(head, wanted, strict=True)
+    )
     if not wanted or len(wanted) > 2 or not starts or len(replace) <= len(search):
         return ""
     lines = file.lines[:]
