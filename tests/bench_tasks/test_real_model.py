@@ -27,7 +27,14 @@ MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m"
 def test_a_task_solved_through_the_proxy_is_counted_and_judged(tmp_path: Path) -> None:
     task = load_suite(["py-median-even"])[0]
     usage = OpenAIUsage(prompt_tokens=1000, completion_tokens=50)
-    replies = [OpenAIReply(text=r, usage=usage) for r in oracle_replies(task)]
+    # The right edit, a check of it (double-check completion, on for a small model, sends an
+    # unchecked completion back), then the completion.
+    check = (
+        "<execute_command>\n<command>python3 -c 'import inventory.stats'</command>\n"
+        "<requires_approval>false</requires_approval>\n</execute_command>"
+    )
+    edit, done_ = oracle_replies(task)
+    replies = [OpenAIReply(text=r, usage=usage) for r in (edit, check, done_)]
     saved = tmp_path / "results.json"
     with FakeOpenAI(replies, models=(MODEL,)) as server:
         done = subprocess.run(
@@ -44,7 +51,7 @@ def test_a_task_solved_through_the_proxy_is_counted_and_judged(tmp_path: Path) -
     assert result["tokens_in"] == 1000 * len(replies) and result["tokens_out"] == 50 * len(replies)
     assert result["changed"] == ["inventory/stats.py"]
     table = (tmp_path / "table.md").read_text()
-    assert "| py-median-even | pycline | yes | 2 |" in table and "run took" in table
+    assert "| py-median-even | pycline | yes | 3 |" in table and "run took" in table
 
 
 def _recording(*turns: Turn, capped: bool = False) -> Recording:

@@ -54,16 +54,18 @@ async def test_an_unchecked_change_is_sent_back_once_with_the_task(
     assert "`python3 -c` …" in sent_back and "tests or build" not in sent_back
 
 
-async def test_a_checked_change_and_no_change_finish_at_once(
+async def test_a_checked_change_finishes_at_once_and_an_idle_one_is_sent_back(
     isolated_home: Path, workspace: Path
 ) -> None:
     provider, task = run_task(isolated_home, workspace, [WRITE, RUN, complete()])
     assert (await task.start("make a.py")).completed
     assert len(provider.requests) == 3
     assert not any("Not finished yet" in r for r in results(provider))
-    provider, task = run_task(isolated_home, workspace, [complete()])
+    # A task where nothing ran at all is sent back once, whatever it asked.
+    provider, task = run_task(isolated_home, workspace, [complete(), complete()])
     assert (await task.start("what is a.py?")).completed
-    assert len(provider.requests) == 1
+    assert len(provider.requests) == 2
+    assert "no tool has run in this task" in results(provider)[0]
 
 
 def test_the_usual_check_follows_the_project_kind(tmp_path: Path) -> None:

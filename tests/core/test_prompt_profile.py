@@ -56,7 +56,8 @@ async def test_a_small_model_task_goes_without_the_checklist_prompt(
     texts = {}
     for parameters in (1_500_000_000, 70_000_000_000):
         model = provider(parameters)
-        model.replies.append(ScriptedProvider.of(complete()).replies[0])
+        # Twice: a small model's first completion, with nothing done, is sent back once.
+        model.replies += ScriptedProvider.of(complete(), complete()).replies
         builder = TaskBuilder(isolated_home, ModelConfig(provider="scripted"))
         task = builder.new_task(
             "t",
@@ -111,7 +112,7 @@ async def test_a_model_on_this_machine_gets_six_tries_before_the_user_is_asked(
     for local in (True, False):
         model = provider(1_500_000_000)
         model.model_info = ModelInfo("m", parameter_count=1_500_000_000, local=local)
-        for reply in ["No tool here."] * 5 + [complete()]:
+        for reply in ["No tool here."] * 5 + [complete(), complete()]:
             model.replies.append(ScriptedProvider.of(reply).replies[0])
         builder = TaskBuilder(isolated_home, ModelConfig(provider="scripted"))
         host = RecordingHost()
@@ -140,7 +141,8 @@ async def test_a_small_model_is_shown_the_files_its_task_names_with_the_task(
     firsts, notices = {}, {}
     for parameters in (1_500_000_000, 70_000_000_000):
         model = provider(parameters)
-        model.replies.append(ScriptedProvider.of(complete()).replies[0])
+        # Twice: a small model's first completion, with nothing done, is sent back once.
+        model.replies += ScriptedProvider.of(complete(), complete()).replies
         builder = TaskBuilder(isolated_home, ModelConfig(provider="scripted"))
         host = RecordingHost()
         task = builder.new_task(

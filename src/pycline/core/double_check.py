@@ -3,23 +3,25 @@ after the task changed files, and before any command ran to check them, is sent 
 request to check the work against the task first.
 
 Cline sends back every first completion attempt. Here only an unchecked one is: a model that ran
-a command after its last change (its tests, a build, the changed code on an example), or that
-changed nothing, finishes at once, and an attempt made again right after being sent back goes
-through. With a verified goal (`/verify`) the goal's own check decides instead. The setting
-defaults to on for the compact prompt profile (a small model often says it is done without
-having run anything) and off otherwise.
-"""
+a command after its last change (its tests, a build, the changed code on an example) finishes at
+once, and an attempt made again right after being sent back goes through. A first attempt made
+before any tool ran at all (a small model may claim work it never did) is sent back once too.
+With a verified goal (`/verify`) the goal's own check decides instead. The setting defaults to on
+for the compact prompt profile (a small model often says it is done without having run
+anything) and off otherwise."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
+from pycline.context.results import result_header
 from pycline.core.capability import Capability, RunContext
 from pycline.core.loops import REMINDED_CHARS
 from pycline.core.turn import Step
-from pycline.messages import TextContent
+from pycline.messages import Message, TextContent
 from pycline.prompts import responses
 from pycline.tools.base import ToolCall
 
@@ -76,6 +78,13 @@ def check_first(task: str, changed: list[str], check: str | None) -> str:
     )
 
 
+NOTHING_DONE: Final = (
+    "Not finished yet: no tool has run in this task, so nothing was read, changed or checked. "
+    "If the task needs a change, make it with the tools, then check it; if it only asks a "
+    "question, call attempt_completion again with the answer."
+)
+
+
 def _suffix(path: str) -> str:
     return Path(path).suffix.lower()
 
@@ -83,6 +92,7 @@ def _suffix(path: str) -> str:
 class DoubleCheck(Capability):
     def __init__(self) -> None:
         self._changed: list[str] = []  # files changed since the last command ran
+        self._idle_asked = False  # a completion with nothing done was sent back
 
     async def after_tool(
         self, ctx: RunContext, call: ToolCall, result: str, ok: bool, ms: int
@@ -97,10 +107,23 @@ class DoubleCheck(Capability):
         return ""
 
     async def answer_instead(self, ctx: RunContext, call: ToolCall, call_id: str) -> Step | None:
-        if call.name != "attempt_completion" or not self._changed or ctx.record.goal:
+        if call.name != "attempt_completion" or ctx.record.goal:
             return None
-        changed, self._changed = self._changed, []  # sent back once: the next attempt goes on
-        root = ctx.workspace.root
-        text = check_first(ctx.record.task, changed, usual_check(root))
         header = responses.tool_header("attempt_completion")
+        if not self._changed:
+            if self._idle_asked or _acted(ctx.history):
+                return None
+            self._idle_asked = True  # sent back once: the next attempt goes on
+            return Step([TextContent(f"{header}\n{NOTHING_DONE}")])
+        changed, self._changed = self._changed, []  # sent back once: the next attempt goes on
+        text = check_first(ctx.record.task, changed, usual_check(ctx.workspace.root))
         return Step([TextContent(f"{header}\n{text}")])
+
+
+def _acted(history: Sequence[Message]) -> bool:
+    """A tool other than attempt_completion has run in the task (a resumed one included)."""
+    for message in history:
+        header = result_header(message)
+        if header is not None and header.tool != "attempt_completion":
+            return True
+    return False
