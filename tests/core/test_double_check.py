@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from pycline.core.approval import AutoApprove
-from pycline.core.double_check import DoubleCheck, usual_check
+from pycline.core.double_check import SENT_BACK, DoubleCheck, usual_check
 from pycline.core.options import TaskSettings
 from pycline.core.task import Task
+from pycline.events import Notice
 from pycline.providers.scripted import ScriptedProvider
 from pycline.testing import default_capabilities, task_for
 from tests.core.harness import RecordingHost, complete
@@ -20,12 +21,16 @@ RUN = (
 )
 
 
+HOST = RecordingHost()
+
+
 def run_task(home: Path, workspace: Path, replies: list[str]) -> tuple[ScriptedProvider, Task]:
+    HOST.events.clear()
     provider = ScriptedProvider.of(*replies, chunk_size=50)
     settings = TaskSettings(auto_approve=AutoApprove(yolo=True))
     capabilities = [*default_capabilities(workspace, settings=settings), DoubleCheck()]
     task = task_for(
-        home, workspace, provider, RecordingHost(), settings=settings,
+        home, workspace, provider, HOST, settings=settings,
         task_text="make a.py", capabilities=capabilities,
     )  # fmt: skip
     return provider, task
@@ -45,6 +50,8 @@ async def test_an_unchecked_change_is_sent_back_once_with_the_task(
     assert sent_back.startswith("[attempt_completion] Result:\nNot finished yet: you changed a.py")
     assert "`go test ./...`" in sent_back and "<task>\nmake a.py\n</task>" in sent_back
     assert len(provider.requests) == 3  # the second attempt went through
+    notices = [e.text for e in HOST.events if isinstance(e, Notice)]
+    assert notices == [f"{SENT_BACK}: a.py changed, and nothing ran since."]  # the user sees it
     # No check known for the project: the changed code is run on the task's own example.
     (workspace / "go.mod").unlink()
     provider, task = run_task(isolated_home, workspace, [WRITE, complete(), complete()])

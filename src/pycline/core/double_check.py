@@ -21,6 +21,7 @@ from pycline.context.results import result_header
 from pycline.core.capability import Capability, RunContext
 from pycline.core.loops import REMINDED_CHARS
 from pycline.core.turn import Step
+from pycline.events import Notice
 from pycline.messages import Message, TextContent
 from pycline.prompts import responses
 from pycline.tools.base import ToolCall
@@ -78,6 +79,7 @@ def check_first(task: str, changed: list[str], check: str | None) -> str:
     )
 
 
+SENT_BACK: Final = "Double-check: the completion goes back to the model to be checked first"
 NOTHING_DONE: Final = (
     "Not finished yet: no tool has run in this task, so nothing was read, changed or checked. "
     "If the task needs a change, make it with the tools, then check it; if it only asks a "
@@ -114,8 +116,10 @@ class DoubleCheck(Capability):
             if self._idle_asked or _acted(ctx.history):
                 return None
             self._idle_asked = True  # sent back once: the next attempt goes on
+            ctx.say(Notice(f"{SENT_BACK}: no tool has run in this task yet."))
             return Step([TextContent(f"{header}\n{NOTHING_DONE}")])
         changed, self._changed = self._changed, []  # sent back once: the next attempt goes on
+        ctx.say(Notice(f"{SENT_BACK}: {', '.join(changed[:5])} changed, and nothing ran since."))
         text = check_first(ctx.record.task, changed, usual_check(ctx.workspace.root))
         return Step([TextContent(f"{header}\n{text}")])
 
