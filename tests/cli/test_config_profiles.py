@@ -20,7 +20,9 @@ def _settings(home: Path, data: dict[str, object]) -> None:
 
 
 def test_profile_flag_selects_server_and_model(isolated_home: Path, workspace: Path) -> None:
-    with FakeOpenAI([COMPLETE], models=("coder-7b",)) as server:
+    # Two completions: a 7B model gets double-check, which sends back a first one made with
+    # nothing done.
+    with FakeOpenAI([COMPLETE, COMPLETE], models=("coder-7b",)) as server:
         _settings(
             isolated_home,
             {
@@ -32,7 +34,7 @@ def test_profile_flag_selects_server_and_model(isolated_home: Path, workspace: P
         )
         proc = run_cli(["run", "--profile", "local", "go"], home=isolated_home, cwd=workspace)
         assert proc.returncode == 0, proc.stderr
-        assert [r.body["model"] for r in server.completions] == ["coder-7b"]
+        assert [r.body["model"] for r in server.completions] == ["coder-7b", "coder-7b"]
     proc = run_cli(["run", "--profile", "nope", "go"], home=isolated_home, cwd=workspace)
     assert proc.returncode == 2
     assert proc.stderr.strip() == "pycline: Unknown profile 'nope' (profiles: local)."

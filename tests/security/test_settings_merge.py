@@ -78,6 +78,7 @@ USER_VALUES: dict[str, Any] = {
     "activeProfile": "p",
     "autoApprove": {"readFiles": False, "editFiles": True, "executeSafeCommands": False},
     "maxConsecutiveMistakes": 5,
+    "doubleCheckCompletionEnabled": False,
     "maxRetries": 7,
     "retryBaseDelay": 3.0,
     "commandTimeout": 42.0,
