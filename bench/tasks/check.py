@@ -54,13 +54,13 @@ def missing_checker(lang: str) -> str | None:
         try:
             _tsc()
         except SystemExit as missing:
-            return str(missing.code)
+            return str(missing.code).removeprefix("check: ")
     return None
 
 
 def check_typescript(hidden: Path) -> int:
-    if shutil.which("node") is None:
-        sys.exit("check: node is not installed")
+    if (why := missing_checker("typescript")) is not None:
+        sys.exit(f"check: {why}")
     out = Path(HIDDEN_TS)
     shutil.rmtree(out, ignore_errors=True)
     # Type errors fail the task, as they would in the project's own build.
@@ -74,7 +74,7 @@ def check_typescript(hidden: Path) -> int:
 def check_go(hidden: Path) -> int:
     go = shutil.which("go")
     if go is None:
-        sys.exit("check: go is not installed (.ci/run installs Debian's golang-go)")
+        sys.exit(f"check: {missing_checker('go')}")
     for test in hidden.glob("*_test.go"):
         shutil.copy(test, Path.cwd() / test.name)
     # Offline and with the installed toolchain only: the sample module has no dependencies.

@@ -19,7 +19,7 @@ from typing import Final
 
 from pycline.context.results import result_header
 from pycline.core.capability import Capability, RunContext
-from pycline.core.loops import REMINDED_CHARS
+from pycline.core.loops import reminded
 from pycline.core.turn import Step
 from pycline.events import Notice
 from pycline.messages import Message, TextContent
@@ -68,14 +68,11 @@ def check_first(task: str, changed: list[str], check: str | None) -> str:
         runner = next((RUN_EXAMPLE[s] for s in map(_suffix, changed) if s in RUN_EXAMPLE), None)
         with_runner = f" (with `{runner}` …)" if runner else ""
         how = f"run the changed code on the task's own example with execute_command{with_runner}"
-    task = task.strip()
-    if len(task) > REMINDED_CHARS:
-        task = task[:REMINDED_CHARS] + " …"
     return (
         f"Not finished yet: you changed {files} and have not run anything since. Check the "
         f"change first: {how}, and read the result. Fix what fails; when the check passes, call "
         "attempt_completion again.\n"
-        f"The task is:\n<task>\n{task}\n</task>"
+        f"The task is:\n<task>\n{reminded(task)}\n</task>"
     )
 
 

@@ -45,6 +45,12 @@ TASK_REMINDER: Final = (
 REMINDED_CHARS: Final = 600
 
 
+def reminded(task: str) -> str:
+    """The task as a reminder says it again: its first `REMINDED_CHARS` characters."""
+    task = task.strip()
+    return task[:REMINDED_CHARS] + " …" if len(task) > REMINDED_CHARS else task
+
+
 def loop_stop_reason(name: str) -> str:
     return f"The model called {name} {STOP_AT} times in a row with identical arguments; stopped."
 
@@ -94,11 +100,9 @@ class LoopDetector(Capability):
         if self.observe(call.name, call.params, failed=not ok) == "ok":
             return ""
         warning = (FAILED_AGAIN if not ok else LOOP_WARNING).format(count=self._count)
-        task = ctx.record.task.strip()
+        task = reminded(ctx.record.task)
         if not task:
             return warning
-        if len(task) > REMINDED_CHARS:
-            task = task[:REMINDED_CHARS] + " …"
         return warning + "\n" + TASK_REMINDER.format(task=task)
 
     async def after_step(self, ctx: RunContext) -> TaskOutcome | None:

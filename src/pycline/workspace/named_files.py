@@ -32,12 +32,16 @@ def named_files(text: str, root: Path, access: AccessRules) -> list[str]:
     listing: list[str] | None = None
     for word in dict.fromkeys(NAME_RE.findall(text)):
         rel = word.removeprefix("./")
-        if not _showable(root, rel, access) and "/" not in rel:
+        if not _showable(root, rel, access):
+            if "/" in rel:
+                continue
             if listing is None:
                 listing = workspace_files(root, access)
             same = [f for f in listing if PurePosixPath(f).name == rel]
-            rel = same[0] if len(same) == 1 else ""
-        if rel and rel not in found and _showable(root, rel, access):
+            if len(same) != 1 or not _showable(root, same[0], access):
+                continue
+            rel = same[0]
+        if rel not in found:
             found.append(rel)
             if len(found) == MAX_FILES:
                 break
