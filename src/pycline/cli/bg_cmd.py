@@ -13,6 +13,7 @@ import datetime as dt
 import json
 import os
 import secrets
+import signal
 import subprocess
 import sys
 import time
@@ -227,13 +228,24 @@ class _Attached:
         self.detached: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
     async def run(self) -> int:
+        # Ctrl-C detaches from here, by the loop's own handler: it wakes the loop at once, and
+        # leaving does not hang on a cancellation travelling through the socket's close.
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGINT, self._detach)
         reading = asyncio.ensure_future(self._read())
         try:
             await asyncio.wait((reading, self.detached), return_when=asyncio.FIRST_COMPLETED)
             return self.detached.result() if self.detached.done() else reading.result()
         finally:
+            loop.remove_signal_handler(signal.SIGINT)
             for task in (reading, *self.prompts.values()):
                 task.cancel()
+
+    def _detach(self) -> None:
+        if not self.detached.done():
+            keeps = "waiting" if self.prompts else "running"
+            print(f"\npycline: detached; {self.bg_id} keeps {keeps}", file=sys.stderr, flush=True)
+            self.detached.set_result(0)
 
     async def _read(self) -> int:
         from pycline.cli.bg_render import answered_elsewhere, render_event
@@ -267,9 +279,7 @@ class _Attached:
 
         answer = await prompt_answer(self.reader, question)
         if answer is None:
-            print(f"\npycline: detached; {self.bg_id} keeps waiting", file=sys.stderr)
-            if not self.detached.done():
-                self.detached.set_result(0)
+            self._detach()
             return
         if question_id in self.prompts:  # not withdrawn meanwhile
             self.answered.add(question_id)

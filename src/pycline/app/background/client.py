@@ -22,6 +22,7 @@ from pycline.commands import AnswerQuestion, Cancel, Command
 from pycline.events import Answer
 
 CONNECT_TIMEOUT = 5.0
+CLOSE_TIMEOUT = 5.0
 
 
 class Attachment:
@@ -66,8 +67,9 @@ class Attachment:
 
     async def close(self) -> None:
         self._writer.close()
-        with contextlib.suppress(ConnectionError):
-            await self._writer.wait_closed()
+        # A peer that stopped reading must not hold the close (a detach, a stop) for ever.
+        with contextlib.suppress(ConnectionError, TimeoutError):
+            await asyncio.wait_for(self._writer.wait_closed(), CLOSE_TIMEOUT)
 
 
 async def connect(home: Path, bg_id: str, task_id: str = "") -> Attachment:
