@@ -24,7 +24,7 @@ WRITE = "<write_to_file>\n<path>a.txt</path>\n<content>\na\n</content>\n</write_
 HOST = """
 import asyncio, sys
 from pathlib import Path
-from pycline.app.session import ConfigOverrides, Session
+from pycline.app.sessions.session import ConfigOverrides, Session
 
 async def main() -> None:
     overrides = ConfigOverrides(provider="scripted", script=sys.argv[2])

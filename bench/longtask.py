@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from pycline import events
-from pycline.app import wiring
+from pycline.app.build import wiring
 from pycline.core.approval import AutoApprove
 from pycline.core.task import Task, TaskSettings
 from pycline.providers.base import ModelInfo, UsageChunk
@@ -280,7 +280,7 @@ def _task(turns: int, root: Path, host: Host, gate: Turnstile | None = None) -> 
     folder = task_store.TaskStore(home).create()
     record = TaskRecord(id=folder.id, ts=0.0, task="long", workspace=str(workspace))
     try:  # a task put together as a session does it: capabilities, recorder on its thread
-        from pycline.app.assembly import TaskParts, assemble
+        from pycline.app.live.assembly import TaskParts, assemble
         from pycline.core.modes import ModeProfile
         from pycline.testing import default_capabilities
         from pycline.workspace.paths import Workspace

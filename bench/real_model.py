@@ -290,7 +290,7 @@ def _pycline_commit() -> str:
 
 
 def _home() -> Path:
-    from pycline.app.home import pycline_home
+    from pycline.app.settings.home import pycline_home
 
     return pycline_home()
 

@@ -18,8 +18,8 @@ from typing import Any
 
 
 async def count(tasks: int) -> tuple[int, list[int]]:
-    from pycline.app import config
-    from pycline.app.session import ConfigOverrides, Session
+    from pycline.app.sessions.session import ConfigOverrides, Session
+    from pycline.app.settings import config
 
     reads: Counter[str] = Counter()
     real = config.read_json

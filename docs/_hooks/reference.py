@@ -150,8 +150,8 @@ def _md(text: str) -> str:
 
 
 def settings_page() -> str:
-    from pycline.app import workspace_settings
-    from pycline.app.settings_model import Settings
+    from pycline.app.settings import workspace_settings
+    from pycline.app.settings.settings_model import Settings
 
     allowed = workspace_settings._ALLOWED
     out = [

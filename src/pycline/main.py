@@ -42,7 +42,7 @@ def _exit_now(status: list[int | None]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    from pycline.app.global_options import NotTaken
+    from pycline.app.services.global_options import NotTaken
 
     try:
         args = _global_options_moved(args)
@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _global_options_moved(args: list[str]) -> list[str]:
     """`pycline --cwd DIR history` as `pycline history --cwd DIR`, for every command (see
     app/global_options.py)."""
-    from pycline.app import global_options
+    from pycline.app.services import global_options
 
     if not global_options.mentioned(args):
         return args

@@ -13,9 +13,9 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pycline.app import wiring
-from pycline.app.assembly import TaskParts, assemble
-from pycline.app.subagents import InlineSpawner
+from pycline.app.build import wiring
+from pycline.app.live.assembly import TaskParts, assemble
+from pycline.app.live.subagents import InlineSpawner
 from pycline.context.manager import ContextManager
 from pycline.core.approval import AutoApprove
 from pycline.core.budget import CostGovernor

@@ -33,7 +33,7 @@ from acp.schema import (
 )
 
 from pycline.acp.agent import PyclineAgent
-from pycline.app.session import ConfigOverrides
+from pycline.app.sessions.session import ConfigOverrides
 
 COMPLETE = "<attempt_completion>\n<result>All done.</result>\n</attempt_completion>"
 

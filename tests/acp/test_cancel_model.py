@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 from pycline.acp.agent import PyclineAgent
-from pycline.app.session import ConfigOverrides
+from pycline.app.sessions.session import ConfigOverrides
 from pycline.storage.task_store import TaskStore
 from tests.acp.harness import RecordingClient, connect, start, text, wait_until
 from tests.fakes.openai_server import FakeOpenAI, OpenAIReply

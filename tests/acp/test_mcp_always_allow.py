@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pycline.app.config import load_settings
+from pycline.app.settings.config import load_settings
 from tests.acp.harness import COMPLETE, RecordingClient, in_process, script_file, start, text
 from tests.mcp.conftest import py_server, write_settings
 

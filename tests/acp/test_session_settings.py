@@ -176,7 +176,7 @@ async def test_without_a_configured_model_sessions_need_authentication(
     workspace: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pycline.acp.agent import PyclineAgent
-    from pycline.app.session import ConfigOverrides
+    from pycline.app.sessions.session import ConfigOverrides
 
     agent = PyclineAgent(ConfigOverrides(), isolated_home)
     init = await agent.initialize(protocol_version=1)

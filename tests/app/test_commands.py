@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.handle import AnswerRejected, CommandRejected, check_answer
-from pycline.app.session import ConfigOverrides, Session, TaskHandle, TaskOptions
+from pycline.app.live.handle import AnswerRejected, CommandRejected, check_answer
+from pycline.app.sessions.session import ConfigOverrides, Session, TaskHandle, TaskOptions
 from pycline.commands import (
     AnswerQuestion,
     AutoApprove,
@@ -121,7 +121,7 @@ async def test_a_user_message_answers_the_question_the_task_waits_on(
 
 
 def test_a_message_after_a_run_of_mistakes_is_guidance_to_go_on() -> None:
-    from pycline.app.handle import _reply
+    from pycline.app.live.handle import _reply
 
     answer = _reply(MistakeLimitQuestion(3), "use the other file", ())
     assert answer.option == "continue" and answer.text == "use the other file"

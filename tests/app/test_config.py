@@ -9,8 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.config import ModelConfig, load, resolve, resolve_plan, save, settings_path
-from pycline.app.secrets import SecretStore
+from pycline.app.settings.config import (
+    ModelConfig,
+    load,
+    resolve,
+    resolve_plan,
+    save,
+    settings_path,
+)
+from pycline.app.settings.secrets import SecretStore
 from pycline.errors import ConfigError
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from pycline.app.doctor import Check, Report, missing_at_start, run_checks
-from pycline.app.secrets import SecretStore
-from pycline.app.session import ConfigOverrides
+from pycline.app.sessions.session import ConfigOverrides
+from pycline.app.settings.secrets import SecretStore
 from pycline.cli.doctor_cmd import render
 from pycline.cli.notices import missing_line
 from pycline.terminal import sandbox

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app import mcp
-from pycline.app.config import load
-from pycline.app.mcp import NewServer
+from pycline.app.build import mcp
+from pycline.app.build.mcp import NewServer
+from pycline.app.settings.config import load
 from pycline.errors import ConfigError, ToolError
 from pycline.mcp.settings import global_settings_path, workspace_settings_path
 from pycline.mcp.trust import McpTrust

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from pycline.app.session import ConfigOverrides, Session, TaskOptions
+from pycline.app.sessions.session import ConfigOverrides, Session, TaskOptions
 from pycline.commands import AnswerQuestion
 from pycline.events import ACCEPT, Answer, QuestionAsked, TaskStarted
 from pycline.providers.scripted import ScriptedProvider

@@ -8,8 +8,8 @@ import json
 import time
 from pathlib import Path
 
-from pycline.app.session import ConfigOverrides, Session, TaskHandle, TaskOptions
-from pycline.app.tasks import Tasks
+from pycline.app.services.tasks import Tasks
+from pycline.app.sessions.session import ConfigOverrides, Session, TaskHandle, TaskOptions
 from pycline.commands import AnswerQuestion
 from pycline.core.approval import AutoApprove
 from pycline.core.task import TaskSettings
@@ -226,7 +226,7 @@ def test_a_line_torn_by_a_kill_costs_only_itself(tmp_path: Path) -> None:
 async def test_restoring_the_task_to_a_checkpoint_cuts_its_log_there(
     isolated_home: Path, tmp_path: Path
 ) -> None:
-    from pycline.app.checkpoints import Checkpoints
+    from pycline.app.services.checkpoints import Checkpoints
     from pycline.events import QuestionAnswered, ToolStarted
 
     root = tmp_path / "project"

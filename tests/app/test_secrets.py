@@ -13,7 +13,7 @@ import pytest
 from keyring.backend import KeyringBackend
 from keyring.errors import PasswordDeleteError, PasswordSetError
 
-from pycline.app.secrets import KEYRING_SERVICE, SecretStore, usable_keyring
+from pycline.app.settings.secrets import KEYRING_SERVICE, SecretStore, usable_keyring
 from pycline.errors import ConfigError
 
 

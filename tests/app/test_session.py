@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.session import AnswerRejected, ConfigOverrides, Session, TaskHandle, TaskOptions
+from pycline.app.sessions.session import (
+    AnswerRejected,
+    ConfigOverrides,
+    Session,
+    TaskHandle,
+    TaskOptions,
+)
 from pycline.commands import AnswerQuestion
 from pycline.events import (
     ACCEPT,

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from pycline.app import config
-from pycline.app.handle import controls_of
-from pycline.app.provider_cache import ProviderCache
-from pycline.app.session import ConfigOverrides, Session
+from pycline.app.build.provider_cache import ProviderCache
+from pycline.app.live.handle import controls_of
+from pycline.app.sessions.session import ConfigOverrides, Session
+from pycline.app.settings import config
 
 
 @pytest.fixture

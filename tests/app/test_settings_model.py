@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pycline.app.settings_model import (
+from pycline.app.settings.settings_model import (
     AutoApproveSettings,
     Settings,
     check_workspace,

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.handle import CommandRejected
-from pycline.app.session import ConfigOverrides, Session, TaskHandle, TaskOptions
+from pycline.app.live.handle import CommandRejected
+from pycline.app.sessions.session import ConfigOverrides, Session, TaskHandle, TaskOptions
 from pycline.commands import (
     AnswerQuestion,
     AutoApprove,
@@ -173,7 +173,7 @@ async def test_interrupt_and_send_while_the_model_thinks_asks_again_with_the_mes
 async def test_messages_queued_when_the_task_asks_for_a_reply_are_the_reply(
     isolated_home: Path, tmp_path: Path
 ) -> None:
-    from pycline.app.handle import controls_of
+    from pycline.app.live.handle import controls_of
     from pycline.events import ApprovalQuestion, QuestionAnswered
 
     root = tmp_path / "w"

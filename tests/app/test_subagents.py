@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.session import ConfigOverrides, Session, TaskHandle, TaskOptions
+from pycline.app.sessions.session import ConfigOverrides, Session, TaskHandle, TaskOptions
 from pycline.commands import AnswerQuestion, Cancel
 from pycline.events import (
     ACCEPT,

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.builder import TaskBuilder
-from pycline.app.config import ModelConfig, settings_path
-from pycline.app.settings_model import validate
-from pycline.app.task_settings import (
+from pycline.app.build.builder import TaskBuilder
+from pycline.app.settings.config import ModelConfig, settings_path
+from pycline.app.settings.settings_model import validate
+from pycline.app.settings.task_settings import (
     DiagnosticsSettings,
     ToolSettings,
     diagnostics_settings,
@@ -204,7 +204,7 @@ async def test_mcp_tools_listed_in_settings_run_without_asking(
 
 
 async def test_task_services_carry_the_language_servers_and_close_them(workspace: Path) -> None:
-    from pycline.app.wiring import task_services
+    from pycline.app.build.wiring import task_services
     from pycline.workspace.diagnostics.registry import LanguageServers
 
     services = task_services(

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.toggle_store import toggles_file
-from pycline.app.toggles import enabled_workflows, gather_rules, rule_toggles, switch
+from pycline.app.settings.toggle_store import toggles_file
+from pycline.app.settings.toggles import enabled_workflows, gather_rules, rule_toggles, switch
 
 
 def _write(path: Path, text: str) -> None:

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app import worktrees
-from pycline.app.worktrees import MergeConflict, Merged, MergeRefused, WorktreeError
+from pycline.app.services import worktrees
+from pycline.app.services.worktrees import MergeConflict, Merged, MergeRefused, WorktreeError
 from tests.app.gitrepo import make_repo, run_git, status
 
 FILES = {"a.txt": "one\ntwo\nthree\n", "b.txt": "alpha\nbeta\n", "src/c.py": "x = 1\n"}

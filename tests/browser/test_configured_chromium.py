@@ -7,10 +7,10 @@ import shlex
 import stat
 from pathlib import Path
 
-from pycline.app.builder import TaskBuilder
-from pycline.app.config import ModelConfig, settings_path
-from pycline.app.task_settings import chromium_setting, task_settings
-from pycline.app.wiring import browser_status
+from pycline.app.build.builder import TaskBuilder
+from pycline.app.build.wiring import browser_status
+from pycline.app.settings.config import ModelConfig, settings_path
+from pycline.app.settings.task_settings import chromium_setting, task_settings
 from pycline.providers.base import ModelInfo
 from pycline.providers.scripted import ScriptedProvider, ScriptedReply
 from tests.browser import pages

@@ -6,8 +6,8 @@ import base64
 import json
 from pathlib import Path
 
-from pycline.app.builder import TaskBuilder
-from pycline.app.config import ModelConfig
+from pycline.app.build.builder import TaskBuilder
+from pycline.app.settings.config import ModelConfig
 from pycline.core.task import TaskSettings
 from pycline.providers.scripted import ScriptedProvider
 from pycline.storage.task_store import TaskStore

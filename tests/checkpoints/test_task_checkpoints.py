@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.builder import TaskBuilder
-from pycline.app.config import ModelConfig
+from pycline.app.build.builder import TaskBuilder
+from pycline.app.settings.config import ModelConfig
 from pycline.checkpoints import Checkpoint, ShadowGit
 from pycline.core.checkpointing import TaskCheckpoints
 from pycline.core.task import Task, TaskSettings

@@ -24,7 +24,7 @@ def _run(home: Path, cwd: Path, tmp_path: Path) -> str:
     proc = pycline(
         "run", "--provider", "scripted", "--script", str(script), "go", home=home, cwd=cwd
     )
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     return proc.stdout
 

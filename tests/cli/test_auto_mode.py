@@ -71,7 +71,7 @@ def test_auto_runs_sandboxed_commands_and_inside_edits_unasked_and_asks_for_more
             home=isolated_home,
             cwd=workspace,
         )  # fmt: skip
-    # 4: the run refused what auto mode asks for (pycline.app.exit_codes)
+    # 4: the run refused what auto mode asks for (pycline.app.services.exit_codes)
     assert proc.returncode == 4, proc.stderr
     events = _events(proc.stdout)
     # The sandboxed command and the in-workspace edit ran without a question.
@@ -164,7 +164,7 @@ def test_the_interactive_status_line_says_auto_sandboxed(
     rows = notice.splitlines()
     assert len(rows) > 1 and all(len(row) < 200 for row in rows), notice
     # Cut only between words: the rows put back together are the notice.
-    from pycline.app.auto_mode import NOTICE
+    from pycline.app.settings.auto_mode import NOTICE
 
     assert " ".join(row.strip() for row in rows) == NOTICE
     child.expect_exact("auto (sandboxed): run unasked")  # no question: the command just runs

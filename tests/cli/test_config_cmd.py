@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.config import settings_path
-from pycline.app.secrets import SecretStore
+from pycline.app.settings.config import settings_path
+from pycline.app.settings.secrets import SecretStore
 from pycline.cli.main import main
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pycline.app.config import settings_path
+from pycline.app.settings.config import settings_path
 from tests.cli.test_headless import run_cli
 from tests.fakes.openai_server import FakeOpenAI
 

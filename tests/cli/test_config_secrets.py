@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pexpect
 
-from pycline.app.secrets import SecretStore
+from pycline.app.settings.secrets import SecretStore
 from tests.cli.test_headless import run_cli
 from tests.fakes.openai_server import FakeOpenAI
 

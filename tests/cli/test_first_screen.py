@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.secrets import SecretStore
+from pycline.app.settings.secrets import SecretStore
 from pycline.browser.chromium import find_chromium
 from tests.cli.terminal import Terminal, save_png, to_html
 from tests.fakes.openai_server import FakeOpenAI

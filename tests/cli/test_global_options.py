@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app import global_options
+from pycline.app.services import global_options
 from pycline.cli.main import COMMANDS
 from pycline.main import command_parsers
 from tests.cli.task_cli import COMPLETE, history, pycline, run_task

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pycline.app.exit_codes import ExitCode
+from pycline.app.services.exit_codes import ExitCode
 
 COMPLETE = "<attempt_completion>\n<result>done</result>\n</attempt_completion>"
 

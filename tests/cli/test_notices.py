@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pycline.app.notices import first_time
+from pycline.app.services.notices import first_time
 from pycline.cli.notices import Shown
 
 REACH = "Cannot reach http://127.0.0.1:9/v1 (refused). Check the base URL and the server."

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pexpect
 
-from pycline.app import slash_commands as slash
+from pycline.app.services import slash_commands as slash
 from pycline.storage.task_store import TaskStore
 from tests.cli.test_interactive import COMPLETE, WRITE, spawn
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pycline.app.slash_commands import registry
-from pycline.app.toggles import workflow_toggles
+from pycline.app.services.slash_commands import registry
+from pycline.app.settings.toggles import workflow_toggles
 from tests.cli.test_agent_features import DONE, _history, _run, _texts
 from tests.cli.test_headless import run_cli
 from tests.fakes.openai_server import FakeOpenAI, OpenAIReply

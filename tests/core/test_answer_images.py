@@ -6,7 +6,7 @@ import asyncio
 import base64
 from pathlib import Path
 
-from pycline.app.session import ConfigOverrides, Session, TaskOptions
+from pycline.app.sessions.session import ConfigOverrides, Session, TaskOptions
 from pycline.commands import AnswerQuestion
 from pycline.events import ACCEPT, DENY, Answer, FollowupQuestion, QuestionAsked
 from pycline.messages import ImageContent, Message

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pycline.app import wiring
-from pycline.app.builder import TaskBuilder
-from pycline.app.config import ModelConfig
+from pycline.app.build import wiring
+from pycline.app.build.builder import TaskBuilder
+from pycline.app.settings.config import ModelConfig
 from pycline.core.approval import AutoApprove
 from pycline.core.commands import expand
 from pycline.core.task import TaskSettings

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pycline.app.builder import TaskBuilder
-from pycline.app.config import ModelConfig
+from pycline.app.build.builder import TaskBuilder
+from pycline.app.settings.config import ModelConfig
 from pycline.core import resumption
 from pycline.core.task import TaskSettings
 from pycline.messages import Message, TextContent

@@ -57,7 +57,7 @@ def reference() -> ModuleType:
 
 
 def test_every_setting_is_described_in_the_reference(reference: ModuleType) -> None:
-    from pycline.app.settings_model import Settings
+    from pycline.app.settings.settings_model import Settings
 
     keys = {key for key, _, _ in reference._leaves(Settings)}
     described = set(reference.DESCRIPTIONS)
@@ -100,7 +100,7 @@ def test_every_link_in_the_readme_opens_a_file_in_the_repository() -> None:
 
 
 def test_the_exit_code_page_lists_every_exit_code_with_its_meaning() -> None:
-    from pycline.app.exit_codes import MEANINGS, ExitCode
+    from pycline.app.services.exit_codes import MEANINGS, ExitCode
 
     page = (REPO / "docs" / "reference" / "exit-codes.md").read_text(encoding="utf-8")
     assert set(MEANINGS) == set(ExitCode)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app import local_model
-from pycline.app.config import ModelConfig
+from pycline.app.build import local_model
+from pycline.app.settings.config import ModelConfig
 from pycline.localmodel import catalog, provision, runtime
 from pycline.localmodel.server import LocalServer, ServerError, health
 from pycline.messages import Message

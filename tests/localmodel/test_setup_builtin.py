@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pycline.app.doctor import run_checks
-from pycline.app.session import ConfigOverrides
+from pycline.app.sessions.session import ConfigOverrides
 from pycline.cli import setup_wizard
 from pycline.localmodel import catalog, discover, provision, runtime
 from tests.fakes.openai_server import FakeOpenAI

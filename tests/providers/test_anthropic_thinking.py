@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from pycline.app.config import ModelConfig
-from pycline.app.wiring import build_provider
+from pycline.app.build.wiring import build_provider
+from pycline.app.settings.config import ModelConfig
 from pycline.providers.anthropic_provider import AnthropicProvider
 from pycline.providers.catalog import lookup
 from tests.fakes.anthropic_server import AnthropicReply, FakeAnthropic

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pycline.app.config import ModelConfig
-from pycline.app.wiring import build_provider
+from pycline.app.build.wiring import build_provider
+from pycline.app.settings.config import ModelConfig
 from pycline.errors import ConfigError
 from pycline.errors import ProviderErrorKind as Kind
 from pycline.providers.anthropic_provider import AnthropicProvider

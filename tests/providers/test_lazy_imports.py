@@ -18,7 +18,7 @@ import pycline.providers.model_probe
 import pycline.providers.gemini_provider
 import pycline.providers.cloud
 import pycline.providers.factory
-import pycline.app.config
+import pycline.app.settings.config
 heavy = sorted(
     m
     for m in ("openai", "anthropic", "httpx2", "httpx", "google.genai", "google.auth", "boto3", "botocore")

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from pycline.app.config import ModelConfig
-from pycline.app.wiring import build_provider
+from pycline.app.build.wiring import build_provider
+from pycline.app.settings.config import ModelConfig
 from pycline.errors import ConfigError
 from pycline.providers import model_probe
 from pycline.providers.model_info import LOCAL_DEFAULT_WINDOW, resolve_model
@@ -198,7 +198,7 @@ def test_the_wiring_asks_ollama_and_applies_model_info_from_the_config() -> None
 def test_model_info_from_the_settings_file_reaches_the_provider(isolated_home: Any) -> None:
     import json
 
-    from pycline.app.config import resolve, settings_path
+    from pycline.app.settings.config import resolve, settings_path
 
     path = settings_path(isolated_home)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from pycline.app.config import KEY_ENV, ModelConfig
-from pycline.app.settings_model import PROVIDERS
-from pycline.app.wiring import build_provider
+from pycline.app.build.wiring import build_provider
+from pycline.app.settings.config import KEY_ENV, ModelConfig
+from pycline.app.settings.settings_model import PROVIDERS
 from pycline.errors import ConfigError
 from pycline.providers import presets
 from pycline.providers.base import Provider

@@ -72,7 +72,7 @@ def test_inside_the_sandbox_safe_commands_cannot_read_keys_env_or_ignored_files(
         "workspace-write",
         env={"SERVICE_TOKEN": ENV_MARKER},
     )
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     assert _leaked(isolated_home) == []
     assert "Command executed" in model_saw(isolated_home)  # they ran, and found nothing
@@ -86,7 +86,7 @@ def test_without_a_sandbox_such_commands_are_never_auto_approved(
     proc = scripted(
         workspace, isolated_home, replies, "--sandbox", "off", env={"SERVICE_TOKEN": ENV_MARKER}
     )
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     assert _leaked(isolated_home) == []
     assert "Command executed" not in model_saw(isolated_home)
@@ -119,7 +119,7 @@ def test_yes_never_runs_dangerous_or_outside_writing_commands(
     (victim / "keep.txt").write_text("keep", encoding="utf-8")
     replies = [command(c) for c in DANGEROUS_WITH_YES] + [COMPLETE]
     proc = scripted(workspace, isolated_home, replies, "--yes", "--sandbox", sandbox)
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     assert (victim / "keep.txt").exists()
     assert not (tmp_path / "outside" / "pwned").exists()
@@ -152,7 +152,7 @@ def test_a_sandboxed_command_leaves_no_process_behind(isolated_home: Path, works
     replies = [command(c) for c in escapes] + [COMPLETE]
     try:
         proc = scripted(workspace, isolated_home, replies, "--yes", "--sandbox", "workspace-write")
-        # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+        # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
         assert proc.returncode in (0, 4), proc.stderr
         assert [p for n in (971, 972, 973, 974) for p in _processes_with(f"sleep {n}")] == []
     finally:
@@ -167,7 +167,7 @@ def test_read_only_sandbox_keeps_the_workspace_unchanged(
     _needs_bwrap()
     replies = [command("touch made.txt"), COMPLETE]
     proc = scripted(workspace, isolated_home, replies, "--yes", "--sandbox", "read-only")
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     assert not (workspace / "made.txt").exists()
 
@@ -179,7 +179,7 @@ def test_a_workspace_write_sandbox_still_builds_and_tests(
     (workspace / "t.py").write_text("open('out.txt', 'w').write('ok')\n", encoding="utf-8")
     replies = [command(f"{sys.executable} t.py && cat out.txt"), COMPLETE]
     proc = scripted(workspace, isolated_home, replies, "--yes", "--sandbox", "workspace-write")
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     assert (workspace / "out.txt").read_text(encoding="utf-8") == "ok"
 

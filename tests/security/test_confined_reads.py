@@ -49,7 +49,7 @@ def test_rule_files_linked_out_of_the_repo_never_reach_the_model(
             timeout=30,
         )
         sent = json.dumps([r.body for r in model.completions])
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     leaked = [m for m in (ENV_MARKER, "OUTSIDE-SECRET-1", "OUTSIDE-SECRET-2") if m in sent]
     assert leaked == []
@@ -82,7 +82,7 @@ def test_mentions_that_resolve_outside_the_repo_or_at_fifos_are_refused(
         task=task,
         timeout=30,
     )
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     seen = model_saw(isolated_home)
     leaked = [m for m in (ENV_MARKER, "OUTSIDE-SECRET-1", "OUTSIDE-SECRET-2") if m in seen]
@@ -107,7 +107,7 @@ def test_clineignore_includes_read_only_a_bounded_regular_file_in_the_repo(
         "--yes",
         timeout=30,
     )
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     assert "HIDDEN-CONTENT" not in model_saw(isolated_home)
 
@@ -141,7 +141,7 @@ def test_a_skill_linked_out_of_the_repo_never_reaches_the_model(
             timeout=30,
         )
         sent = json.dumps([r.body for r in model.completions])
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     assert "SKILL-DESC-LEAK-3a" not in sent and "SKILL-BODY-LEAK-3b" not in sent
     assert "OWN-SKILL-OK" in sent
@@ -179,7 +179,7 @@ def test_a_link_with_another_name_does_not_expose_an_ignored_file(
         task="look at @/alias.py and @/ and @/pub/",
         timeout=30,
     )
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     seen = model_saw(isolated_home)
     leaked = [m for m in ("IGNORED_FUNCTION_5e", "IGNORED-BODY-5e", "IGNORED-5f") if m in seen]
@@ -200,7 +200,7 @@ def test_whether_a_path_outside_the_repo_exists_is_not_told_without_approval(
     script = isolated_home / "s.json"
     script.write_text(json.dumps(replies), encoding="utf-8")
     proc = run(workspace, isolated_home, "--provider", "scripted", "--script", str(script))
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     history = json.loads(model_saw(isolated_home))
     results = [

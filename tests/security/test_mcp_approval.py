@@ -54,7 +54,7 @@ def test_an_mcp_tool_asks_before_it_runs_by_default(
 ) -> None:
     marker = _server(isolated_home, tmp_path)
     proc = scripted(workspace, isolated_home, [CALL, COMPLETE], timeout=90)
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     assert not marker.exists()
     assert "headless" in model_saw(isolated_home)  # refused for want of an answer
@@ -73,6 +73,6 @@ def test_an_mcp_tool_the_user_allowed_runs_unasked(
         settings = {"autoApprove": {"useMcp": True}}
     (isolated_home / "settings" / "settings.json").write_text(json.dumps(settings))
     proc = scripted(workspace, isolated_home, [CALL, COMPLETE], timeout=90)
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     assert marker.read_text(encoding="utf-8") == "dropped prod"

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from pycline.app import config
-from pycline.app.workspace_settings import _ALLOWED
+from pycline.app.settings import config
+from pycline.app.settings.workspace_settings import _ALLOWED
 from pycline.errors import ConfigError
 from tests.fakes.openai_server import FakeOpenAI
 from tests.security.attack import COMPLETE, command, repo_settings, run
@@ -95,7 +95,7 @@ USER_VALUES: dict[str, Any] = {
 
 
 def _allowed_aliases() -> list[str]:
-    from pycline.app.settings_model import Settings
+    from pycline.app.settings.settings_model import Settings
 
     fields = Settings.model_fields
     return sorted(fields[name].alias or name for name in _ALLOWED["Settings"])

@@ -28,7 +28,7 @@ def test_a_headless_run_never_fetches_a_loopback_address(
         ]
         proc = scripted(workspace, isolated_home, replies, "--yes")
         hits = list(victim.requests)
-    # 4: the run refused an action that needed approval (pycline.app.exit_codes)
+    # 4: the run refused an action that needed approval (pycline.app.services.exit_codes)
     assert proc.returncode in (0, 4), proc.stderr
     assert hits == []
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from pycline.app import config
-from pycline.app.settings_model import check_workspace, merge, validate
+from pycline.app.settings import config
+from pycline.app.settings.settings_model import check_workspace, merge, validate
 from pycline.errors import ConfigError
 from tests.fakes.openai_server import FakeOpenAI
 from tests.security.attack import COMPLETE, repo_settings, run, scripted, write_file
@@ -65,8 +65,8 @@ def test_every_alias_of_every_field_is_either_allowlisted_or_refused(
     isolated_home: Path, workspace: Path
 ) -> None:
     """Walks the model itself, so a field added later cannot slip past the allowlist unseen."""
-    from pycline.app.settings_model import Settings
-    from pycline.app.workspace_settings import _ALLOWED
+    from pycline.app.settings.settings_model import Settings
+    from pycline.app.settings.workspace_settings import _ALLOWED
 
     for name, info in Settings.model_fields.items():
         for spelling in {name, info.alias or name}:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from pycline.app.slash_commands import web_commands
+from pycline.app.services.slash_commands import web_commands
 from pycline.messages import UiMessage
 from pycline.storage.records import TaskRecord
 from pycline.storage.task_store import TaskStore

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from pycline.app.session import ConfigOverrides, Session
+from pycline.app.sessions.session import ConfigOverrides, Session
 from pycline.web.security import Guard
 from pycline.web.server import build_app
 from pycline.web.tasks import WebSession

@@ -87,7 +87,7 @@ def test_the_mcp_view_trusts_a_project_file_and_lists_its_server(start_ui, new_p
 
 
 def test_settings_list_the_hooks_and_trust_the_projects(start_ui, new_page, workspace):
-    from pycline.app.hook_trust import HookTrust
+    from pycline.app.settings.hook_trust import HookTrust
 
     hooks = workspace / ".clinerules" / "hooks"
     hooks.mkdir(parents=True)

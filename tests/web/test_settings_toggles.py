@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from pycline.app.toggles import enabled_workflows, rule_toggles
+from pycline.app.settings.toggles import enabled_workflows, rule_toggles
 from tests.web.conftest import complete
 
 

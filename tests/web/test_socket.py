@@ -10,7 +10,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from pycline.app.session import ConfigOverrides, Session
+from pycline.app.sessions.session import ConfigOverrides, Session
 from pycline.cli.follow import follow
 from pycline.events import ACCEPT, Answer, CompletionQuestion, Envelope, Question
 from pycline.web.security import Guard

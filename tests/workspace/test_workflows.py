@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pycline.acp.options import COMMANDS, available_commands
-from pycline.app import slash_commands as slash
+from pycline.app.services import slash_commands as slash
 from pycline.core.commands import expand
 from pycline.web.usecases import workflow_menu
 from pycline.workspace.workflows import Workflow, enabled_workflows

@@ -50,11 +50,11 @@ from pycline.acp.options import (
 )
 from pycline.acp.replay import replay
 from pycline.acp.session import AcpSession, Busy, ClientOffers
-from pycline.app.config import KEY_ENV, ModelConfig, resolve, resolve_plan
-from pycline.app.session import ConfigOverrides, Session
-from pycline.app.task_settings import task_settings
-from pycline.app.tasks import Tasks
-from pycline.app.toggles import enabled_workflows
+from pycline.app.services.tasks import Tasks
+from pycline.app.sessions.session import ConfigOverrides, Session
+from pycline.app.settings.config import KEY_ENV, ModelConfig, resolve, resolve_plan
+from pycline.app.settings.task_settings import task_settings
+from pycline.app.settings.toggles import enabled_workflows
 from pycline.errors import PyclineError, StorageError
 
 log = logging.getLogger("pycline.acp")

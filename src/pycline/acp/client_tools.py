@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pycline.acp.tool_calls import ActiveCall, CallReporter
-from pycline.app.home import pycline_home
-from pycline.app.tool_parts import (
+from pycline.app.build.tool_parts import (
     EXECUTE_COMMAND_SPEC,
     IMAGE_SUFFIXES,
     READ_FILE_SPEC,
@@ -38,6 +37,7 @@ from pycline.app.tool_parts import (
     sandbox_in,
     take_page,
 )
+from pycline.app.settings.home import pycline_home
 from pycline.errors import ToolError
 from pycline.tools.base import ToolCall, ToolContext, ToolResult, ToolSpec
 

@@ -44,8 +44,8 @@ def run_acp(argv: Sequence[str]) -> int:
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
     from pycline.acp.agent import PyclineAgent
-    from pycline.app.home import pycline_home
-    from pycline.app.session import ConfigOverrides
+    from pycline.app.sessions.session import ConfigOverrides
+    from pycline.app.settings.home import pycline_home
 
     flags = ConfigOverrides.from_args(ns)
     agent = PyclineAgent(flags, pycline_home())

@@ -17,8 +17,8 @@ from acp.schema import (
     UnstructuredCommandInput,
 )
 
-from pycline.app.config import ModelConfig, load, resolve
-from pycline.app.menus import Workflow, workflow_menu
+from pycline.app.services.menus import Workflow, workflow_menu
+from pycline.app.settings.config import ModelConfig, load, resolve
 from pycline.commands import AutoApprove
 from pycline.errors import ConfigError
 

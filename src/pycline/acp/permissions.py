@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from pycline.app.allow_rules import command_prefix, prefix_covers
+from pycline.app.settings.allow_rules import command_prefix, prefix_covers
 from pycline.tools.base import ToolKind
 
 OptionKind: TypeAlias = Literal["allow_once", "allow_always", "reject_once", "reject_always"]

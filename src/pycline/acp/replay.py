@@ -1,5 +1,5 @@
 """A saved task replayed as session updates (`session/load`): the events it showed, from its log
-(`pycline.app.tasks.Tasks.transcript`), mapped as the live session maps them."""
+(`pycline.app.services.tasks.Tasks.transcript`), mapped as the live session maps them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import acp
 from acp.schema import Cost, UsageUpdate
 
 from pycline.acp.mapping import checklist
-from pycline.app.tool_catalogue import facts_of
+from pycline.app.services.tool_catalogue import facts_of
 from pycline.events import (
     ApprovalQuestion,
     BudgetQuestion,

@@ -37,12 +37,12 @@ from pycline.acp.outbox import Outbox
 from pycline.acp.permissions import Choice, Remembered, choices
 from pycline.acp.replay import budget_text
 from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
-from pycline.app import wiring
-from pycline.app.auto_mode import check as check_auto_mode
-from pycline.app.handle import CommandRejected, TaskHandle
-from pycline.app.runner import run_chain
-from pycline.app.session import Session, TaskOptions, TaskSettings
-from pycline.app.tool_catalogue import facts_of
+from pycline.app.build import wiring
+from pycline.app.live.handle import CommandRejected, TaskHandle
+from pycline.app.services.tool_catalogue import facts_of
+from pycline.app.sessions.runner import run_chain
+from pycline.app.sessions.session import Session, TaskOptions, TaskSettings
+from pycline.app.settings.auto_mode import check as check_auto_mode
 from pycline.commands import (
     AnswerQuestion,
     AutoApprove,

@@ -25,7 +25,7 @@ from pycline.acp.mapping import (
     tool_locations,
     tool_title,
 )
-from pycline.app.result_text import for_people
+from pycline.app.services.result_text import for_people
 from pycline.errors import ToolError
 from pycline.events import ApprovalQuestion, Event, ToolOutput
 from pycline.tools.base import (

@@ -1,1 +1,2 @@
-"""The builder and wiring: builds tasks from settings and runs them."""
+"""The app layer: tasks built from settings and run for every front end, in rooms that import only
+the rooms below them: settings, services, live, build and background, sessions, doctor and batch."""

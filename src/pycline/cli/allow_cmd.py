@@ -31,13 +31,13 @@ def add_allow_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def run_allow(ns: argparse.Namespace) -> int:
-    from pycline.app.allow_rules import (
+    from pycline.app.settings.allow_rules import (
         add_rule,
         all_rules,
         remove_rule,
         workspace_rules,
     )
-    from pycline.app.home import pycline_home
+    from pycline.app.settings.home import pycline_home
 
     home = pycline_home()
     cwd = Path(ns.cwd).expanduser().resolve()

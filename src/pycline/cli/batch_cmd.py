@@ -16,7 +16,7 @@ from typing import TextIO
 from pycline.app.batch.model import BatchResult, load_tasks
 from pycline.app.batch.runner import BatchSummary, plan, run_batch, summarize
 from pycline.app.batch.worker import WorkerOptions
-from pycline.app.exit_codes import ExitCode
+from pycline.app.services.exit_codes import ExitCode
 from pycline.errors import PyclineError
 
 _MODEL_FLAGS = ("provider", "model", "base_url", "script", "profile")

@@ -30,8 +30,8 @@ from pycline.app.background.paths import (
     socket_path,
     state_dir,
 )
-from pycline.app.exit_codes import ExitCode
-from pycline.app.home import pycline_home
+from pycline.app.services.exit_codes import ExitCode
+from pycline.app.settings.home import pycline_home
 from pycline.errors import PyclineError
 
 _START_TIMEOUT = 30.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
-from pycline.app.text import for_terminal, printable
+from pycline.app.services.text import for_terminal, printable
 from pycline.cli.lines import LineReader
 from pycline.cli.screen import SESSION, Screen
 from pycline.event_wire import WireError, envelope_from_json, question_from_json

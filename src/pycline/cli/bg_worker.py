@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pycline.app.background import state as bg_state
 from pycline.app.background.state import BgState
-from pycline.app.exit_codes import ExitCode
+from pycline.app.services.exit_codes import ExitCode
 from pycline.cli.common import overrides_of
 from pycline.errors import PyclineError
 
@@ -44,9 +44,9 @@ def main(spec_path: str) -> int:
 
 async def _run(ns: argparse.Namespace, home: Path, state: BgState) -> BgState:
     from pycline.app.background.server import BackgroundServer
-    from pycline.app.handle import TaskHandle
-    from pycline.app.runner import run_chain
-    from pycline.app.session import Session, TaskOptions, TaskOutcome
+    from pycline.app.live.handle import TaskHandle
+    from pycline.app.sessions.runner import run_chain
+    from pycline.app.sessions.session import Session, TaskOptions, TaskOutcome
 
     session = await Session.open(Path(ns.cwd).resolve(), home=home, overrides=overrides_of(ns))
     try:

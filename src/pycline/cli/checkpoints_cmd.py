@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from pycline.app.checkpoints import (
+from pycline.app.services.checkpoints import (
     CheckpointError,
     Checkpoints,
     FileChange,
@@ -20,8 +20,8 @@ from pycline.app.checkpoints import (
     RestoreMode,
     label_of,
 )
-from pycline.app.home import pycline_home
-from pycline.app.tasks import Tasks
+from pycline.app.services.tasks import Tasks
+from pycline.app.settings.home import pycline_home
 from pycline.cli.common import count
 from pycline.cli.style import colour_diff, style
 from pycline.cli.tasks_cmd import human_size

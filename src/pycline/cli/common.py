@@ -10,14 +10,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from pycline.app.config import ModelConfig, resolve, resolve_plan
-from pycline.app.exit_codes import ExitCode
-from pycline.app.home import pycline_home
+from pycline.app.services.exit_codes import ExitCode
+from pycline.app.settings.config import ModelConfig, resolve, resolve_plan
+from pycline.app.settings.home import pycline_home
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
-    from pycline.app.mcp_login import McpOptions
-    from pycline.app.session import ConfigOverrides, Session, TaskHandle, TaskOutcome
+    from pycline.app.build.mcp_login import McpOptions
+    from pycline.app.sessions.session import ConfigOverrides, Session, TaskHandle, TaskOutcome
     from pycline.cli.follow import View
     from pycline.cli.notices import Shown
     from pycline.cli.render import Tally
@@ -64,7 +64,7 @@ def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
 
 def refuse_auto(cwd: Path) -> None:
     """Exit (2) saying why and what to install when auto mode cannot run in `cwd`."""
-    from pycline.app.auto_mode import check
+    from pycline.app.settings.auto_mode import check
 
     try:
         check(pycline_home(), cwd)
@@ -73,7 +73,7 @@ def refuse_auto(cwd: Path) -> None:
 
 
 def overrides_of(ns: argparse.Namespace) -> ConfigOverrides:
-    from pycline.app.session import ConfigOverrides
+    from pycline.app.sessions.session import ConfigOverrides
 
     return ConfigOverrides.from_args(ns)
 
@@ -95,8 +95,8 @@ def run_to_exit_code(
     otherwise one line on stderr naming the saved task (without repeating an error the output
     already showed). A new task that never reached the model is not kept.
     """
-    from pycline.app.runner import run_chain
-    from pycline.app.session import Session
+    from pycline.app.sessions.runner import run_chain
+    from pycline.app.sessions.session import Session
     from pycline.cli.follow import follow
 
     started: list[TaskHandle] = []
@@ -175,7 +175,7 @@ def _refused_line(count: int, completed: bool) -> str:
 
 
 async def _summary_line(home: Path, task_id: str, tally: Tally) -> str:
-    from pycline.app.checkpoints import files_changed
+    from pycline.app.services.checkpoints import files_changed
 
     return tally.line(await files_changed(home, task_id))
 

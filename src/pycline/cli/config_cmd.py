@@ -54,7 +54,7 @@ def build_config_parser() -> argparse.ArgumentParser:
 
 
 def build_auth_parser() -> argparse.ArgumentParser:
-    from pycline.app.config import KEY_ENV
+    from pycline.app.settings.config import KEY_ENV
 
     parser = argparse.ArgumentParser(
         prog="pycline auth",
@@ -85,7 +85,12 @@ def split_key(key: str) -> list[str]:
 def _known(parts: Sequence[str]) -> bool:
     from pydantic import BaseModel
 
-    from pycline.app.settings_model import AutoApproveSettings, ModelChoice, Profile, Settings
+    from pycline.app.settings.settings_model import (
+        AutoApproveSettings,
+        ModelChoice,
+        Profile,
+        Settings,
+    )
 
     nested: dict[str, type[BaseModel]] = {
         "autoApprove": AutoApproveSettings,
@@ -116,7 +121,7 @@ def _names() -> list[str]:
     """Every fixed dotted setting name, for suggestions."""
     from pydantic import BaseModel
 
-    from pycline.app.settings_model import AutoApproveSettings, ModelChoice, Settings
+    from pycline.app.settings.settings_model import AutoApproveSettings, ModelChoice, Settings
 
     inner: dict[str, type[BaseModel]] = {
         "autoApprove": AutoApproveSettings,
@@ -198,9 +203,9 @@ def show(value: Any) -> str:
 
 class _Files:
     def __init__(self, ns: argparse.Namespace) -> None:
-        from pycline.app.config import settings_path
-        from pycline.app.home import pycline_home
-        from pycline.app.settings_model import workspace_settings_path
+        from pycline.app.settings.config import settings_path
+        from pycline.app.settings.home import pycline_home
+        from pycline.app.settings.settings_model import workspace_settings_path
 
         self.home = pycline_home()
         self.cwd = Path(ns.cwd).expanduser().resolve()
@@ -212,23 +217,23 @@ class _Files:
         self.target = self.local_path if self.workspace else self.global_path
 
     def raw(self, *, local: bool) -> dict[str, Any]:
-        from pycline.app.config import load_settings, load_workspace_settings
+        from pycline.app.settings.config import load_settings, load_workspace_settings
 
         return load_workspace_settings(self.cwd) if local else load_settings(self.home)
 
     def effective(self) -> dict[str, Any]:
-        from pycline.app.config import load
+        from pycline.app.settings.config import load
 
         return load(self.home, self.cwd).model_dump(by_alias=True, mode="json")
 
     def locked(self) -> contextlib.AbstractContextManager[None]:
         """The target file's lock, held from reading it to writing it back."""
-        from pycline.app.config import locked
+        from pycline.app.settings.config import locked
 
         return locked(self.target)
 
     def write(self, data: dict[str, Any]) -> None:
-        from pycline.app.config import write_settings
+        from pycline.app.settings.config import write_settings
 
         write_settings(self.target, data, home=self.home, workspace=self.workspace)
 
@@ -290,7 +295,7 @@ def _config_unset(files: _Files, key: str) -> int:
 
 
 def _config_list(files: _Files, *, as_json: bool) -> int:
-    from pycline.app.settings_model import flatten
+    from pycline.app.settings.settings_model import flatten
 
     if files.workspace:
         data = files.raw(local=True)
@@ -340,9 +345,9 @@ def run_config(argv: Sequence[str]) -> int:
 
 
 def run_auth(argv: Sequence[str]) -> int:
-    from pycline.app.config import KEY_ENV
-    from pycline.app.home import pycline_home
-    from pycline.app.secrets import SecretStore
+    from pycline.app.settings.config import KEY_ENV
+    from pycline.app.settings.home import pycline_home
+    from pycline.app.settings.secrets import SecretStore
 
     ns = build_auth_parser().parse_args(list(argv))
     store = SecretStore(pycline_home())

@@ -12,8 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from pycline.app.doctor import Check, Report, run_checks
-from pycline.app.home import pycline_home
-from pycline.app.session import ConfigOverrides
+from pycline.app.sessions.session import ConfigOverrides
+from pycline.app.settings.home import pycline_home
 from pycline.cli.common import count, workspace_dir
 from pycline.cli.notices import fit_path
 from pycline.cli.style import style

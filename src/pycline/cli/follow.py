@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Protocol
 
-from pycline.app.handle import TaskHandle
+from pycline.app.live.handle import TaskHandle
 from pycline.commands import AnswerQuestion
 from pycline.events import Answer, Envelope, Question, QuestionAnswered, QuestionAsked
 

@@ -9,15 +9,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, assert_never
 
-from pycline.app.task_size import check_task_size
-from pycline.app.text import clean, for_terminal
+from pycline.app.build.task_size import check_task_size
+from pycline.app.services.text import clean, for_terminal
 from pycline.cli import render
 from pycline.cli.common import fail, overrides_of, refuse_auto, run_to_exit_code, workspace_dir
 from pycline.cli.screen import PLAIN, Screen
 from pycline.event_wire import envelope_json
 
 if TYPE_CHECKING:
-    from pycline.app.mcp_login import McpOptions
+    from pycline.app.build.mcp_login import McpOptions
 from pycline.events import (
     ACCEPT,
     DENY,
@@ -99,7 +99,7 @@ class HeadlessHost:
 
 
 def run_headless(ns: argparse.Namespace) -> int:
-    from pycline.app.session import Session, TaskHandle, TaskOptions
+    from pycline.app.sessions.session import Session, TaskHandle, TaskOptions
 
     cwd = workspace_dir(ns)
     text = task_text(ns)
@@ -129,8 +129,8 @@ def run_headless(ns: argparse.Namespace) -> int:
 
 def mcp_client_options(ns: argparse.Namespace, say: Callable[[str], None]) -> McpOptions:
     """What `--mcp-login` and `--mcp-elicitation` ask of the MCP servers' connections."""
-    from pycline.app.home import pycline_home
-    from pycline.app.mcp_login import McpOptions, login_policy
+    from pycline.app.build.mcp_login import McpOptions, login_policy
+    from pycline.app.settings.home import pycline_home
 
     def announce(server: str, url: str) -> None:
         say(f"[mcp] {server}: log in in your browser (opening {url})")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pycline.app.home import pycline_home
-from pycline.app.hook_trust import HookTrust, hook_states, workspace_hook_files
+from pycline.app.settings.home import pycline_home
+from pycline.app.settings.hook_trust import HookTrust, hook_states, workspace_hook_files
 
 
 def build_parser() -> argparse.ArgumentParser:

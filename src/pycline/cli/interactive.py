@@ -10,10 +10,10 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
 
-from pycline.app import slash_commands
-from pycline.app.notices import first_time
-from pycline.app.task_size import check_task_size
-from pycline.app.text import for_terminal
+from pycline.app.build.task_size import check_task_size
+from pycline.app.services import slash_commands
+from pycline.app.services.notices import first_time
+from pycline.app.services.text import for_terminal
 from pycline.cli import notices, render, slash_run
 from pycline.cli.common import overrides_of, refuse_auto, workspace_dir
 from pycline.cli.editor import edit_text
@@ -52,7 +52,7 @@ from pycline.events import (
 )
 
 if TYPE_CHECKING:
-    from pycline.app.session import Mode, Session, TaskHandle
+    from pycline.app.sessions.session import Mode, Session, TaskHandle
 
 
 class InteractiveHost:
@@ -221,7 +221,7 @@ class InteractiveHost:
 
 async def _ask_mcp_trust(reader: LineReader, home: Path, cwd: Path) -> None:
     """A project MCP file not trusted as it is now: show what it would run, and ask."""
-    from pycline.app.mcp import grant, pending_trust
+    from pycline.app.build.mcp import grant, pending_trust
 
     request = pending_trust(home, cwd)
     if request is None:
@@ -238,8 +238,8 @@ async def _ask_mcp_trust(reader: LineReader, home: Path, cwd: Path) -> None:
 
 
 async def session(ns: argparse.Namespace) -> int:
-    from pycline.app.home import pycline_home
-    from pycline.app.session import Session
+    from pycline.app.sessions.session import Session
+    from pycline.app.settings.home import pycline_home
 
     cwd = workspace_dir(ns)
     home = pycline_home()
@@ -269,8 +269,8 @@ async def session(ns: argparse.Namespace) -> int:
 
 
 def _banner(opened: Session, home: Path, cwd: Path, *, auto: bool = False) -> None:
-    from pycline.app.auto_mode import STATUS
     from pycline.app.doctor import missing_at_start
+    from pycline.app.settings.auto_mode import STATUS
 
     width = shutil.get_terminal_size().columns
     mode = f"{STATUS} · " if auto else ""
@@ -292,7 +292,7 @@ def _banner(opened: Session, home: Path, cwd: Path, *, auto: bool = False) -> No
 async def _tasks(
     ns: argparse.Namespace, opened: Session, reader: LineReader, interrupts: Interrupts
 ) -> int:
-    from pycline.app.config import load
+    from pycline.app.settings.config import load
 
     home, cwd = opened.home, opened.workspace
     state = slash_run.SlashState(
@@ -388,8 +388,8 @@ async def _run_one(
     message: str = "",
 ) -> Mode:
     """Run (or resume, with the user's `message`) one task to its end; the mode it ended in."""
-    from pycline.app.runner import run_chain
-    from pycline.app.session import TaskOptions
+    from pycline.app.sessions.runner import run_chain
+    from pycline.app.sessions.session import TaskOptions
     from pycline.cli.follow import follow
 
     options = TaskOptions(
@@ -458,7 +458,7 @@ async def _run_one(
 
 
 async def _summary(host: InteractiveHost, state: slash_run.SlashState, task_id: str) -> None:
-    from pycline.app.checkpoints import files_changed
+    from pycline.app.services.checkpoints import files_changed
 
     _say(style(host.tally.line(await files_changed(state.home, task_id)), "dim"))
 

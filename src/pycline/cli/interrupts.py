@@ -20,7 +20,7 @@ from pycline.cli.style import style
 from pycline.commands import Cancel
 
 if TYPE_CHECKING:
-    from pycline.app.session import TaskHandle
+    from pycline.app.sessions.session import TaskHandle
 
 DOUBLE_PRESS = 2.0  # seconds
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from pycline.app.text import clean
+from pycline.app.services.text import clean
 from pycline.cli import completion
 
 # What `readline` returns when Esc is pressed twice at a prompt (in plain line mode: typed as the

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pycline.app.tasks import TaskRecord, Tasks, ago
+from pycline.app.services.tasks import TaskRecord, Tasks, ago
 from pycline.cli.render import cached_share
 from pycline.cli.style import style
 
@@ -28,7 +28,7 @@ class Recap:
 
 async def recap(home: Path, cwd: Path, task_id: str | None) -> Recap:
     """The task to resume (the latest in `cwd` without an id) and its summary lines."""
-    from pycline.app.checkpoints import files_changed
+    from pycline.app.services.checkpoints import files_changed
 
     details = Tasks(home).show(task_id, workspace=cwd)
     r = details.record

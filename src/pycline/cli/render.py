@@ -8,7 +8,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from pycline.app.result_text import for_people
+from pycline.app.services.result_text import for_people
 from pycline.events import Event, RequestStarted, Usage
 
 OUTPUT_HEAD = 40  # lines of a command's output shown live
@@ -21,7 +21,7 @@ _ERROR = re.compile(r"<error>\s*(.*?)\s*</error>", re.S)
 
 def shows_result(tool: str) -> bool:
     """Whether a successful result of `tool` is worth seeing (what an MCP server answered)."""
-    from pycline.app.tool_catalogue import facts_of
+    from pycline.app.services.tool_catalogue import facts_of
 
     return facts_of(tool).effect == "mcp"
 

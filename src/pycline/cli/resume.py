@@ -9,14 +9,14 @@ from pycline.cli.common import fail, overrides_of, run_to_exit_code, workspace_d
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
-    from pycline.app.session import Session, TaskHandle
+    from pycline.app.sessions.session import Session, TaskHandle
     from pycline.cli.interactive import InteractiveHost
 
 
 def resume(ns: argparse.Namespace) -> int:
-    from pycline.app.config import load
-    from pycline.app.home import pycline_home
-    from pycline.app.session import TaskOptions
+    from pycline.app.sessions.session import TaskOptions
+    from pycline.app.settings.config import load
+    from pycline.app.settings.home import pycline_home
     from pycline.cli.headless import HeadlessHost
     from pycline.cli.interactive import InteractiveHost
     from pycline.cli.lines import LineReader

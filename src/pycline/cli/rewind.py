@@ -17,7 +17,7 @@ async def offer_rewind(
 ) -> str | None:
     """List the task's recent checkpoints (the latest task here without an id), restore the one
     the user picks; the task's id when it was rewound, None when nothing was done."""
-    from pycline.app.checkpoints import Checkpoints, label_of
+    from pycline.app.services.checkpoints import Checkpoints, label_of
     from pycline.cli.checkpoints_cmd import restore_both
 
     try:

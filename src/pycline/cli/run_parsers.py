@@ -6,14 +6,14 @@ import argparse
 
 
 def common_flags(parser: argparse.ArgumentParser) -> None:
-    from pycline.app.flags import add_common_flags
+    from pycline.app.services.flags import add_common_flags
 
     add_common_flags(parser)
 
 
 def with_flags(namespace: argparse.Namespace) -> argparse.Namespace:
     """The parsed flags applied (the sandbox's, the auto mode's)."""
-    from pycline.app.flags import apply_flags
+    from pycline.app.services.flags import apply_flags
 
     return apply_flags(namespace)
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pycline.app import server_check
-from pycline.app.config import DEFAULT_MODELS, preset_base_url
+from pycline.app.build import server_check
+from pycline.app.settings.config import DEFAULT_MODELS, preset_base_url
 from pycline.cli.style import style
 from pycline.errors import ConfigError, PyclineError
 
@@ -111,7 +111,7 @@ def run_wizard(home: Path, p: Prompter) -> SetupResult:
 
 def _say_running_servers(p: Prompter) -> None:
     """Local model servers already running here, with their models (a second at most)."""
-    from pycline.app import local_model
+    from pycline.app.build import local_model
 
     found = local_model.discover_servers()
     if not found:
@@ -124,7 +124,7 @@ def _say_running_servers(p: Prompter) -> None:
 
 def _builtin(p: Prompter, home: Path) -> SetupResult:
     """Install the built-in model (and its runtime), after saying what it takes and can do."""
-    from pycline.app import local_model
+    from pycline.app.build import local_model
 
     plan = local_model.plan(home)
     words = local_model.size_words
@@ -172,7 +172,7 @@ class _Bar:
 
 
 def _current(home: Path) -> str | None:
-    from pycline.app.config import load_settings
+    from pycline.app.settings.config import load_settings
 
     try:
         saved = load_settings(home)
@@ -266,7 +266,7 @@ def _pick_model(p: Prompter, models: tuple[str, ...]) -> str:
 
 
 def _keyed(choice: Choice, p: Prompter, home: Path) -> SetupResult:
-    from pycline.app.secrets import SecretStore
+    from pycline.app.settings.secrets import SecretStore
 
     stored = SecretStore(home).get(choice.provider)
     while True:
@@ -292,8 +292,8 @@ def _keyed(choice: Choice, p: Prompter, home: Path) -> SetupResult:
 
 def save_result(home: Path, result: SetupResult) -> None:
     """Write the choice; a model fact learnt from the server replaces any stale one."""
-    from pycline.app.config import load_settings, locked, settings_path, write_settings
-    from pycline.app.secrets import SecretStore
+    from pycline.app.settings.config import load_settings, locked, settings_path, write_settings
+    from pycline.app.settings.secrets import SecretStore
 
     with locked(settings_path(home)):
         settings: dict[str, Any] = load_settings(home)
@@ -338,7 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_setup(argv: list[str]) -> int:
     build_parser().parse_args(argv)
-    from pycline.app.home import pycline_home
+    from pycline.app.settings.home import pycline_home
 
     try:
         setup(pycline_home(), Prompter())

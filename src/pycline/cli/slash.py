@@ -1,10 +1,10 @@
 """The slash commands in the terminal: `/help`'s text. Which commands exist, and how a typed
-line names one, is `pycline.app.slash_commands` (the web page's `/` menu lists the same);
+line names one, is `pycline.app.services.slash_commands` (the web page's `/` menu lists the same);
 running them is `cli/slash_run.py`'s job."""
 
 from __future__ import annotations
 
-from pycline.app.slash_commands import SlashCommand
+from pycline.app.services.slash_commands import SlashCommand
 
 
 def help_text(commands: list[SlashCommand]) -> list[str]:

@@ -12,15 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, assert_never
 
-from pycline.app import slash_commands
+from pycline.app.services import slash_commands
 from pycline.cli import slash
 from pycline.cli.style import style
 from pycline.commands import Compact, SetGoal, SetModel, StopProcess
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
-    from pycline.app.config import ModelConfig
-    from pycline.app.session import Session, TaskHandle
+    from pycline.app.sessions.session import Session, TaskHandle
+    from pycline.app.settings.config import ModelConfig
     from pycline.events import Usage
 
 Where = Literal["task", "question"]  # the Task> prompt between tasks, or a question in a task
@@ -194,7 +194,7 @@ async def _undo(state: SlashState, _: str) -> None:
 
 
 async def _history(state: SlashState, _: str) -> None:
-    from pycline.app.tasks import Tasks
+    from pycline.app.services.tasks import Tasks
     from pycline.cli.tasks_cmd import history_header, record_line
 
     records = Tasks(state.home).records(workspace=state.cwd, limit=10)
@@ -250,7 +250,7 @@ async def _verify(state: SlashState, rest: str) -> None:
 
 
 async def _settings(state: SlashState, _: str) -> None:
-    from pycline.app.config import load, settings_path
+    from pycline.app.settings.config import load, settings_path
 
     settings = load(state.home, state.cwd)
     act = state.act or state.session.config

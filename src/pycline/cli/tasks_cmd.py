@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pycline.app.home import pycline_home
-from pycline.app.tasks import Problem, TaskRecord
+from pycline.app.services.tasks import Problem, TaskRecord
+from pycline.app.settings.home import pycline_home
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
-    from pycline.app.tasks import Tasks
+    from pycline.app.services.tasks import Tasks
 
 TASK_COMMANDS = ("history", "show", "export", "delete", "favorite")
 
@@ -72,7 +72,7 @@ def build_parser(name: str) -> argparse.ArgumentParser:
 
 
 def run_tasks_command(name: str, argv: list[str]) -> int:
-    from pycline.app.tasks import Tasks
+    from pycline.app.services.tasks import Tasks
 
     ns = build_parser(name).parse_args(argv)
     tasks = Tasks(pycline_home())
@@ -153,7 +153,7 @@ def short_folder(workspace: str) -> str:
 
 
 def _show(tasks: Tasks, ns: argparse.Namespace) -> int:
-    from pycline.app.tasks import transcript_summary
+    from pycline.app.services.tasks import transcript_summary
 
     details = tasks.show(ns.id, workspace=Path.cwd())
     record, size, ui, ui_problem = details.record, details.size, details.messages, details.problem

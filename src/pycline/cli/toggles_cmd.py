@@ -7,8 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from pycline.app.home import pycline_home
-from pycline.app.toggles import Kind, Toggle, switch, toggles
+from pycline.app.settings.home import pycline_home
+from pycline.app.settings.toggles import Kind, Toggle, switch, toggles
 
 
 def build_parser(kind: Kind) -> argparse.ArgumentParser:

@@ -24,7 +24,7 @@ from pycline.commands import CancelQueued, Command, EditQueued, UserMessage
 from pycline.events import MessagesQueued
 
 if TYPE_CHECKING:
-    from pycline.app.handle import TaskHandle
+    from pycline.app.live.handle import TaskHandle
 
 USAGE = "/queue · /queue edit N TEXT · /queue drop N · /queue now TEXT (stops the running step)"
 

@@ -1,6 +1,6 @@
 """Worktree tasks from the terminal: `pycline run --worktree` and `pycline worktree ...`.
 
-The use cases live in `pycline.app.worktrees`; this module only parses flags and renders.
+The use cases live in `pycline.app.services.worktrees`; this module only parses flags and renders.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
-from pycline.app import worktrees
-from pycline.app.home import pycline_home
-from pycline.app.worktrees import (
+from pycline.app.services import worktrees
+from pycline.app.services.worktrees import (
     ChangeSummary,
     FinishChoice,
     FinishReport,
@@ -25,6 +24,7 @@ from pycline.app.worktrees import (
     MergeResult,
     WorktreeInfo,
 )
+from pycline.app.settings.home import pycline_home
 from pycline.errors import PyclineError
 
 

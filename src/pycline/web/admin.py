@@ -15,7 +15,7 @@ from pycline.web.api import fail, json_body, offered_providers, state
 from pycline.web.tasks import Run, WebSession, session_of
 
 if TYPE_CHECKING:
-    from pycline.app.mcp import Change
+    from pycline.app.build.mcp import Change
 
 FEATURES = ("enableCheckpoints", "notifications")
 CHECK_TIMEOUT = 10.0
@@ -27,8 +27,8 @@ HUB_APPEARS = 50  # turns of the event loop
 
 
 def read_settings(session: WebSession) -> dict[str, Any]:
-    from pycline.app.config import load
-    from pycline.app.secrets import SecretStore
+    from pycline.app.settings.config import load
+    from pycline.app.settings.secrets import SecretStore
 
     settings = load(session.home)
     choice = settings.choice()
@@ -60,9 +60,9 @@ def _mode_entry(data: Any) -> dict[str, Any]:
 
 def write_settings(session: WebSession, body: dict[str, Any]) -> None:
     """Merge the screen's values into the global settings file; keys go to the secret store."""
-    from pycline.app.config import load_settings, locked, settings_path
-    from pycline.app.config import write_settings as write
-    from pycline.app.secrets import SecretStore
+    from pycline.app.settings.config import load_settings, locked, settings_path
+    from pycline.app.settings.config import write_settings as write
+    from pycline.app.settings.secrets import SecretStore
 
     plan = body.get("plan")
     with locked(settings_path(session.home)):
@@ -92,7 +92,7 @@ def write_settings(session: WebSession, body: dict[str, Any]) -> None:
 
 async def list_models(session: WebSession, body: dict[str, Any]) -> list[str]:
     """The models of the server the Settings screen names (its key typed there, else stored)."""
-    from pycline.app.secrets import SecretStore
+    from pycline.app.settings.secrets import SecretStore
 
     provider = str(body.get("provider") or "")
     key = body.get("apiKey") or SecretStore(session.home).get(provider)
@@ -102,7 +102,7 @@ async def list_models(session: WebSession, body: dict[str, Any]) -> list[str]:
 async def task_models(session: WebSession, run: Run, mode: str, provider: str) -> list[str]:
     """What the model picker offers for a running task: the models of `provider`'s server,
     reached as the task reaches it (same provider) or as the settings say (another one)."""
-    from pycline.app.config import ModelConfig, resolve
+    from pycline.app.settings.config import ModelConfig, resolve
 
     base = run.handle.model_config(mode)
     if provider != base.provider:
@@ -114,7 +114,7 @@ async def task_models(session: WebSession, run: Run, mode: str, provider: str) -
 
 async def server_models(provider: str, base: Any, key: Any) -> list[str]:
     """The models `provider`'s server lists (proves it answers, and takes the key)."""
-    from pycline.app.server_check import list_models
+    from pycline.app.build.server_check import list_models
 
     reply = await list_models(provider, str(base) if base else None, str(key) if key else None)
     if reply.status != "ok":
@@ -126,8 +126,8 @@ async def server_models(provider: str, base: Any, key: Any) -> list[str]:
 
 
 def mcp_state(session: WebSession) -> dict[str, Any]:
-    from pycline.app.config import load
-    from pycline.app.mcp import untrusted_file
+    from pycline.app.build.mcp import untrusted_file
+    from pycline.app.settings.config import load
 
     hub = session.session.mcp
     settings = load(session.home, session.cwd)
@@ -210,7 +210,7 @@ async def post_settings(request: web.Request) -> web.Response:
 @ROUTES.get("/api/settings/file")
 async def settings_file(request: web.Request) -> web.Response:
     """`pycline config list`: a settings file as written, and every value in force."""
-    from pycline.app.config import load, load_settings, load_workspace_settings
+    from pycline.app.settings.config import load, load_settings, load_workspace_settings
 
     session = session_of(request)
     project = request.query.get("scope") == "project"
@@ -225,9 +225,9 @@ async def settings_file(request: web.Request) -> web.Response:
 @ROUTES.post("/api/settings/file")
 async def save_settings_file(request: web.Request) -> web.Response:
     """`pycline config set/unset`, the whole file at once: validated before it is replaced."""
-    from pycline.app.config import settings_path
-    from pycline.app.config import write_settings as write
-    from pycline.app.settings_model import workspace_settings_path
+    from pycline.app.settings.config import settings_path
+    from pycline.app.settings.config import write_settings as write
+    from pycline.app.settings.settings_model import workspace_settings_path
 
     session = session_of(request)
     body = await json_body(request)
@@ -271,7 +271,7 @@ async def models_for_task(request: web.Request) -> web.Response:
 @ROUTES.get("/api/hooks")
 async def hooks(request: web.Request) -> web.Response:
     """`pycline hooks list`: the hooks that would run, and the project's not yet trusted."""
-    from pycline.app.hook_trust import hook_states
+    from pycline.app.settings.hook_trust import hook_states
 
     session = session_of(request)
     found = hook_states(session.home, session.cwd)
@@ -286,7 +286,7 @@ async def hooks(request: web.Request) -> web.Response:
 @ROUTES.post("/api/hooks/trust")
 async def trust_hooks(request: web.Request) -> web.Response:
     """`pycline hooks trust`: the project's hook files, as they are now."""
-    from pycline.app.hook_trust import HookTrust, workspace_hook_files
+    from pycline.app.settings.hook_trust import HookTrust, workspace_hook_files
 
     session = session_of(request)
     trust = HookTrust(session.home)
@@ -299,7 +299,7 @@ async def trust_hooks(request: web.Request) -> web.Response:
 @ROUTES.get("/api/toggles")
 async def toggles(request: web.Request) -> web.Response:
     """`pycline rules|workflows list`: every rules file and workflow, on or off."""
-    from pycline.app.toggles import rule_toggles, workflow_toggles
+    from pycline.app.settings.toggles import rule_toggles, workflow_toggles
 
     session = session_of(request)
     found = [
@@ -323,7 +323,7 @@ async def toggles(request: web.Request) -> web.Response:
 @ROUTES.post("/api/toggles")
 async def set_toggle(request: web.Request) -> web.Response:
     """`pycline rules|workflows enable|disable`, for the file at `path`."""
-    from pycline.app.toggles import switch
+    from pycline.app.settings.toggles import switch
 
     session = session_of(request)
     body = await json_body(request)
@@ -344,7 +344,7 @@ async def mcp(request: web.Request) -> web.Response:
 
 @ROUTES.post("/api/mcp/trust")
 async def trust(request: web.Request) -> web.Response:
-    from pycline.app.mcp import grant, pending_trust
+    from pycline.app.build.mcp import grant, pending_trust
 
     session = session_of(request)
     pending = pending_trust(session.home, session.cwd)
@@ -357,7 +357,7 @@ async def trust(request: web.Request) -> web.Response:
 
 @ROUTES.post("/api/mcp/add")
 async def add(request: web.Request) -> web.Response:
-    from pycline.app.mcp import NewServer, add_server
+    from pycline.app.build.mcp import NewServer, add_server
 
     session = session_of(request)
     body = await json_body(request)
@@ -372,7 +372,7 @@ async def add(request: web.Request) -> web.Response:
 
 
 async def edit_server(session: WebSession, name: str, change: Change) -> web.Response:
-    from pycline.app.mcp import change_server, is_project_server
+    from pycline.app.build.mcp import change_server, is_project_server
 
     try:
         project = is_project_server(session.session.mcp, name)
@@ -416,7 +416,7 @@ async def restart(request: web.Request) -> web.Response:
 async def login(request: web.Request) -> web.Response:
     # The browser opens on this machine (the page is served on loopback); the tokens go to
     # pycline's secrets store, then the session's hub reconnects the server with them.
-    from pycline.app import mcp_login
+    from pycline.app.build import mcp_login
 
     session = session_of(request)
     name = request.match_info["name"]
@@ -436,7 +436,7 @@ async def login(request: web.Request) -> web.Response:
 @ROUTES.post("/api/mcp/{name}/auto-approve")
 async def auto_approve(request: web.Request) -> web.Response:
     body = await json_body(request)
-    from pycline.app.mcp import set_tool_auto_approve
+    from pycline.app.build.mcp import set_tool_auto_approve
 
     try:
         set_tool_auto_approve(

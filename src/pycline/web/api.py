@@ -8,9 +8,9 @@ from typing import Any
 
 from aiohttp import web
 
-from pycline.app.checkpoints import CheckpointError
-from pycline.app.slash_commands import registry
-from pycline.app.tasks import Tasks
+from pycline.app.services.checkpoints import CheckpointError
+from pycline.app.services.slash_commands import registry
+from pycline.app.services.tasks import Tasks
 from pycline.command_wire import WireError, read_json
 from pycline.commands import StopProcess
 from pycline.errors import PyclineError
@@ -24,7 +24,7 @@ TEST_ONLY_PROVIDERS = frozenset({"scripted"})
 def offered_providers(*in_use: str | None) -> list[str]:
     """The providers a person picks from: the real ones, and any test-only one already in use
     (so a screen never claims another provider than the one set)."""
-    from pycline.app.settings_model import PROVIDERS
+    from pycline.app.settings.settings_model import PROVIDERS
 
     return [p for p in PROVIDERS if p not in TEST_ONLY_PROVIDERS or p in in_use]
 
@@ -32,7 +32,7 @@ def offered_providers(*in_use: str | None) -> list[str]:
 def state(session: WebSession) -> dict[str, Any]:
     config = session.session.config
     plan = session.session.plan_config or config
-    from pycline.app.tool_catalogue import catalogue_json
+    from pycline.app.services.tool_catalogue import catalogue_json
 
     return {
         "workspace": str(session.cwd),

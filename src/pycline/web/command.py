@@ -19,7 +19,7 @@ PASSWORD_ENV = "PYCLINE_UI_PASSWORD"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from pycline.app.flags import add_common_flags
+    from pycline.app.services.flags import add_common_flags
 
     parser = argparse.ArgumentParser(
         prog="pycline ui",
@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_ui(argv: list[str]) -> int:
-    from pycline.app.flags import apply_flags, workspace_of
+    from pycline.app.services.flags import apply_flags, workspace_of
     from pycline.errors import ConfigError
     from pycline.web.security import is_loopback
 
@@ -74,7 +74,7 @@ def open_browser(url: str) -> None:
 async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int:
     from aiohttp import web
 
-    from pycline.app.session import ConfigOverrides, Session
+    from pycline.app.sessions.session import ConfigOverrides, Session
     from pycline.errors import PyclineError
     from pycline.web.security import Guard, url_host
     from pycline.web.server import build_app
@@ -138,7 +138,7 @@ async def _serve(ns: argparse.Namespace, cwd: Path, password: str | None) -> int
 def _open_browser(url: str) -> Path | None:
     """Open the browser on a private file that forwards to `url` (as Jupyter does): the
     browser's command line, which `ps` shows to everyone, then holds no token."""
-    from pycline.app.home import RuntimeDirError, runtime_dir
+    from pycline.app.settings.home import RuntimeDirError, runtime_dir
 
     try:
         folder = runtime_dir()

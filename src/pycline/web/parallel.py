@@ -21,7 +21,7 @@ from pycline.web.tasks import WebSession, session_of
 from pycline.web.wire import labels_for
 
 if TYPE_CHECKING:
-    from pycline.app.worktrees import FinishChoice
+    from pycline.app.services.worktrees import FinishChoice
 
 START_TIMEOUT = 60.0
 
@@ -69,7 +69,7 @@ def _options(question: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _run_argv(session: WebSession, text: str) -> tuple[list[str], dict[str, str]]:
     """`pycline run --bg` with this server's model choices (a key goes in the environment)."""
-    from pycline.app.config import KEY_ENV
+    from pycline.app.settings.config import KEY_ENV
 
     o = session.overrides
     argv = [sys.executable, "-m", "pycline", "run", "--bg", "--cwd", str(session.cwd)]
@@ -168,7 +168,7 @@ async def answer(request: web.Request) -> web.Response:
 
 @ROUTES.get("/api/worktrees")
 async def listing(request: web.Request) -> web.Response:
-    from pycline.app import worktrees
+    from pycline.app.services import worktrees
 
     session = session_of(request)
     try:
@@ -180,7 +180,7 @@ async def listing(request: web.Request) -> web.Response:
 
 @ROUTES.post("/api/worktrees")
 async def create(request: web.Request) -> web.Response:
-    from pycline.app import worktrees
+    from pycline.app.services import worktrees
 
     session = session_of(request)
     body = await json_body(request)
@@ -197,7 +197,7 @@ async def create(request: web.Request) -> web.Response:
 @ROUTES.post("/api/worktrees/task")
 async def worktree_task(request: web.Request) -> web.Response:
     """`pycline --worktree`: a new worktree and branch, and a task running in it."""
-    from pycline.app import worktrees
+    from pycline.app.services import worktrees
 
     session = session_of(request)
     body = await json_body(request)
@@ -218,7 +218,7 @@ async def worktree_task(request: web.Request) -> web.Response:
 
 @ROUTES.get("/api/worktrees/{name}/changes")
 async def changes(request: web.Request) -> web.Response:
-    from pycline.app import worktrees
+    from pycline.app.services import worktrees
 
     session = session_of(request)
     try:
@@ -232,7 +232,7 @@ async def changes(request: web.Request) -> web.Response:
 
 @ROUTES.post("/api/worktrees/{name}/{choice:merge|discard}")
 async def finish(request: web.Request) -> web.Response:
-    from pycline.app import worktrees
+    from pycline.app.services import worktrees
 
     session = session_of(request)
     name = request.match_info["name"]

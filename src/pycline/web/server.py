@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from pycline.app.handle import CommandRejected
+from pycline.app.live.handle import CommandRejected
 from pycline.command_wire import accepted, command_from_json, read_json, rejected, request_of
 from pycline.commands import AnswerQuestion, SetModel
 from pycline.errors import PyclineError

@@ -1,6 +1,6 @@
 """The tasks of one `pycline ui` server: the session layer's handles, as pages follow them.
 
-Tasks run in the session (`pycline.app.session`), so closing the browser never stops one; a page
+Tasks run in the session (`pycline.app.sessions.session`), so closing the browser never stops one; a page
 that connects later (a reload, a second tab) gets each task's events replayed, then live ones. A
 resumed task is a new run with a new handle: pages learn that from its `run` id and start its
 transcript over, beginning with what the task showed before it was resumed.
@@ -20,10 +20,10 @@ from typing import Any
 
 from aiohttp import web
 
-from pycline.app.handle import TaskHandle
-from pycline.app.runner import run_chain
-from pycline.app.session import ConfigOverrides, Session, TaskOptions, as_mode
-from pycline.app.tasks import Tasks
+from pycline.app.live.handle import TaskHandle
+from pycline.app.services.tasks import Tasks
+from pycline.app.sessions.runner import run_chain
+from pycline.app.sessions.session import ConfigOverrides, Session, TaskOptions, as_mode
 from pycline.commands import Cancel
 from pycline.events import Envelope
 from pycline.messages import ImageContent
@@ -136,7 +136,7 @@ class WebSession:
 
     async def _session_of(self, task_id: str) -> Session:
         """A task started in one of this repository's worktrees continues there."""
-        from pycline.app import worktrees
+        from pycline.app.services import worktrees
         from pycline.errors import PyclineError
 
         try:

@@ -1,5 +1,5 @@
 """A saved task as the page's wire events: the same events it showed live, from the task's log
-(`pycline.app.tasks.Tasks.transcript`), so a reopened task is drawn by the same code as a live
+(`pycline.app.services.tasks.Tasks.transcript`), so a reopened task is drawn by the same code as a live
 one."""
 
 from __future__ import annotations

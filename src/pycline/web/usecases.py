@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pycline.app import menus
-from pycline.app.checkpoints import CheckpointError, label_of
-from pycline.app.slash_commands import SlashCommand, workflows
-from pycline.app.tasks import Tasks
+from pycline.app.services import menus
+from pycline.app.services.checkpoints import CheckpointError, label_of
+from pycline.app.services.slash_commands import SlashCommand, workflows
+from pycline.app.services.tasks import Tasks
 
 Sort = Literal["newest", "oldest", "cost", "tokens"]
 RestoreMode = Literal["both", "workspace", "task"]
@@ -51,7 +51,7 @@ def favorite(home: Path, task_id: str, value: bool) -> None:
 
 
 async def checkpoints(home: Path, task_id: str, workspace: Path) -> list[dict[str, Any]]:
-    from pycline.app.checkpoints import Checkpoints
+    from pycline.app.services.checkpoints import Checkpoints
 
     found = await Checkpoints(home).list(task_id, workspace=workspace)
     return [
@@ -69,7 +69,7 @@ def _exact(commit: str) -> str:
 
 async def compare(home: Path, task_id: str, commit: str, workspace: Path) -> list[dict[str, Any]]:
     """What changed in the workspace since the checkpoint (Cline's Compare)."""
-    from pycline.app.checkpoints import Checkpoints
+    from pycline.app.services.checkpoints import Checkpoints
 
     diff = await Checkpoints(home).diff(task_id, _exact(commit), workspace=workspace)
     out = []
@@ -94,7 +94,7 @@ async def restore(
     home: Path, task_id: str, commit: str, mode: RestoreMode, workspace: Path
 ) -> dict[str, Any]:
     """Files & Task, Files Only or Task Only: as `pycline restore` does."""
-    from pycline.app.checkpoints import Checkpoints
+    from pycline.app.services.checkpoints import Checkpoints
 
     done = await Checkpoints(home).restore(task_id, _exact(commit), mode, workspace=workspace)
     result: dict[str, Any] = {}

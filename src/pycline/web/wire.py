@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, assert_never
 
-from pycline.app.tool_catalogue import facts_of
+from pycline.app.services.tool_catalogue import facts_of
 from pycline.commands import COMMANDS_VERSION
 from pycline.event_wire import WireError, decode_union, envelope_json, kind_of, members
 from pycline.events import (

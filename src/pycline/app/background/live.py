@@ -18,7 +18,7 @@ from pycline.app.background import state as bg_state
 from pycline.app.background.paths import make_secret
 from pycline.app.background.server import BackgroundServer
 from pycline.app.background.state import BgState, FrontEnd, process_start
-from pycline.app.handle import TaskHandle
+from pycline.app.live.handle import TaskHandle
 
 
 def go_live(home: Path, front_end: FrontEnd, handle: TaskHandle, workspace: Path) -> LiveTask:

@@ -23,7 +23,7 @@ from pycline.app.background import state as bg_state
 from pycline.app.background.paths import read_secret, socket_path
 from pycline.app.background.protocol import MAX_LINE, encode, read_message
 from pycline.app.background.state import BgState
-from pycline.app.handle import CommandRejected, TaskHandle
+from pycline.app.live.handle import CommandRejected, TaskHandle
 from pycline.command_wire import accepted, command_from_json, rejected, request_of
 from pycline.commands import AnswerQuestion, Cancel
 from pycline.core.options import TaskOutcome

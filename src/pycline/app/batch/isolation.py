@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pycline.app.batch.model import BatchTask, Isolation
-from pycline.app.git_exec import GitError, git
+from pycline.app.services.git_exec import GitError, git
 from pycline.checkpoints.proclock import process_lock
 from pycline.checkpoints.types import CheckpointError
 

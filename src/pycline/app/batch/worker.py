@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pycline.app.batch import isolation
 from pycline.app.batch.model import BatchResult, BatchTask, CheckResult, Isolation, Status
-from pycline.app.exit_codes import ExitCode
+from pycline.app.services.exit_codes import ExitCode
 from pycline.storage.paths import pycline_home
 from pycline.terminal.groups import signal_group
 

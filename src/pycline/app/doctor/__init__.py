@@ -22,7 +22,7 @@ from typing import Any, TypeAlias
 
 from pycline.app.doctor.check import Check as Check
 from pycline.app.doctor.check import Status as Status
-from pycline.app.session import ConfigOverrides
+from pycline.app.sessions.session import ConfigOverrides
 
 CHECK_LIMIT = 60.0  # seconds any one check may take
 

@@ -7,9 +7,9 @@ import asyncio
 from pathlib import Path
 from typing import cast
 
-from pycline.app.config import resolve
 from pycline.app.doctor.check import Check, Status
-from pycline.app.session import ConfigOverrides
+from pycline.app.sessions.session import ConfigOverrides
+from pycline.app.settings.config import resolve
 from pycline.errors import ConfigError
 
 
@@ -20,7 +20,7 @@ async def check_builtin_model(
 
 
 def _check(home: Path, workspace: Path, overrides: ConfigOverrides) -> list[Check]:
-    from pycline.app import local_model
+    from pycline.app.build import local_model
 
     try:
         config = resolve(overrides.flags(), home, workspace=workspace, profile=overrides.profile)

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from pycline.app.doctor.check import Check
-from pycline.app.task_settings import DiagnosticsSettings, diagnostics_settings
+from pycline.app.settings.task_settings import DiagnosticsSettings, diagnostics_settings
 from pycline.workspace.diagnostics import provision
 from pycline.workspace.diagnostics.connection import Connection, ServerFailed
 from pycline.workspace.diagnostics.registry import locate

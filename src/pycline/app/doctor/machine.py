@@ -101,8 +101,8 @@ def _sandbox_fix(reason: str) -> str:
 
 
 async def check_sandbox(home: Path, workspace: Path) -> list[Check]:
-    from pycline.app.config import load
-    from pycline.app.task_settings import sandbox_policy
+    from pycline.app.settings.config import load
+    from pycline.app.settings.task_settings import sandbox_policy
     from pycline.terminal.sandbox import bwrap_path, limits, unavailable_reason
 
     reason = await asyncio.to_thread(unavailable_reason)
@@ -152,7 +152,7 @@ def browser_fix() -> str:
 
 
 async def check_browser(home: Path, workspace: Path) -> list[Check]:
-    from pycline.app.task_settings import chromium_setting
+    from pycline.app.settings.task_settings import chromium_setting
     from pycline.browser.chromium import find_chromium
     from pycline.browser.session import BrowserSession
     from pycline.errors import ToolError
@@ -200,7 +200,7 @@ async def check_ripgrep() -> list[Check]:
 
 
 async def check_git(workspace: Path) -> list[Check]:
-    from pycline.app.git_exec import GitError, git
+    from pycline.app.services.git_exec import GitError, git
 
     try:
         found = (await git(workspace, "--version", timeout=10)).stdout.strip()
@@ -320,8 +320,8 @@ async def check_data_folder(home: Path) -> list[Check]:
 
 
 def quick_missing(home: Path, workspace: Path) -> list[str]:
-    from pycline.app.config import load
-    from pycline.app.task_settings import chromium_setting, sandbox_policy
+    from pycline.app.settings.config import load
+    from pycline.app.settings.task_settings import chromium_setting, sandbox_policy
     from pycline.terminal.sandbox import unavailable_reason
     from pycline.tools.browser import browser_available
 

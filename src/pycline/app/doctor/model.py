@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from pycline.app import server_check
-from pycline.app.config import ModelConfig, resolve
+from pycline.app.build import server_check
 from pycline.app.doctor.check import Check
-from pycline.app.session import ConfigOverrides
+from pycline.app.sessions.session import ConfigOverrides
+from pycline.app.settings.config import ModelConfig, resolve
 from pycline.errors import ConfigError, redact_url_credentials
 from pycline.providers import catalog, presets
 from pycline.providers.model_info import LOCAL_DEFAULT_WINDOW
@@ -22,7 +22,7 @@ async def check_model(home: Path, workspace: Path, overrides: ConfigOverrides) -
 
 
 def _check(home: Path, workspace: Path, overrides: ConfigOverrides) -> list[Check]:
-    from pycline.app.wiring import build_provider
+    from pycline.app.build.wiring import build_provider
 
     try:
         config = resolve(overrides.flags(), home, workspace=workspace, profile=overrides.profile)
@@ -106,7 +106,7 @@ def _reachable(config: ModelConfig, label: str) -> Check:
 
 
 def _key_env(provider: str) -> str:
-    from pycline.app.config import KEY_ENV
+    from pycline.app.settings.config import KEY_ENV
 
     return KEY_ENV.get(provider, "its key variable")
 

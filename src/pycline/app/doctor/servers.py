@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pycline.app.build.mcp import check_servers, pending_trust
 from pycline.app.doctor.check import Check
-from pycline.app.mcp import check_servers, pending_trust
 
 CONNECT_LIMIT = 30.0
 

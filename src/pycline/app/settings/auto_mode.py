@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pycline.app.settings_model import Settings
-from pycline.app.task_settings import sandbox_policy
+from pycline.app.settings.settings_model import Settings
+from pycline.app.settings.task_settings import sandbox_policy
 from pycline.core.capability import Capability, RunContext, Stop
 from pycline.errors import ConfigError
 from pycline.events import Notice
@@ -45,7 +45,7 @@ def refusal(settings: Settings, home: Path, workspace: Path) -> str | None:
 
 def check(home: Path, workspace: Path) -> None:
     """ConfigError saying why, when auto mode cannot run in `workspace`."""
-    from pycline.app.config import load
+    from pycline.app.settings.config import load
 
     refused = refusal(load(home, workspace), home, workspace)
     if refused is not None:

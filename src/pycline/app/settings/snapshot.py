@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pycline.app.config import load, settings_path
-from pycline.app.settings_model import Settings, workspace_settings_path
+from pycline.app.settings.config import load, settings_path
+from pycline.app.settings.settings_model import Settings, workspace_settings_path
 
 _Stamp = tuple[int, int, int] | None
 

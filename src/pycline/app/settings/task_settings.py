@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pycline.app.config import load
-from pycline.app.settings_model import LANGUAGE_SERVER_KEYS, Settings
+from pycline.app.settings.config import load
+from pycline.app.settings.settings_model import LANGUAGE_SERVER_KEYS, Settings
 from pycline.core.budget import BudgetLimits
 from pycline.core.focus_chain import FocusSettings
 from pycline.core.options import TaskSettings

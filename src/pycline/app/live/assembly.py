@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pycline.app.recorder import Recorder, recorded
+from pycline.app.live.recorder import Recorder, recorded
 from pycline.context.manager import ContextManager
 from pycline.core.capability import Capability
 from pycline.core.fallback import FallbackChain

@@ -41,7 +41,7 @@ def login_policy(
     announce: Announce | None = None,
     open_browser: Callable[[str], object] | None = None,
 ) -> LoginPolicy:
-    from pycline.app.secrets import SecretStore, SecretVault
+    from pycline.app.settings.secrets import SecretStore, SecretVault
     from pycline.mcp.oauth import LoginPolicy
 
     policy = LoginPolicy(SecretVault(SecretStore(home)), interactive=interactive, announce=announce)
@@ -106,7 +106,7 @@ async def login(
 async def logout(home: Path, workspace: Path, name: str) -> tuple[bool, str]:
     """Revoke (where the server supports it) and forget the server's tokens.
     Returns (there were tokens, a note on revocation)."""
-    from pycline.app.secrets import SecretStore, SecretVault
+    from pycline.app.settings.secrets import SecretStore, SecretVault
     from pycline.mcp import oauth
 
     config = _remote(home, workspace, name)
@@ -114,7 +114,7 @@ async def logout(home: Path, workspace: Path, name: str) -> tuple[bool, str]:
 
 
 def has_login(home: Path, name: str, config: RemoteServer) -> bool:
-    from pycline.app.secrets import SecretStore, SecretVault
+    from pycline.app.settings.secrets import SecretStore, SecretVault
     from pycline.mcp import oauth
 
     try:

@@ -16,7 +16,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Literal, TypeAlias, assert_never
 
-from pycline.app.task_controls import TaskControls
+from pycline.app.live.task_controls import TaskControls
 from pycline.commands import (
     AnswerQuestion,
     Cancel,
@@ -54,7 +54,7 @@ from pycline.events import (
 )
 
 if TYPE_CHECKING:
-    from pycline.app.config import ModelConfig
+    from pycline.app.settings.config import ModelConfig
     from pycline.core.modes import Mode
     from pycline.core.options import TaskOutcome
     from pycline.core.task import Task

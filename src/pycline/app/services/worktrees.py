@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal, assert_never
 
-from pycline.app.git_exec import GitError, git, identity_env
+from pycline.app.services.git_exec import GitError, git, identity_env
 from pycline.checkpoints.proclock import process_lock
 from pycline.checkpoints.types import CheckpointError
 from pycline.storage.atomic import atomic_write_json

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pycline.app.toggle_store import Kind, set_switch, switches
+from pycline.app.settings.toggle_store import Kind, set_switch, switches
 from pycline.workspace import rules as rules_mod
 from pycline.workspace import workflows as wf
 

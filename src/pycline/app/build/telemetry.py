@@ -33,7 +33,7 @@ from pycline.events import (
 )
 
 if TYPE_CHECKING:
-    from pycline.app.settings_model import TelemetrySettings
+    from pycline.app.settings.settings_model import TelemetrySettings
 
 SERVICE_NAME = "pycline"
 INSTALL_HINT = "pip install 'pycline-agent[otel]'"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pycline.app.config import ModelConfig, load, resolve
-from pycline.app.settings_model import PROVIDERS
+from pycline.app.settings.config import ModelConfig, load, resolve
+from pycline.app.settings.settings_model import PROVIDERS
 from pycline.errors import ConfigError
 
 

@@ -13,11 +13,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pycline.app.handle import TaskHandle, controls_of
+from pycline.app.live.handle import TaskHandle, controls_of
 from pycline.errors import StorageError
 
 if TYPE_CHECKING:
-    from pycline.app.session import Session
+    from pycline.app.sessions.session import Session
     from pycline.core.task import TaskOutcome
 
 Follow = Callable[[TaskHandle], Awaitable[None]]
@@ -61,7 +61,7 @@ async def _followed(handle: TaskHandle, follow: Follow | None) -> TaskOutcome:
 
 async def continue_task(session: Session, previous: TaskHandle, text: str) -> TaskHandle:
     """The task `previous` handed off to, started with `text` (the context the user approved)."""
-    from pycline.app.session import TaskOptions
+    from pycline.app.sessions.session import TaskOptions
 
     was = controls_of(previous)
     options = TaskOptions(
@@ -74,7 +74,7 @@ async def continue_task(session: Session, previous: TaskHandle, text: str) -> Ta
 
 async def discard(session: Session, task_id: str) -> None:
     """Forget a task that never reached the model: nothing in it is worth keeping."""
-    from pycline.app.tasks import forget_checkpoints
+    from pycline.app.services.tasks import forget_checkpoints
 
     store = session.store
     try:

@@ -3,7 +3,7 @@
 Order, highest first: command-line flags, environment variables, the workspace's
 `.pycline/settings.json`, the global `PYCLINE_HOME/settings/settings.json` (a `--profile` or the
 `activeProfile` picks a named model choice there). API keys come from flags, the environment or
-the secret store (`pycline.app.secrets`), never from a settings file or task history.
+the secret store (`pycline.app.settings.secrets`), never from a settings file or task history.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from pycline.app.secrets import SecretStore, secrets_path
-from pycline.app.settings_model import (
+from pycline.app.settings.secrets import SecretStore, secrets_path
+from pycline.app.settings.settings_model import (
     PROVIDERS,
     ModelChoice,
     Settings,

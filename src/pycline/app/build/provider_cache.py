@@ -7,8 +7,8 @@ import contextlib
 import json
 from collections.abc import Callable
 
-from pycline.app import wiring
-from pycline.app.config import ModelConfig
+from pycline.app.build import wiring
+from pycline.app.settings.config import ModelConfig
 from pycline.providers.base import Provider
 
 _Key = tuple[str | int | None, ...]

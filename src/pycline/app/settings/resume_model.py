@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from pycline.app.config import ModelConfig, resolve
-from pycline.app.settings_model import PROVIDERS
+from pycline.app.settings.config import ModelConfig, resolve
+from pycline.app.settings.settings_model import PROVIDERS
 from pycline.errors import ConfigError
 from pycline.storage.records import TaskRecord
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from pycline.errors import ConfigError
 
 if TYPE_CHECKING:
-    from pycline.app.config import ModelConfig
+    from pycline.app.settings.config import ModelConfig
 
 # The task may take at most this share of the window: the system prompt, the environment details
 # and the model's reply need the rest.
@@ -16,7 +16,7 @@ TASK_SHARE = 0.75
 
 def check_task_size(text: str, config: ModelConfig) -> None:
     """ConfigError naming both numbers when `text` is too long for the configured model."""
-    from pycline.app.wiring import build_provider
+    from pycline.app.build.wiring import build_provider
     from pycline.context.tokens import estimate_text
 
     tokens = estimate_text(text)

@@ -13,8 +13,8 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 
-from pycline.app.assembly import TaskParts, assemble
-from pycline.app.handle import TaskHandle
+from pycline.app.live.assembly import TaskParts, assemble
+from pycline.app.live.handle import TaskHandle
 from pycline.commands import Cancel
 from pycline.core.budget import CostGovernor
 from pycline.core.commands import SlashCommands

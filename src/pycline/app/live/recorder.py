@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, Final
 
-from pycline.app.handle import TaskHandle
+from pycline.app.live.handle import TaskHandle
 from pycline.events import (
     Answer,
     CheckpointCreated,

@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pycline.app.config import ModelConfig
-from pycline.app.task_settings import DiagnosticsSettings, ToolSettings
+from pycline.app.settings.config import ModelConfig
+from pycline.app.settings.task_settings import DiagnosticsSettings, ToolSettings
 from pycline.core.commands import ON_REQUEST_TOOLS
 from pycline.core.modes import Mode, ModeProfile, tools_for
 from pycline.core.services import TaskServices
@@ -47,7 +47,7 @@ def build_provider(config: ModelConfig) -> Provider:
             scripted.model_info = dataclasses.replace(scripted.model_info, id=model_id)
         return scripted
     if config.provider == "local":
-        from pycline.app import local_model
+        from pycline.app.build import local_model
 
         return local_model.build(config)  # its server starts on the first request
     from pycline.providers.factory import ProviderSettings, make_provider
@@ -233,7 +233,7 @@ def prompt_extras(
     """The parts of the system prompt that change during a task: connected MCP servers, the
     skills, and the user's rules (conditional rules apply once a matching file is in play; the
     files the user switched off are left out, read anew each request)."""
-    from pycline.app.toggles import gather_rules
+    from pycline.app.settings.toggles import gather_rules
     from pycline.workspace.skills import discover_skills, skills_prompt
 
     def extras(paths_in_play: Sequence[str]) -> str:

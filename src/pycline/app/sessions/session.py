@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pycline.app import wiring
-from pycline.app.builder import TaskBuilder, ToolWrapper
-from pycline.app.config import ModelConfig, resolve, resolve_plan
-from pycline.app.handle import AnswerRejected, CommandRejected, Status, TaskHandle, controls_of
-from pycline.app.snapshot import SettingsSnapshot
-from pycline.app.telemetry import Telemetry
+from pycline.app.build import wiring
+from pycline.app.build.builder import TaskBuilder, ToolWrapper
+from pycline.app.build.telemetry import Telemetry
+from pycline.app.live.handle import AnswerRejected, CommandRejected, Status, TaskHandle, controls_of
+from pycline.app.settings.config import ModelConfig, resolve, resolve_plan
+from pycline.app.settings.snapshot import SettingsSnapshot
 from pycline.commands import Cancel
 from pycline.core.modes import Mode, as_mode
 from pycline.core.options import TaskOutcome, TaskSettings
@@ -32,7 +32,7 @@ from pycline.storage.paths import pycline_home
 
 if TYPE_CHECKING:
     from pycline.app.background.state import FrontEnd
-    from pycline.app.mcp_login import McpOptions
+    from pycline.app.build.mcp_login import McpOptions
     from pycline.mcp.hub import McpHub
     from pycline.mcp.settings import ServerConfig
     from pycline.providers.base import Provider
@@ -266,7 +266,7 @@ class Session:
     def model_for(self, spec: str, base: ModelConfig) -> ModelConfig:
         """`[PROVIDER/]MODEL` in place of `base` (the same provider keeps its server, key and
         script; another is set up as the settings say), or the model a saved profile names."""
-        from pycline.app.model_switch import switched
+        from pycline.app.settings.model_switch import switched
 
         found = self.model_choices().get(spec)
         if found is not None:
@@ -277,7 +277,7 @@ class Session:
     def model_choices(self) -> dict[str, ModelConfig]:
         """The models to pick from by label (`provider/model`): the configured ones and each
         saved profile's."""
-        from pycline.app.model_switch import model_choices
+        from pycline.app.settings.model_switch import model_choices
 
         return model_choices(self.home, self.workspace, self.config, self.plan_config)
 
@@ -341,7 +341,7 @@ class Session:
         return handle
 
     def _settings(self, options: TaskOptions, mode: Mode | None) -> TaskSettings:
-        from pycline.app.task_settings import task_settings
+        from pycline.app.settings.task_settings import task_settings
 
         now = self._builder.settings_for(self.workspace)
         settings = options.settings or task_settings(
@@ -355,7 +355,7 @@ class Session:
             policy = dataclasses.replace(settings.auto_approve, auto_sandboxed=True)
             settings = dataclasses.replace(settings, auto_approve=policy)
         if settings.auto_approve.auto_sandboxed:
-            from pycline.app.auto_mode import refusal
+            from pycline.app.settings.auto_mode import refusal
 
             refused = refusal(now, self.home, self.workspace)
             if refused is not None:

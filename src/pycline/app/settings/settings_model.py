@@ -5,7 +5,7 @@ them in `<workspace>/.pycline/settings.json`. Every validation failure becomes o
 line naming the file and the dotted key, never a traceback.
 
 A workspace file comes with the code someone else wrote: it is read against an allowlist
-(`pycline.app.workspace_settings`). API keys belong in no settings file (`pycline auth`).
+(`pycline.app.settings.workspace_settings`). API keys belong in no settings file (`pycline auth`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
-from pycline.app import workspace_settings
-from pycline.app.workspace_settings import is_secret_name
+from pycline.app.settings import workspace_settings
+from pycline.app.settings.workspace_settings import is_secret_name
 from pycline.core.approval import AutoApprove
 from pycline.errors import ConfigError
 from pycline.providers.presets import PRESET_NAMES

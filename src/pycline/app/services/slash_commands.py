@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pycline.app.toggles import enabled_workflows
+from pycline.app.settings.toggles import enabled_workflows
 from pycline.core import commands as core_commands
 from pycline.workspace import workflows as wf
 

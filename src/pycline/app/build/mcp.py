@@ -219,7 +219,7 @@ def is_project_server(hub: McpHub | None, name: str) -> bool:
 
 def set_tool_auto_approve(home: Path, server: str, tool: str, approve: bool) -> None:
     """Add `tool` to (or take it off) the settings' `mcpAutoApprove` list for `server`."""
-    from pycline.app.config import load_settings, locked, settings_path, write_settings
+    from pycline.app.settings.config import load_settings, locked, settings_path, write_settings
 
     with locked(settings_path(home)):
         data = load_settings(home)
@@ -296,7 +296,7 @@ async def check_server(
 
 
 def _hub(home: Path, workspace: Path, timeout: float) -> McpHub:
-    from pycline.app.mcp_login import login_policy
+    from pycline.app.build.mcp_login import login_policy
     from pycline.mcp.hub import McpHub
     from pycline.mcp.settings import global_settings_path
     from pycline.mcp.trust import McpTrust

@@ -13,26 +13,26 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pycline.app import wiring
-from pycline.app.assembly import TaskParts, assemble
-from pycline.app.auto_mode import AutoModeNotice
-from pycline.app.config import ModelConfig, load
-from pycline.app.handle import TaskHandle
-from pycline.app.hook_trust import HookTrust
-from pycline.app.mcp import always_allow_mcp_tool
-from pycline.app.provider_cache import ProviderCache
-from pycline.app.resume_model import resumed_config
-from pycline.app.settings_model import Settings
-from pycline.app.snapshot import SettingsSnapshot
-from pycline.app.subagents import SessionSpawner
-from pycline.app.task_settings import (
+from pycline.app.build import wiring
+from pycline.app.live.assembly import TaskParts, assemble
+from pycline.app.settings.auto_mode import AutoModeNotice
+from pycline.app.settings.config import ModelConfig, load
+from pycline.app.live.handle import TaskHandle
+from pycline.app.settings.hook_trust import HookTrust
+from pycline.app.build.mcp import always_allow_mcp_tool
+from pycline.app.build.provider_cache import ProviderCache
+from pycline.app.settings.resume_model import resumed_config
+from pycline.app.settings.settings_model import Settings
+from pycline.app.settings.snapshot import SettingsSnapshot
+from pycline.app.live.subagents import SessionSpawner
+from pycline.app.settings.task_settings import (
     checkpoint_settings,
     diagnostics_settings,
     feature_settings,
     workspace_tool_settings,
 )
-from pycline.app.telemetry import Telemetry
-from pycline.app.toggles import enabled_workflows
+from pycline.app.build.telemetry import Telemetry
+from pycline.app.settings.toggles import enabled_workflows
 from pycline.context.manager import ContextManager
 from pycline.core import resumption
 from pycline.core.budget import CostGovernor, SessionSpend
@@ -110,7 +110,7 @@ class TaskBuilder:
         trusted = McpTrust(self.home).is_trusted
         login = login or self.mcp_login
         if login is None:
-            from pycline.app.mcp_login import login_policy
+            from pycline.app.build.mcp_login import login_policy
 
             login = login_policy(self.home, interactive=False)
         self.mcp_login = login
@@ -246,7 +246,7 @@ class TaskBuilder:
 
     def _fallback(self, root: Path, spec: str) -> Provider:
         """The provider of one listed fallback model, set up as `/model` would set it up."""
-        from pycline.app.model_switch import model_choices, switched
+        from pycline.app.settings.model_switch import model_choices, switched
 
         base = self.config
         found = model_choices(self.home, root, self.config, self.plan_config).get(spec)

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pycline.app.config import ModelConfig
+from pycline.app.settings.config import ModelConfig
 from pycline.errors import ProviderError, ProviderErrorKind
 from pycline.localmodel import catalog, provision, runtime
 from pycline.localmodel.server import LocalServer, ServerError
@@ -42,7 +42,7 @@ atexit.register(_stop_all)
 
 
 def _home() -> Path:
-    from pycline.app.home import pycline_home
+    from pycline.app.settings.home import pycline_home
 
     return pycline_home()
 

@@ -1,0 +1,1 @@
+"""Settings: the files behind them, their shape and checks, keys, switches and the choices read from them."""
