@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pycline.core.approval import AutoApprove
-from pycline.core.double_check import SENT_BACK, DoubleCheck, usual_check
+from pycline.core.double_check import SENT_BACK, DoubleCheck, ran_no_tests, usual_check
 from pycline.core.options import TaskSettings
 from pycline.core.task import Task
 from pycline.events import Notice
@@ -17,6 +17,11 @@ from tests.core.harness import RecordingHost, complete
 WRITE = "<write_to_file>\n<path>a.py</path>\n<content>\nx = 1\n</content>\n</write_to_file>"
 RUN = (
     "<execute_command>\n<command>python3 -c 'print(1)'</command>\n"
+    "<requires_approval>false</requires_approval>\n</execute_command>"
+)
+
+NO_TESTS = (
+    "<execute_command>\n<command>python3 -c 'print(\"?   \\tx\\t[no test files]\")'</command>\n"
     "<requires_approval>false</requires_approval>\n</execute_command>"
 )
 
@@ -86,3 +91,33 @@ def test_the_usual_check_follows_the_project_kind(tmp_path: Path) -> None:
     assert usual_check(tmp_path) == "npm test"
     (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
     assert usual_check(tmp_path) == "python -m pytest"
+
+
+async def test_a_test_command_that_ran_no_tests_is_no_check(
+    isolated_home: Path, workspace: Path
+) -> None:
+    provider, task = run_task(isolated_home, workspace, [WRITE, NO_TESTS, complete(), complete()])
+    assert (await task.start("make a.py")).completed
+    sent_back = results(provider)[2]
+    assert sent_back.startswith("[attempt_completion] Result:\nNot finished yet: `python3 -c")
+    assert "ran no tests, so it checked nothing" in sent_back
+    assert "<task>\nmake a.py\n</task>" in sent_back
+    assert len(provider.requests) == 4  # sent back once; the next attempt went through
+    notices = [e.text for e in HOST.events if isinstance(e, Notice)]
+    assert notices[-1].startswith(f"{SENT_BACK}: a.py changed, and `python3 -c")
+    # A command that ran no tests before any change is no reason to send anything back.
+    provider, task = run_task(isolated_home, workspace, [NO_TESTS, complete()])
+    assert (await task.start("make a.py")).completed
+    assert len(provider.requests) == 2
+
+
+def test_no_tests_means_a_runner_said_so_and_none_ran() -> None:
+    assert ran_no_tests("?   \texample.com/textstat\t[no test files]\n")
+    assert ran_no_tests("===== test session starts =====\ncollected 0 items\n")
+    assert ran_no_tests("\nRan 0 tests in 0.000s\n\nOK\n")
+    assert ran_no_tests("No tests found, exiting with code 1\n")
+    # Some package ran its tests: that is a check.
+    assert not ran_no_tests("?   \tx/cmd\t[no test files]\nok  \tx/lib\t0.01s\n")
+    assert not ran_no_tests("collected 3 items\n\n3 passed in 0.1s\n")
+    assert not ran_no_tests("running 0 tests\nrunning 2 tests\ntest a ... ok\n")
+    assert not ran_no_tests("hello, world\n")  # an example run, not a test runner

@@ -4,8 +4,10 @@ request to check the work against the task first.
 
 Cline sends back every first completion attempt. Here only an unchecked one is: a model that ran
 a command after its last change (its tests, a build, the changed code on an example) finishes at
-once, and an attempt made again right after being sent back goes through. A first attempt made
-before any tool ran at all (a small model may claim work it never did) is sent back once too.
+once, and an attempt made again right after being sent back goes through. A test command that
+ran no tests (`[no test files]`, `collected 0 items`) checked nothing, so it does not count. A
+first attempt made before any tool ran at all (a small model may claim work it never did) is sent
+back once too.
 With a verified goal (`/verify`) the goal's own check decides instead. The setting defaults to on
 for the compact prompt profile (a small model often says it is done without having run
 anything) and off otherwise."""
@@ -13,6 +15,7 @@ anything) and off otherwise."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
@@ -76,6 +79,36 @@ def check_first(task: str, changed: list[str], check: str | None) -> str:
     )
 
 
+# What test runners print when they found no test to run (Go, pytest, unittest, Jest, Vitest,
+# Mocha, cargo), and what they print when some ran: an output with the first and none of the
+# second ran no test.
+_NO_TESTS: Final = re.compile(
+    r"\[no test files\]|collected 0 items|no tests ran|^Ran 0 tests|No tests found"
+    r"|No test files found|^\s*0 passing|running 0 tests",
+    re.MULTILINE | re.IGNORECASE,
+)
+_SOME_RAN: Final = re.compile(
+    r"^(ok|FAIL|PASS)\b|^--- (PASS|FAIL)|\b[1-9]\d* (passed|failed|passing|failing)\b"
+    r"|^Ran [1-9]|running [1-9]\d* tests?|Tests?:\s+[1-9]",
+    re.MULTILINE,
+)
+
+
+def ran_no_tests(output: str) -> bool:
+    """The command's output says its test runner found no test to run, and none ran."""
+    return _NO_TESTS.search(output) is not None and _SOME_RAN.search(output) is None
+
+
+def no_tests_ran(task: str, command: str) -> str:
+    return (
+        f"Not finished yet: `{command}` ran no tests, so it checked nothing. Check the change on "
+        "the task's own example: add a small test that runs it (or run the changed code on it) "
+        "with execute_command, and read the result. Fix what fails; when the check passes, call "
+        "attempt_completion again.\n"
+        f"The task is:\n<task>\n{reminded(task)}\n</task>"
+    )
+
+
 SENT_BACK: Final = "Double-check: the completion goes back to the model to be checked first"
 NOTHING_DONE: Final = (
     "Not finished yet: no tool has run in this task, so nothing was read, changed or checked. "
@@ -91,6 +124,7 @@ def _suffix(path: str) -> str:
 class DoubleCheck(Capability):
     def __init__(self) -> None:
         self._changed: list[str] = []  # files changed since the last command ran
+        self._no_tests = ""  # the command since the last change, when it ran no tests
         self._idle_asked = False  # a completion with nothing done was sent back
 
     async def after_tool(
@@ -98,7 +132,10 @@ class DoubleCheck(Capability):
     ) -> str:
         effect = ctx.facts(call.name).effect
         if effect == "execute":
-            self._changed = []
+            if self._changed and ran_no_tests(result):
+                self._no_tests = call.get("command") or call.name  # checked nothing
+            else:
+                self._changed, self._no_tests = [], ""
         elif effect == "edit" and ok:
             path = call.get("path") or call.name
             if path not in self._changed:
@@ -116,8 +153,14 @@ class DoubleCheck(Capability):
             ctx.say(Notice(f"{SENT_BACK}: no tool has run in this task yet."))
             return Step([TextContent(f"{header}\n{NOTHING_DONE}")])
         changed, self._changed = self._changed, []  # sent back once: the next attempt goes on
-        ctx.say(Notice(f"{SENT_BACK}: {', '.join(changed[:5])} changed, and nothing ran since."))
-        text = check_first(ctx.record.task, changed, usual_check(ctx.workspace.root))
+        files = ", ".join(changed[:5])
+        if command := self._no_tests:
+            self._no_tests = ""
+            ctx.say(Notice(f"{SENT_BACK}: {files} changed, and `{command}` ran no tests."))
+            text = no_tests_ran(ctx.record.task, command)
+        else:
+            ctx.say(Notice(f"{SENT_BACK}: {files} changed, and nothing ran since."))
+            text = check_first(ctx.record.task, changed, usual_check(ctx.workspace.root))
         return Step([TextContent(f"{header}\n{text}")])
 
 
