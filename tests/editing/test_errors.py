@@ -107,3 +107,23 @@ def test_new_code_written_as_a_replacement_of_its_first_line_gets_the_block_that
     doubled = "\tif v < lo {\n\t\treturn lo\n\t}"
     message = str(_error(go, block(doubled, doubled + "\n" + doubled)))
     assert "new code" not in message
+
+
+def test_an_edit_sent_again_after_it_was_made_is_told_it_is_in_the_file_already() -> None:
+    # Qwen2.5-Coder 1.5B made this edit, then sent the same block four times more.
+    cart = (
+        "class Cart:\n    def add(self, name: str, qty: int = 1) -> None:\n"
+        "        self.items[name] += qty\n\n    def total(self) -> int:\n        return 0\n"
+    )
+    message = str(_error(cart, block("    self.items[name] = qty", "    self.items[name] += qty")))
+    assert "Your REPLACE lines are in the file already (line 3)" in message
+    assert "Do not send it again" in message and "closest region" not in message
+    # Several lines, indented otherwise: found too, with their line range.
+    two = "def total(self) -> int:\n    return 0"
+    assert "(lines 5-6)" in str(_error(cart, block("def total(self):\n    pass", two)))
+    # A REPLACE too short to tell (a lone `return 0` is everywhere) keeps the usual report.
+    message = str(_error(cart, block("        return 1", "        return 0")))
+    assert "in the file already" not in message and "closest region" in message
+    # Lines the file does not have in a row are no sign of a change made.
+    message = str(_error(cart, block("x = 1", "        self.items[name] += qty\n        return 0")))
+    assert "in the file already" not in message

@@ -130,14 +130,45 @@ def no_match(
             "changes; merge the two blocks into one."
         )
     else:
-        # New code written as a replacement of its own first line: the block that adds it says
-        # more than the closest region does.
-        parts.append(_as_addition(search, replace, file) or closest_region(file, search, closest))
+        # A change made already (a model sending its applied edit again), or new code written as
+        # a replacement of its own first line: each says more than the closest region does.
+        parts.append(
+            _made_already(search, replace, file)
+            or _as_addition(search, replace, file)
+            or closest_region(file, search, closest)
+        )
     parts.append(
         "The SEARCH must repeat the file's current lines exactly, complete lines only. "
         "Use fewer, smaller blocks, and re-read the file if it may have changed."
     )
     return "\n".join(parts)
+
+
+# The fewest characters (spaces apart) a REPLACE has for its presence in the file to say the
+# change was made: a lone `}` or `pass` is everywhere.
+MADE_ALREADY_CHARS = 12
+
+
+def _made_already(search: Sequence[str], replace: Sequence[str], file: FileLines) -> str:
+    """For a block whose REPLACE lines the file already has, in a row (indentation aside), and
+    its SEARCH nowhere: the change was made, most likely by the model's own earlier edit."""
+    wanted = [r.strip() for r in replace if r.strip()]
+    if sum(len(w.replace(" ", "")) for w in wanted) < MADE_ALREADY_CHARS:
+        return ""
+    if wanted == [s.strip() for s in search if s.strip()]:
+        return ""
+    lines = [(n, line.strip()) for n, line in enumerate(file.lines) if line.strip()]
+    texts = [text for _, text in lines]
+    for i in range(len(texts) - len(wanted) + 1):
+        if texts[i : i + len(wanted)] == wanted:
+            first, last = lines[i][0] + 1, lines[i + len(wanted) - 1][0] + 1
+            where = f"line {first}" if first == last else f"lines {first}-{last}"
+            return (
+                f"Your REPLACE lines are in the file already ({where}), so this change has been "
+                "made, perhaps by your earlier edit. Do not send it again: go on with what the "
+                "task still needs, check the change by running it, or call attempt_completion."
+            )
+    return ""
 
 
 # The most lines of the file's end a suggested anchor takes to be found only once.
