@@ -127,3 +127,10 @@ def test_an_edit_sent_again_after_it_was_made_is_told_it_is_in_the_file_already(
     # Lines the file does not have in a row are no sign of a change made.
     message = str(_error(cart, block("x = 1", "        self.items[name] += qty\n        return 0")))
     assert "in the file already" not in message
+
+
+def test_the_tool_descriptions_example_sent_as_an_edit_is_named_as_the_example() -> None:
+    # Qwen2.5-Coder 1.5B sent the example's block eight times in one refactoring task.
+    message = str(_error(SOURCE, block("    port = 8000", "    port = 8080")))
+    assert "is the example from the tool's description, not a line of this file" in message
+    assert "closest region" not in message

@@ -16,6 +16,12 @@ SEARCH_START = re.compile(r"^(?:-{3,}|<{3,}) SEARCH>?$")
 SEPARATOR = re.compile(r"^={3,}$")
 REPLACE_END = re.compile(r"^(?:\+{3,}|>{3,}) REPLACE>?$")
 
+# The block the tool descriptions show as their example. A model that sends it back has copied
+# the example, not the file (the report says so).
+EXAMPLE_SEARCH = "    port = 8000"
+EXAMPLE_REPLACE = "    port = 8080"
+EXAMPLE_BLOCK = f"------- SEARCH\n{EXAMPLE_SEARCH}\n=======\n{EXAMPLE_REPLACE}\n+++++++ REPLACE"
+
 _MARKER_WORDS = {"-": " SEARCH>", "<": " SEARCH>", "+": " REPLACE>", ">": " REPLACE>", "=": ""}
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from pycline.editing.indentation import indent_of
+from pycline.editing.markers import EXAMPLE_SEARCH
 from pycline.editing.normalize import has_smart_punctuation, normalized
 from pycline.editing.regions import Candidate, FileLines
 
@@ -133,7 +134,8 @@ def no_match(
         # A change made already (a model sending its applied edit again), or new code written as
         # a replacement of its own first line: each says more than the closest region does.
         parts.append(
-            _made_already(search, replace, file)
+            _the_example(search)
+            or _made_already(search, replace, file)
             or _as_addition(search, replace, file)
             or closest_region(file, search, closest)
         )
@@ -142,6 +144,16 @@ def no_match(
         "Use fewer, smaller blocks, and re-read the file if it may have changed."
     )
     return "\n".join(parts)
+
+
+def _the_example(search: Sequence[str]) -> str:
+    """For the tool description's example block sent as if it were this file's."""
+    if [s.strip() for s in search if s.strip()] != [EXAMPLE_SEARCH.strip()]:
+        return ""
+    return (
+        f"Your SEARCH (`{EXAMPLE_SEARCH.strip()}`) is the example from the tool's description, not "
+        "a line of this file. Copy the lines you change from the file's current content, exactly."
+    )
 
 
 # The fewest characters (spaces apart) a REPLACE has for its presence in the file to say the

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, Literal
 
+from pycline.editing.markers import EXAMPLE_BLOCK
 from pycline.prompts.system import Mode, SystemInfo, ToolDoc
 
 PromptProfile = Literal["auto", "full", "compact"]
@@ -71,8 +72,7 @@ _EXAMPLES: Final[dict[str, str]] = {
     ),
     "list_files": "<list_files>\n<path>.</path>\n<recursive>true</recursive>\n</list_files>",
     "replace_in_file": (
-        "<replace_in_file>\n<path>app.py</path>\n<diff>\n------- SEARCH\n"
-        "    port = 8000\n=======\n    port = 8080\n+++++++ REPLACE\n</diff>\n</replace_in_file>"
+        f"<replace_in_file>\n<path>app.py</path>\n<diff>\n{EXAMPLE_BLOCK}\n</diff>\n</replace_in_file>"
     ),
     "write_to_file": (
         "<write_to_file>\n<path>config.json</path>\n<content>\n"

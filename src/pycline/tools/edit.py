@@ -22,6 +22,7 @@ from pycline.editing.cleanup import (
 )
 from pycline.editing.diffs import unified_diff
 from pycline.editing.linters import Confine
+from pycline.editing.markers import EXAMPLE_BLOCK
 from pycline.editing.problems import ProblemCheck, render_problems
 from pycline.editing.search_replace import SearchReplaceError, apply_search_replace
 from pycline.editing.textfile import TextFile
@@ -94,8 +95,7 @@ REPLACE_IN_FILE_SPEC = ToolSpec(
         ParamSpec("diff", "One or more SEARCH/REPLACE blocks."),
     ),
     example=(
-        "<replace_in_file>\n<path>src/app.py</path>\n<diff>\n------- SEARCH\n"
-        "    port = 8000\n=======\n    port = 8080\n+++++++ REPLACE\n</diff>\n</replace_in_file>"
+        f"<replace_in_file>\n<path>src/app.py</path>\n<diff>\n{EXAMPLE_BLOCK}\n</diff>\n</replace_in_file>"
     ),
 )
 
