@@ -328,3 +328,20 @@ async def test_an_edit_reads_the_file_once_and_checks_it_once_after_approval(
     )
     assert target.read_text(encoding="utf-8") == "x = 2\n"
     assert reads.count(target) == 2  # the edit's own read, then the is-it-unchanged check
+
+
+async def test_an_edit_that_changes_nothing_points_at_new_lines_left_outside_its_block(
+    workspace: Path,
+) -> None:
+    # Qwen2.5-Coder 1.5B: REPLACE the same as SEARCH, the new line after the end marker.
+    (workspace / "s.ts").write_text("export function f(t: string) {\n  return t[0];\n}\n")
+    ctx = make_context(workspace, FakeApprover())
+    diff = "------- SEARCH\n  return t[0];\n=======\n  return t[0];\n+++++++ REPLACE\n  return t;"
+    result = await REPLACE.run(call("replace_in_file", path="s.ts", diff=diff), ctx)
+    assert result.text.startswith("The edit leaves s.ts unchanged")
+    assert "lines outside any block, which were not used:\n  return t;\n" in result.text
+    assert (workspace / "s.ts").read_text() == "export function f(t: string) {\n  return t[0];\n}\n"
+    # Nothing outside the block: the plain answer.
+    diff = "------- SEARCH\n  return t[0];\n=======\n  return t[0];\n+++++++ REPLACE"
+    result = await REPLACE.run(call("replace_in_file", path="s.ts", diff=diff), ctx)
+    assert "outside any block" not in result.text

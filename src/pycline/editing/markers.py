@@ -73,6 +73,7 @@ class ParsedDiff:
     blocks: tuple[Block, ...]
     malformed: Malformed | None
     stray_markers: tuple[str, ...]  # near-miss marker lines outside any block (for hints)
+    outside: tuple[str, ...] = ()  # other non-blank lines outside any block (dropped)
 
 
 def _malformed_text(search: list[str]) -> str:
@@ -88,6 +89,7 @@ def parse_diff(diff: str, *, is_final: bool) -> ParsedDiff:
 
     blocks: list[Block] = []
     stray: list[str] = []
+    outside: list[str] = []
     current: Block | None = None
 
     def start_block(*, has_start: bool) -> Block:
@@ -116,6 +118,8 @@ def parse_diff(diff: str, *, is_final: bool) -> ParsedDiff:
                 )
             elif looks_like_marker(line):
                 stray.append(f"line {line_no + 1}: {line!r}")
+            elif line.strip():
+                outside.append(line)
             continue
         if not current.has_separator:
             if SEPARATOR.match(line) and not _later_exact_separator(lines, line_no, line):
@@ -163,7 +167,7 @@ def parse_diff(diff: str, *, is_final: bool) -> ParsedDiff:
                 "exact lines, =======, the new lines, REPLACE marker."
             )
             return ParsedDiff(tuple(blocks), Malformed(current.index, message), tuple(stray))
-    return ParsedDiff(tuple(blocks), None, tuple(stray))
+    return ParsedDiff(tuple(blocks), None, tuple(stray), tuple(outside))
 
 
 def _second_separator(block: Block, line: str) -> str:

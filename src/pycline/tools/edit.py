@@ -22,7 +22,7 @@ from pycline.editing.cleanup import (
 )
 from pycline.editing.diffs import unified_diff
 from pycline.editing.linters import Confine
-from pycline.editing.markers import EXAMPLE_BLOCK
+from pycline.editing.markers import EXAMPLE_BLOCK, parse_diff
 from pycline.editing.problems import ProblemCheck, render_problems
 from pycline.editing.search_replace import SearchReplaceError, apply_search_replace
 from pycline.editing.textfile import TextFile
@@ -211,13 +211,24 @@ class ReplaceInFileTool:
             rewrite = syntax_guard.whole_rewrite(path, existing.text, diff, outcome.match_indices)
             return ToolResult(f"{broken}\n{rewrite}" if rewrite else broken, is_error=True)
         if proposed == existing.text:
-            return ToolResult(
-                f"The edit leaves {target.resolved.display} unchanged (each REPLACE equals its "
-                "SEARCH); nothing was written."
-            )
+            return ToolResult(_unchanged(target.resolved.display, diff))
         return await _propose_and_save(
             ctx, self.summary(call), self.spec.name, target, proposed, ""
         )
+
+
+def _unchanged(display: str, diff: str) -> str:
+    text = f"The edit leaves {display} unchanged (each REPLACE equals its SEARCH); nothing was written."
+    outside = parse_diff(diff, is_final=True).outside
+    if outside:
+        # New lines written after the block's end marker (a way small models get it wrong).
+        shown = "\n".join(outside[:5])
+        text += (
+            " The diff has lines outside any block, which were not used:\n"
+            f"{shown}\nThe new lines go between ======= and +++++++ REPLACE, in place of the "
+            "SEARCH lines they change."
+        )
+    return text
 
 
 def _fingerprint(path: Path) -> bytes | None:
