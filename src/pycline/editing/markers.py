@@ -73,7 +73,7 @@ class ParsedDiff:
     blocks: tuple[Block, ...]
     malformed: Malformed | None
     stray_markers: tuple[str, ...]  # near-miss marker lines outside any block (for hints)
-    outside: tuple[str, ...] = ()  # other non-blank lines outside any block (dropped)
+    outside: tuple[str, ...] = ()  # other non-blank lines after a block, outside any (dropped)
 
 
 def _malformed_text(search: list[str]) -> str:
@@ -118,7 +118,7 @@ def parse_diff(diff: str, *, is_final: bool) -> ParsedDiff:
                 )
             elif looks_like_marker(line):
                 stray.append(f"line {line_no + 1}: {line!r}")
-            elif line.strip():
+            elif line.strip() and blocks:
                 outside.append(line)
             continue
         if not current.has_separator:
