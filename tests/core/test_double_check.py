@@ -105,6 +105,14 @@ async def test_a_test_command_that_ran_no_tests_is_no_check(
     assert len(provider.requests) == 4  # sent back once; the next attempt went through
     notices = [e.text for e in HOST.events if isinstance(e, Notice)]
     assert notices[-1].startswith(f"{SENT_BACK}: a.py changed, and `python3 -c")
+    # The usual order: sent back unchecked, then the check runs no tests: sent back for that too,
+    # once; the third attempt goes through.
+    replies = [WRITE, complete(), NO_TESTS, complete(), complete()]
+    provider, task = run_task(isolated_home, workspace, replies)
+    assert (await task.start("make a.py")).completed
+    assert "have not run anything since" in results(provider)[1]
+    assert "ran no tests, so it checked nothing" in results(provider)[3]
+    assert len(provider.requests) == 5
     # A command that ran no tests before any change is no reason to send anything back.
     provider, task = run_task(isolated_home, workspace, [NO_TESTS, complete()])
     assert (await task.start("make a.py")).completed

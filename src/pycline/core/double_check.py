@@ -123,8 +123,9 @@ def _suffix(path: str) -> str:
 
 class DoubleCheck(Capability):
     def __init__(self) -> None:
-        self._changed: list[str] = []  # files changed since the last command ran
+        self._changed: list[str] = []  # files changed since the last check ran
         self._no_tests = ""  # the command since the last change, when it ran no tests
+        self._asked: set[str] = set()  # why this change was sent back already (once each)
         self._idle_asked = False  # a completion with nothing done was sent back
 
     async def after_tool(
@@ -136,10 +137,13 @@ class DoubleCheck(Capability):
                 self._no_tests = call.get("command") or call.name  # checked nothing
             else:
                 self._changed, self._no_tests = [], ""
+                self._asked.clear()
         elif effect == "edit" and ok:
             path = call.get("path") or call.name
             if path not in self._changed:
                 self._changed.append(path)
+            self._no_tests = ""
+            self._asked.clear()  # a new change, to be checked anew
         return ""
 
     async def answer_instead(self, ctx: RunContext, call: ToolCall, call_id: str) -> Step | None:
@@ -152,15 +156,18 @@ class DoubleCheck(Capability):
             self._idle_asked = True  # sent back once: the next attempt goes on
             ctx.say(Notice(f"{SENT_BACK}: no tool has run in this task yet."))
             return Step([TextContent(f"{header}\n{NOTHING_DONE}")])
-        changed, self._changed = self._changed, []  # sent back once: the next attempt goes on
-        files = ", ".join(changed[:5])
-        if command := self._no_tests:
-            self._no_tests = ""
+        command = self._no_tests
+        why = "no tests" if command else "unchecked"
+        if why in self._asked:
+            return None  # sent back once for this already: the next attempt goes on
+        self._asked.add(why)
+        files = ", ".join(self._changed[:5])
+        if command:
             ctx.say(Notice(f"{SENT_BACK}: {files} changed, and `{command}` ran no tests."))
             text = no_tests_ran(ctx.record.task, command)
         else:
             ctx.say(Notice(f"{SENT_BACK}: {files} changed, and nothing ran since."))
-            text = check_first(ctx.record.task, changed, usual_check(ctx.workspace.root))
+            text = check_first(ctx.record.task, self._changed, usual_check(ctx.workspace.root))
         return Step([TextContent(f"{header}\n{text}")])
 
 
