@@ -258,7 +258,7 @@ async def loop_rounds(
 ) -> tuple[float, float, float]:
     """For a scripted task: wall s per turn, s per turn the loop waited for checkpoints before
     its end, s it waited for the last one at its end (which no next request can hide)."""
-    from pycline.app.build import wiring
+    from pycline.app.builders import wiring
     from pycline.app.live.assembly import TaskParts, assemble
     from pycline.core.approval import AutoApprove
     from pycline.core.modes import ModeProfile

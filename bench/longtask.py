@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from pycline import events
-from pycline.app.build import wiring
+from pycline.app.builders import wiring
 from pycline.core.approval import AutoApprove
 from pycline.core.task import Task, TaskSettings
 from pycline.providers.base import ModelInfo, UsageChunk

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pycline.app.build import wiring
+from pycline.app.builders import wiring
 from pycline.app.live.assembly import TaskParts, assemble
 from pycline.app.live.subagents import InlineSpawner
 from pycline.context.manager import ContextManager

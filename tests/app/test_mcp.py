@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.build import mcp
-from pycline.app.build.mcp import NewServer
+from pycline.app.builders import mcp
+from pycline.app.builders.mcp import NewServer
 from pycline.app.settings.config import load
 from pycline.errors import ConfigError, ToolError
 from pycline.mcp.settings import global_settings_path, workspace_settings_path

@@ -4,7 +4,7 @@ told apart from an unreachable server."""
 
 from __future__ import annotations
 
-from pycline.app.build.server_check import list_models
+from pycline.app.builders.server_check import list_models
 from tests.fakes.server import FakeHTTPServer, Planned, RecordedRequest
 
 

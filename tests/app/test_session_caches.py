@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pycline.app.build.provider_cache import ProviderCache
+from pycline.app.builders.provider_cache import ProviderCache
 from pycline.app.live.handle import controls_of
 from pycline.app.sessions.session import ConfigOverrides, Session
 from pycline.app.settings import config

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.build.builder import TaskBuilder
+from pycline.app.builders.builder import TaskBuilder
 from pycline.app.settings.config import ModelConfig, settings_path
 from pycline.app.settings.settings_model import validate
 from pycline.app.settings.task_settings import (
@@ -204,7 +204,7 @@ async def test_mcp_tools_listed_in_settings_run_without_asking(
 
 
 async def test_task_services_carry_the_language_servers_and_close_them(workspace: Path) -> None:
-    from pycline.app.build.wiring import task_services
+    from pycline.app.builders.wiring import task_services
     from pycline.workspace.diagnostics.registry import LanguageServers
 
     services = task_services(

@@ -7,8 +7,8 @@ import shlex
 import stat
 from pathlib import Path
 
-from pycline.app.build.builder import TaskBuilder
-from pycline.app.build.wiring import browser_status
+from pycline.app.builders.builder import TaskBuilder
+from pycline.app.builders.wiring import browser_status
 from pycline.app.settings.config import ModelConfig, settings_path
 from pycline.app.settings.task_settings import chromium_setting, task_settings
 from pycline.providers.base import ModelInfo

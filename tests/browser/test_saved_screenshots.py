@@ -6,7 +6,7 @@ import base64
 import json
 from pathlib import Path
 
-from pycline.app.build.builder import TaskBuilder
+from pycline.app.builders.builder import TaskBuilder
 from pycline.app.settings.config import ModelConfig
 from pycline.core.task import TaskSettings
 from pycline.providers.scripted import ScriptedProvider

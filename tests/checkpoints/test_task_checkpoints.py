@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.build.builder import TaskBuilder
+from pycline.app.builders.builder import TaskBuilder
 from pycline.app.settings.config import ModelConfig
 from pycline.checkpoints import Checkpoint, ShadowGit
 from pycline.core.checkpointing import TaskCheckpoints

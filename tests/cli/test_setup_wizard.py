@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pexpect
 
-from pycline.app.build import server_check
+from pycline.app.builders import server_check
 from tests.cli.test_interactive import spawn
 from tests.fakes.openai_server import FakeOpenAI
 from tests.fakes.server import FakeHTTPServer, Planned, RecordedRequest

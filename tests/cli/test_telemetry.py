@@ -88,7 +88,7 @@ def test_the_user_may_opt_in_to_prompt_and_command_text(
 
 def test_telemetry_is_off_by_default_and_not_imported() -> None:
     code = (
-        "import sys, pycline.app.sessions.session, pycline.app.build.telemetry as t;"
+        "import sys, pycline.app.sessions.session, pycline.app.builders.telemetry as t;"
         "from pycline.app.settings.settings_model import TelemetrySettings;"
         "assert not t.wanted(TelemetrySettings());"
         "assert not any(m.startswith('opentelemetry') for m in sys.modules), 'imported'"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pycline.app.build import wiring
+from pycline.app.builders import wiring
 from pycline.core.approval import AutoApprove
 from pycline.core.task import Task, TaskSettings
 from pycline.events import PlanQuestion

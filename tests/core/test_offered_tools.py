@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pycline.app.build import wiring
-from pycline.app.build.builder import TaskBuilder
+from pycline.app.builders import wiring
+from pycline.app.builders.builder import TaskBuilder
 from pycline.app.settings.config import ModelConfig
 from pycline.core.approval import AutoApprove
 from pycline.core.commands import expand

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pycline.app.build import wiring
+from pycline.app.builders import wiring
 from pycline.providers.base import ModelInfo
 from pycline.providers.scripted import ScriptedProvider
 
@@ -47,7 +47,7 @@ def test_the_setting_overrides_the_size(workspace: Path) -> None:
 async def test_a_small_model_task_goes_without_the_checklist_prompt(
     isolated_home: Path, workspace: Path
 ) -> None:
-    from pycline.app.build.builder import TaskBuilder
+    from pycline.app.builders.builder import TaskBuilder
     from pycline.app.settings.config import ModelConfig
     from pycline.core.approval import AutoApprove
     from pycline.core.task import TaskSettings
@@ -76,7 +76,7 @@ async def test_a_small_model_task_goes_without_the_checklist_prompt(
 async def test_a_small_models_reminders_name_only_the_tools_it_is_offered(
     isolated_home: Path, workspace: Path
 ) -> None:
-    from pycline.app.build.builder import TaskBuilder
+    from pycline.app.builders.builder import TaskBuilder
     from pycline.app.settings.config import ModelConfig
     from pycline.core.approval import AutoApprove
     from pycline.core.task import TaskSettings
@@ -101,7 +101,7 @@ async def test_a_small_models_reminders_name_only_the_tools_it_is_offered(
 async def test_a_model_on_this_machine_gets_six_tries_before_the_user_is_asked(
     isolated_home: Path, workspace: Path
 ) -> None:
-    from pycline.app.build.builder import TaskBuilder
+    from pycline.app.builders.builder import TaskBuilder
     from pycline.app.settings.config import ModelConfig
     from pycline.core.approval import AutoApprove
     from pycline.core.task import TaskSettings
@@ -129,7 +129,7 @@ async def test_a_model_on_this_machine_gets_six_tries_before_the_user_is_asked(
 async def test_a_small_model_is_shown_the_files_its_task_names_with_the_task(
     isolated_home: Path, workspace: Path
 ) -> None:
-    from pycline.app.build.builder import TaskBuilder
+    from pycline.app.builders.builder import TaskBuilder
     from pycline.app.settings.config import ModelConfig
     from pycline.core.approval import AutoApprove
     from pycline.core.named_files import LEAD
@@ -164,7 +164,7 @@ async def test_double_check_completion_is_on_for_a_small_model_and_follows_the_s
 ) -> None:
     import json
 
-    from pycline.app.build.builder import TaskBuilder
+    from pycline.app.builders.builder import TaskBuilder
     from pycline.app.settings.config import ModelConfig
     from pycline.core.approval import AutoApprove
     from pycline.core.task import TaskSettings

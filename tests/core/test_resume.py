@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pycline.app.build.builder import TaskBuilder
+from pycline.app.builders.builder import TaskBuilder
 from pycline.app.settings.config import ModelConfig
 from pycline.core import resumption
 from pycline.core.task import TaskSettings

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from pycline.app.build import wiring
+from pycline.app.builders import wiring
 from pycline.core.task import Task
 from pycline.events import SubagentProgress
 from pycline.providers.scripted import ScriptedReply

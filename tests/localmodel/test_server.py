@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pycline.app.build import local_model
+from pycline.app.builders import local_model
 from pycline.app.settings.config import ModelConfig
 from pycline.localmodel import catalog, provision, runtime
 from pycline.localmodel.server import LocalServer, ServerError, health

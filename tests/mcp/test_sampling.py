@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from pycline.app.build import wiring
+from pycline.app.builders import wiring
 from pycline.core.approval import AutoApprove
 from pycline.core.task import TaskSettings
 from pycline.events import Answer, ApprovalQuestion, Usage

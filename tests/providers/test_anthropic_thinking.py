@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from pycline.app.build.wiring import build_provider
+from pycline.app.builders.wiring import build_provider
 from pycline.app.settings.config import ModelConfig
 from pycline.providers.anthropic_provider import AnthropicProvider
 from pycline.providers.catalog import lookup

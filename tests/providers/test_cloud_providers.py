@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pycline.app.build.wiring import build_provider
+from pycline.app.builders.wiring import build_provider
 from pycline.app.settings.config import ModelConfig
 from pycline.errors import ConfigError
 from pycline.errors import ProviderErrorKind as Kind

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pycline.app.build.wiring import build_provider
+from pycline.app.builders.wiring import build_provider
 from pycline.app.settings.config import KEY_ENV, ModelConfig
 from pycline.app.settings.settings_model import PROVIDERS
 from pycline.errors import ConfigError

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pycline.acp.mapping import tool_kind, tool_locations, tool_title
-from pycline.app.build import wiring
+from pycline.app.builders import wiring
 from pycline.app.services.tool_catalogue import builtin_specs, catalogue_json, facts_of
 from pycline.core import modes
 from pycline.events import ApprovalQuestion, Envelope, QuestionAsked

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pycline.acp.tool_calls import ActiveCall, CallReporter
-from pycline.app.build.tool_parts import (
+from pycline.app.builders.tool_parts import (
     EXECUTE_COMMAND_SPEC,
     IMAGE_SUFFIXES,
     READ_FILE_SPEC,

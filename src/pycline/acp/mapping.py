@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeAlias
 
-from pycline.app.build.tool_parts import checklist_items
+from pycline.app.builders.tool_parts import checklist_items
 from pycline.app.services.tool_catalogue import facts_of
 from pycline.tools.base import ToolFacts, ToolKind
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from pycline.app.build.mcp import RemoteServer, ServerConfig, StdioServer
+from pycline.app.builders.mcp import RemoteServer, ServerConfig, StdioServer
 
 log = logging.getLogger("pycline.acp")
 

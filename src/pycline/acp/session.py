@@ -37,7 +37,7 @@ from pycline.acp.outbox import Outbox
 from pycline.acp.permissions import Choice, Remembered, choices
 from pycline.acp.replay import budget_text
 from pycline.acp.tool_calls import ActiveCall, CallReporter, ReportedTool
-from pycline.app.build import wiring
+from pycline.app.builders import wiring
 from pycline.app.live.handle import CommandRejected, TaskHandle
 from pycline.app.services.tool_catalogue import facts_of
 from pycline.app.sessions.runner import run_chain

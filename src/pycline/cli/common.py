@@ -16,7 +16,7 @@ from pycline.app.settings.home import pycline_home
 from pycline.errors import PyclineError
 
 if TYPE_CHECKING:
-    from pycline.app.build.mcp_login import McpOptions
+    from pycline.app.builders.mcp_login import McpOptions
     from pycline.app.sessions.session import ConfigOverrides, Session, TaskHandle, TaskOutcome
     from pycline.cli.follow import View
     from pycline.cli.notices import Shown

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, assert_never
 
-from pycline.app.build.task_size import check_task_size
+from pycline.app.builders.task_size import check_task_size
 from pycline.app.services.text import clean, for_terminal
 from pycline.cli import render
 from pycline.cli.common import fail, overrides_of, refuse_auto, run_to_exit_code, workspace_dir
@@ -17,7 +17,7 @@ from pycline.cli.screen import PLAIN, Screen
 from pycline.event_wire import envelope_json
 
 if TYPE_CHECKING:
-    from pycline.app.build.mcp_login import McpOptions
+    from pycline.app.builders.mcp_login import McpOptions
 from pycline.events import (
     ACCEPT,
     DENY,
@@ -129,7 +129,7 @@ def run_headless(ns: argparse.Namespace) -> int:
 
 def mcp_client_options(ns: argparse.Namespace, say: Callable[[str], None]) -> McpOptions:
     """What `--mcp-login` and `--mcp-elicitation` ask of the MCP servers' connections."""
-    from pycline.app.build.mcp_login import McpOptions, login_policy
+    from pycline.app.builders.mcp_login import McpOptions, login_policy
     from pycline.app.settings.home import pycline_home
 
     def announce(server: str, url: str) -> None:

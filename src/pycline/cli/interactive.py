@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
 
-from pycline.app.build.task_size import check_task_size
+from pycline.app.builders.task_size import check_task_size
 from pycline.app.services import slash_commands
 from pycline.app.services.notices import first_time
 from pycline.app.services.text import for_terminal
@@ -221,7 +221,7 @@ class InteractiveHost:
 
 async def _ask_mcp_trust(reader: LineReader, home: Path, cwd: Path) -> None:
     """A project MCP file not trusted as it is now: show what it would run, and ask."""
-    from pycline.app.build.mcp import grant, pending_trust
+    from pycline.app.builders.mcp import grant, pending_trust
 
     request = pending_trust(home, cwd)
     if request is None:

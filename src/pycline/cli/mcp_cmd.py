@@ -1,5 +1,5 @@
 """`pycline mcp …`: manage MCP servers in `cline_mcp_settings.json` and check they work
-(the work is done by `pycline.app.build.mcp`; this module parses arguments and renders).
+(the work is done by `pycline.app.builders.mcp`; this module parses arguments and renders).
 
     pycline mcp list                          every server, connected to show its status
     pycline mcp add NAME -- COMMAND [ARGS…]   a stdio server
@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pycline.app.build import mcp
-from pycline.app.build.mcp import NewServer, ServerState
+from pycline.app.builders import mcp
+from pycline.app.builders.mcp import NewServer, ServerState
 from pycline.app.settings.home import pycline_home
 from pycline.cli.style import style
 from pycline.errors import ConfigError, ToolError
@@ -237,7 +237,7 @@ def _print_one(ns: argparse.Namespace, state: ServerState) -> int:
 
 
 async def _login(ns: argparse.Namespace) -> int:
-    from pycline.app.build import mcp_login
+    from pycline.app.builders import mcp_login
 
     def announce(server: str, url: str) -> None:
         verb = "Open this address" if ns.no_browser else "Opening your browser at"
@@ -269,7 +269,7 @@ async def _login(ns: argparse.Namespace) -> int:
 
 
 async def _logout(ns: argparse.Namespace) -> int:
-    from pycline.app.build import mcp_login
+    from pycline.app.builders import mcp_login
 
     try:
         had, note = await mcp_login.logout(pycline_home(), _workspace(ns), ns.name)

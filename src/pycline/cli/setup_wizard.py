@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pycline.app.build import server_check
+from pycline.app.builders import server_check
 from pycline.app.settings.config import DEFAULT_MODELS, preset_base_url
 from pycline.cli.style import style
 from pycline.errors import ConfigError, PyclineError
@@ -111,7 +111,7 @@ def run_wizard(home: Path, p: Prompter) -> SetupResult:
 
 def _say_running_servers(p: Prompter) -> None:
     """Local model servers already running here, with their models (a second at most)."""
-    from pycline.app.build import local_model
+    from pycline.app.builders import local_model
 
     found = local_model.discover_servers()
     if not found:
@@ -124,7 +124,7 @@ def _say_running_servers(p: Prompter) -> None:
 
 def _builtin(p: Prompter, home: Path) -> SetupResult:
     """Install the built-in model (and its runtime), after saying what it takes and can do."""
-    from pycline.app.build import local_model
+    from pycline.app.builders import local_model
 
     plan = local_model.plan(home)
     words = local_model.size_words

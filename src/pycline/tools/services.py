@@ -1,6 +1,6 @@
 """What a task lends its tools beyond the workspace: one typed, optional field per service.
 
-The wiring (`pycline.app.build.wiring`) fills it when it builds a task; a tool finds a field unset when
+The wiring (`pycline.app.builders.wiring`) fills it when it builds a task; a tool finds a field unset when
 this build or this front end does not offer that service (no MCP server configured, no browser,
 a front end without "Proceed While Running"), and says so to the model or goes without it.
 """

@@ -15,7 +15,7 @@ from pycline.web.api import fail, json_body, offered_providers, state
 from pycline.web.tasks import Run, WebSession, session_of
 
 if TYPE_CHECKING:
-    from pycline.app.build.mcp import Change
+    from pycline.app.builders.mcp import Change
 
 FEATURES = ("enableCheckpoints", "notifications")
 CHECK_TIMEOUT = 10.0
@@ -114,7 +114,7 @@ async def task_models(session: WebSession, run: Run, mode: str, provider: str) -
 
 async def server_models(provider: str, base: Any, key: Any) -> list[str]:
     """The models `provider`'s server lists (proves it answers, and takes the key)."""
-    from pycline.app.build.server_check import list_models
+    from pycline.app.builders.server_check import list_models
 
     reply = await list_models(provider, str(base) if base else None, str(key) if key else None)
     if reply.status != "ok":
@@ -126,7 +126,7 @@ async def server_models(provider: str, base: Any, key: Any) -> list[str]:
 
 
 def mcp_state(session: WebSession) -> dict[str, Any]:
-    from pycline.app.build.mcp import untrusted_file
+    from pycline.app.builders.mcp import untrusted_file
     from pycline.app.settings.config import load
 
     hub = session.session.mcp
@@ -344,7 +344,7 @@ async def mcp(request: web.Request) -> web.Response:
 
 @ROUTES.post("/api/mcp/trust")
 async def trust(request: web.Request) -> web.Response:
-    from pycline.app.build.mcp import grant, pending_trust
+    from pycline.app.builders.mcp import grant, pending_trust
 
     session = session_of(request)
     pending = pending_trust(session.home, session.cwd)
@@ -357,7 +357,7 @@ async def trust(request: web.Request) -> web.Response:
 
 @ROUTES.post("/api/mcp/add")
 async def add(request: web.Request) -> web.Response:
-    from pycline.app.build.mcp import NewServer, add_server
+    from pycline.app.builders.mcp import NewServer, add_server
 
     session = session_of(request)
     body = await json_body(request)
@@ -372,7 +372,7 @@ async def add(request: web.Request) -> web.Response:
 
 
 async def edit_server(session: WebSession, name: str, change: Change) -> web.Response:
-    from pycline.app.build.mcp import change_server, is_project_server
+    from pycline.app.builders.mcp import change_server, is_project_server
 
     try:
         project = is_project_server(session.session.mcp, name)
@@ -416,7 +416,7 @@ async def restart(request: web.Request) -> web.Response:
 async def login(request: web.Request) -> web.Response:
     # The browser opens on this machine (the page is served on loopback); the tokens go to
     # pycline's secrets store, then the session's hub reconnects the server with them.
-    from pycline.app.build import mcp_login
+    from pycline.app.builders import mcp_login
 
     session = session_of(request)
     name = request.match_info["name"]
@@ -436,7 +436,7 @@ async def login(request: web.Request) -> web.Response:
 @ROUTES.post("/api/mcp/{name}/auto-approve")
 async def auto_approve(request: web.Request) -> web.Response:
     body = await json_body(request)
-    from pycline.app.build.mcp import set_tool_auto_approve
+    from pycline.app.builders.mcp import set_tool_auto_approve
 
     try:
         set_tool_auto_approve(

@@ -8,7 +8,7 @@ import sys
 CHECK = """
 import sys
 import pycline.tools.edit
-import pycline.app.build.wiring
+import pycline.app.builders.wiring
 import pycline.core.user_input
 import pycline.editing.textfile
 print(",".join(m for m in ("pygls", "lsprotocol", "charset_normalizer") if m in sys.modules) or "none")

@@ -20,7 +20,7 @@ async def check_builtin_model(
 
 
 def _check(home: Path, workspace: Path, overrides: ConfigOverrides) -> list[Check]:
-    from pycline.app.build import local_model
+    from pycline.app.builders import local_model
 
     try:
         config = resolve(overrides.flags(), home, workspace=workspace, profile=overrides.profile)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from pycline.app.build import server_check
+from pycline.app.builders import server_check
 from pycline.app.doctor.check import Check
 from pycline.app.sessions.session import ConfigOverrides
 from pycline.app.settings.config import ModelConfig, resolve
@@ -22,7 +22,7 @@ async def check_model(home: Path, workspace: Path, overrides: ConfigOverrides) -
 
 
 def _check(home: Path, workspace: Path, overrides: ConfigOverrides) -> list[Check]:
-    from pycline.app.build.wiring import build_provider
+    from pycline.app.builders.wiring import build_provider
 
     try:
         config = resolve(overrides.flags(), home, workspace=workspace, profile=overrides.profile)

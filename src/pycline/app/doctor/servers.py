@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pycline.app.build.mcp import check_servers, pending_trust
+from pycline.app.builders.mcp import check_servers, pending_trust
 from pycline.app.doctor.check import Check
 
 CONNECT_LIMIT = 30.0

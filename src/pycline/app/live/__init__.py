@@ -1,1 +1,2 @@
-"""A running task as front ends see it: its handle, the commands that drive it, the recorder that saves it, and the tasks it starts."""
+"""A running task as front ends see it: its handle, the commands that drive it, the recorder that
+saves it, and the tasks it starts."""

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pycline.app.build import wiring
-from pycline.app.build.builder import TaskBuilder, ToolWrapper
-from pycline.app.build.telemetry import Telemetry
+from pycline.app.builders import wiring
+from pycline.app.builders.builder import TaskBuilder, ToolWrapper
+from pycline.app.builders.telemetry import Telemetry
 from pycline.app.live.handle import AnswerRejected, CommandRejected, Status, TaskHandle, controls_of
 from pycline.app.settings.config import ModelConfig, resolve, resolve_plan
 from pycline.app.settings.snapshot import SettingsSnapshot
@@ -32,7 +32,7 @@ from pycline.storage.paths import pycline_home
 
 if TYPE_CHECKING:
     from pycline.app.background.state import FrontEnd
-    from pycline.app.build.mcp_login import McpOptions
+    from pycline.app.builders.mcp_login import McpOptions
     from pycline.mcp.hub import McpHub
     from pycline.mcp.settings import ServerConfig
     from pycline.providers.base import Provider

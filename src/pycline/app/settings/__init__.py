@@ -1,1 +1,2 @@
-"""Settings: the files behind them, their shape and checks, keys, switches and the choices read from them."""
+"""Settings: the files behind them, their shape and checks, keys, switches and the choices read
+from them."""

@@ -296,7 +296,7 @@ async def check_server(
 
 
 def _hub(home: Path, workspace: Path, timeout: float) -> McpHub:
-    from pycline.app.build.mcp_login import login_policy
+    from pycline.app.builders.mcp_login import login_policy
     from pycline.mcp.hub import McpHub
     from pycline.mcp.settings import global_settings_path
     from pycline.mcp.trust import McpTrust

@@ -7,7 +7,7 @@ import contextlib
 import json
 from collections.abc import Callable
 
-from pycline.app.build import wiring
+from pycline.app.builders import wiring
 from pycline.app.settings.config import ModelConfig
 from pycline.providers.base import Provider
 

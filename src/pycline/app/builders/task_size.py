@@ -16,7 +16,7 @@ TASK_SHARE = 0.75
 
 def check_task_size(text: str, config: ModelConfig) -> None:
     """ConfigError naming both numbers when `text` is too long for the configured model."""
-    from pycline.app.build.wiring import build_provider
+    from pycline.app.builders.wiring import build_provider
     from pycline.context.tokens import estimate_text
 
     tokens = estimate_text(text)

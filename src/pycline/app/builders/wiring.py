@@ -47,7 +47,7 @@ def build_provider(config: ModelConfig) -> Provider:
             scripted.model_info = dataclasses.replace(scripted.model_info, id=model_id)
         return scripted
     if config.provider == "local":
-        from pycline.app.build import local_model
+        from pycline.app.builders import local_model
 
         return local_model.build(config)  # its server starts on the first request
     from pycline.providers.factory import ProviderSettings, make_provider

@@ -13,25 +13,25 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pycline.app.build import wiring
+from pycline.app.builders import wiring
+from pycline.app.builders.mcp import always_allow_mcp_tool
+from pycline.app.builders.provider_cache import ProviderCache
+from pycline.app.builders.telemetry import Telemetry
 from pycline.app.live.assembly import TaskParts, assemble
+from pycline.app.live.handle import TaskHandle
+from pycline.app.live.subagents import SessionSpawner
 from pycline.app.settings.auto_mode import AutoModeNotice
 from pycline.app.settings.config import ModelConfig, load
-from pycline.app.live.handle import TaskHandle
 from pycline.app.settings.hook_trust import HookTrust
-from pycline.app.build.mcp import always_allow_mcp_tool
-from pycline.app.build.provider_cache import ProviderCache
 from pycline.app.settings.resume_model import resumed_config
 from pycline.app.settings.settings_model import Settings
 from pycline.app.settings.snapshot import SettingsSnapshot
-from pycline.app.live.subagents import SessionSpawner
 from pycline.app.settings.task_settings import (
     checkpoint_settings,
     diagnostics_settings,
     feature_settings,
     workspace_tool_settings,
 )
-from pycline.app.build.telemetry import Telemetry
 from pycline.app.settings.toggles import enabled_workflows
 from pycline.context.manager import ContextManager
 from pycline.core import resumption
@@ -110,7 +110,7 @@ class TaskBuilder:
         trusted = McpTrust(self.home).is_trusted
         login = login or self.mcp_login
         if login is None:
-            from pycline.app.build.mcp_login import login_policy
+            from pycline.app.builders.mcp_login import login_policy
 
             login = login_policy(self.home, interactive=False)
         self.mcp_login = login
