@@ -146,9 +146,14 @@ def no_match(
     return "\n".join(parts)
 
 
+def _content(lines: Sequence[str]) -> list[str]:
+    """The lines with text, stripped (what a block says, indentation and blank lines aside)."""
+    return [line.strip() for line in lines if line.strip()]
+
+
 def _the_example(search: Sequence[str]) -> str:
     """For the tool description's example block sent as if it were this file's."""
-    if [s.strip() for s in search if s.strip()] != [EXAMPLE_SEARCH.strip()]:
+    if _content(search) != [EXAMPLE_SEARCH.strip()]:
         return ""
     return (
         f"Your SEARCH (`{EXAMPLE_SEARCH.strip()}`) is the example from the tool's description, not "
@@ -164,10 +169,10 @@ MADE_ALREADY_CHARS = 12
 def _made_already(search: Sequence[str], replace: Sequence[str], file: FileLines) -> str:
     """For a block whose REPLACE lines the file already has, in a row (indentation aside), and
     its SEARCH nowhere: the change was made, most likely by the model's own earlier edit."""
-    wanted = [r.strip() for r in replace if r.strip()]
+    wanted = _content(replace)
     if sum(len(w.replace(" ", "")) for w in wanted) < MADE_ALREADY_CHARS:
         return ""
-    if wanted == [s.strip() for s in search if s.strip()]:
+    if wanted == _content(search):
         return ""
     lines = [(n, line.strip()) for n, line in enumerate(file.lines) if line.strip()]
     texts = [text for _, text in lines]
@@ -190,8 +195,8 @@ ANCHOR_LINES = 6
 def _as_addition(search: Sequence[str], replace: Sequence[str], file: FileLines) -> str:
     """For a block whose REPLACE starts with its SEARCH (new code, the SEARCH its first line:
     a way small models write an addition), the block that adds it at the end of the file."""
-    wanted = [s.strip() for s in search if s.strip()]
-    head = [r.strip() for r in replace if r.strip()][: len(wanted)]
+    wanted = _content(search)
+    head = _content(replace)[: len(wanted)]
     # A header of one or two lines (a signature) that the REPLACE goes on from, perhaps with the
     # brace that opens the body (`func f() int` → `func f() int {`); a longer SEARCH repeated at
     # the top of its REPLACE is a doubled block, not new code.
