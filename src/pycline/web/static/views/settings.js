@@ -196,8 +196,16 @@ function Hooks({ store }) {
 function Toggles({ store }) {
   const [rows, setRows] = useState(/** @type {{ kind: string, name: string, path: string, global: boolean, on: boolean }[]} */ ([]));
   const [n, setN] = useState(0);
+  // A list read while a box's change is on its way, or asked for before a later change, is
+  // stale: shown, it would put a box the user just switched back.
+  const changes = useRef(0);
+  const saving = useRef(0);
   useEffect(() => {
-    api.get("/api/toggles").then(setRows).catch((e) => store.notify(errorText(e), true));
+    const asked = changes.current;
+    if (saving.current) return;
+    api.get("/api/toggles").then((now) => {
+      if (changes.current === asked && !saving.current) setRows(now);
+    }).catch((e) => store.notify(errorText(e), true));
   }, [n]);
   return html`<ul class="checks toggles" aria-label="Rules and workflows">
     ${rows.length ? rows.map((r) => {
@@ -205,11 +213,15 @@ function Toggles({ store }) {
       const set = async (/** @type {Event} */ e) => {
         const on = /** @type {HTMLInputElement} */ (e.currentTarget).checked;
         // Shown at once: a redraw before the list is read again must not put the box back.
+        changes.current += 1;
+        saving.current += 1;
         setRows((now) => now.map((x) => (x.path === r.path && x.kind === r.kind ? { ...x, on } : x)));
         try {
           await api.post("/api/toggles", { kind: r.kind, path: r.path, on });
         } catch (err) {
           store.notify(errorText(err), true);
+        } finally {
+          saving.current -= 1;
         }
         setN((k) => k + 1);
       };
