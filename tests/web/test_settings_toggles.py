@@ -9,17 +9,26 @@ from pycline.app.settings.toggles import enabled_workflows, rule_toggles
 from tests.web.conftest import complete
 
 
-def test_settings_switch_a_rules_file_and_a_workflow_off(start_ui, new_page, workspace):
+def _rule_and_workflow(workspace):
     (workspace / ".clinerules" / "workflows").mkdir(parents=True)
     (workspace / ".clinerules" / "style.md").write_text("Use tabs.", encoding="utf-8")
     (workspace / ".clinerules" / "workflows" / "release.md").write_text("Bump", encoding="utf-8")
-    ui = start_ui([complete()])
-    page = new_page()
-    page.goto(ui.url)
+
+
+def _settings(page, url):
+    """Open the page's Settings; return the rule's and the workflow's boxes."""
+    page.goto(url)
     page.get_by_role("button", name="Settings").click()
     listed = page.get_by_role("list", name="Rules and workflows")
     rule = listed.get_by_role("checkbox", name="Project rule .clinerules/style.md")
-    flow = listed.get_by_role("checkbox", name="Project workflow release.md")
+    return rule, listed.get_by_role("checkbox", name="Project workflow release.md")
+
+
+def test_settings_switch_a_rules_file_and_a_workflow_off(start_ui, new_page, workspace):
+    _rule_and_workflow(workspace)
+    ui = start_ui([complete()])
+    page = new_page()
+    rule, flow = _settings(page, ui.url)
     expect(rule).to_be_checked()
     expect(flow).to_be_checked()
     flow.uncheck()
@@ -28,9 +37,7 @@ def test_settings_switch_a_rules_file_and_a_workflow_off(start_ui, new_page, wor
     expect(flow).not_to_be_checked()
     page.reload()
     page.get_by_role("button", name="Settings").click()
-    expect(
-        listed.get_by_role("checkbox", name="Project rule .clinerules/style.md")
-    ).not_to_be_checked()
+    expect(rule).not_to_be_checked()  # the locator finds the box anew on the reloaded page
     assert enabled_workflows(ui.home, workspace) == []
     assert [t.on for t in rule_toggles(ui.home, workspace)] == [False]
     assert page.request.get(f"{ui.url.rstrip('/')}/api/commands").ok
@@ -39,9 +46,7 @@ def test_settings_switch_a_rules_file_and_a_workflow_off(start_ui, new_page, wor
 def test_a_list_read_before_a_later_switch_does_not_put_the_box_back(start_ui, new_page, workspace):
     # The race CI met: the list read after the first box's change answers after the second box was
     # switched, with that box still on. Shown, it would tick the box the user just cleared.
-    (workspace / ".clinerules" / "workflows").mkdir(parents=True)
-    (workspace / ".clinerules" / "style.md").write_text("Use tabs.", encoding="utf-8")
-    (workspace / ".clinerules" / "workflows" / "release.md").write_text("Bump", encoding="utf-8")
+    _rule_and_workflow(workspace)
     ui = start_ui([complete()])
     page = new_page()
     held = []
@@ -54,11 +59,7 @@ def test_a_list_read_before_a_later_switch_does_not_put_the_box_back(start_ui, n
 
     armed = False
     page.route("**/api/toggles", hold_reads)
-    page.goto(ui.url)
-    page.get_by_role("button", name="Settings").click()
-    listed = page.get_by_role("list", name="Rules and workflows")
-    rule = listed.get_by_role("checkbox", name="Project rule .clinerules/style.md")
-    flow = listed.get_by_role("checkbox", name="Project workflow release.md")
+    rule, flow = _settings(page, ui.url)
     expect(rule).to_be_checked()
     armed = True
 
