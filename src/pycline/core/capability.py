@@ -11,7 +11,7 @@ ask, approve, charge a spend, replace the history), never the task itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
@@ -178,24 +178,24 @@ class Capabilities:
 
     def __init__(self, items: Sequence[Capability] = ()) -> None:
         self.items = tuple(items)
-        self._at: dict[str, tuple[Capability, ...]] = {}
+        self._at: dict[Callable[..., object], tuple[Capability, ...]] = {}
 
     def first(self, kind: type[C]) -> C | None:
         """The task's capability of this kind, if it has one."""
         return next((c for c in self.items if isinstance(c, kind)), None)
 
-    def _with(self, point: str) -> tuple[Capability, ...]:
-        """The capabilities that do something at `point`."""
+    def _with(self, point: Callable[..., object]) -> tuple[Capability, ...]:
+        """The capabilities that do something at `point` (the base class's method: a point that
+        does not exist fails the type check, not the run)."""
         found = self._at.get(point)
         if found is None:
-            base = getattr(Capability, point)
-            found = tuple(c for c in self.items if getattr(type(c), point) is not base)
+            found = tuple(c for c in self.items if getattr(type(c), point.__name__) is not point)
             self._at[point] = found
         return found
 
     async def before_run(self, ctx: RunContext, content: Sequence[Content]) -> list[Content] | Stop:
         added: list[Content] = []
-        for cap in self._with("before_run"):
+        for cap in self._with(Capability.before_run):
             got = await cap.before_run(ctx, content)
             if isinstance(got, Stop):
                 return got
@@ -203,18 +203,18 @@ class Capabilities:
         return added
 
     def expand(self, ctx: RunContext, text: str) -> str:
-        for cap in self._with("expand"):
+        for cap in self._with(Capability.expand):
             text = cap.expand(ctx, text)
         return text
 
     def offer(self, ctx: RunContext, specs: Sequence[ToolSpec]) -> Sequence[ToolSpec]:
-        for cap in self._with("offer"):
+        for cap in self._with(Capability.offer):
             specs = cap.offer(ctx, specs)
         return specs
 
     async def before_request(self, ctx: RunContext) -> list[Content] | Stop:
         notes: list[Content] = []
-        for cap in self._with("before_request"):
+        for cap in self._with(Capability.before_request):
             got = await cap.before_request(ctx)
             if isinstance(got, Stop):
                 return got
@@ -223,11 +223,15 @@ class Capabilities:
 
     def temperature(self, ctx: RunContext) -> float | None:
         """The warmest temperature any capability asks for (None: the provider's own)."""
-        asked = [t for cap in self._with("temperature") if (t := cap.temperature(ctx)) is not None]
+        asked = [
+            t
+            for cap in self._with(Capability.temperature)
+            if (t := cap.temperature(ctx)) is not None
+        ]
         return max(asked, default=None)
 
     def charged(self, ctx: RunContext, cost: float, tokens: int) -> None:
-        for cap in self._with("charged"):
+        for cap in self._with(Capability.charged):
             cap.charged(ctx, cost, tokens)
 
     def runner(self, ctx: RunContext, name: str) -> Capability | None:
@@ -236,14 +240,14 @@ class Capabilities:
         return next((cap for cap in self.items if cap.runs == effect), None)
 
     async def answer_instead(self, ctx: RunContext, call: ToolCall, call_id: str) -> Step | None:
-        for cap in self._with("answer_instead"):
+        for cap in self._with(Capability.answer_instead):
             step = await cap.answer_instead(ctx, call, call_id)
             if step is not None:
                 return step
         return None
 
     async def before_tool(self, ctx: RunContext, call: ToolCall) -> str:
-        for cap in self._with("before_tool"):
+        for cap in self._with(Capability.before_tool):
             refused = await cap.before_tool(ctx, call)
             if refused:
                 return refused
@@ -253,30 +257,31 @@ class Capabilities:
         self, ctx: RunContext, call: ToolCall, result: str, ok: bool, ms: int
     ) -> str:
         notes = [
-            await cap.after_tool(ctx, call, result, ok, ms) for cap in self._with("after_tool")
+            await cap.after_tool(ctx, call, result, ok, ms)
+            for cap in self._with(Capability.after_tool)
         ]
         return "\n\n".join(n for n in notes if n)
 
     async def after_turn(self, ctx: RunContext, reply: Reply) -> None:
-        for cap in self._with("after_turn"):
+        for cap in self._with(Capability.after_turn):
             await cap.after_turn(ctx, reply)
 
     async def after_step(self, ctx: RunContext) -> TaskOutcome | None:
-        for cap in self._with("after_step"):
+        for cap in self._with(Capability.after_step):
             ended = await cap.after_step(ctx)
             if ended is not None:
                 return ended
         return None
 
     def question(self, ctx: RunContext, question: Question) -> None:
-        for cap in self._with("question"):
+        for cap in self._with(Capability.question):
             cap.question(ctx, question)
 
     async def before_compact(
         self, ctx: RunContext, strategy: str, context_size: int
     ) -> tuple[bool, str]:
         contexts = []
-        for cap in self._with("before_compact"):
+        for cap in self._with(Capability.before_compact):
             go_on, context = await cap.before_compact(ctx, strategy, context_size)
             if not go_on:
                 return False, ""
@@ -284,25 +289,25 @@ class Capabilities:
         return True, "\n\n".join(c for c in contexts if c)
 
     def compacted(self, ctx: RunContext, progress: str) -> None:
-        for cap in self._with("compacted"):
+        for cap in self._with(Capability.compacted):
             cap.compacted(ctx, progress)
 
     def mode_changed(self, ctx: RunContext, mode: Mode) -> None:
-        for cap in self._with("mode_changed"):
+        for cap in self._with(Capability.mode_changed):
             cap.mode_changed(ctx, mode)
 
     async def on_end(self, ctx: RunContext, outcome: TaskOutcome) -> None:
-        for cap in self._with("on_end"):
+        for cap in self._with(Capability.on_end):
             await cap.on_end(ctx, outcome)
 
     async def on_cancel(self, ctx: RunContext) -> None:
-        for cap in self._with("on_cancel"):
+        for cap in self._with(Capability.on_cancel):
             await cap.on_cancel(ctx)
 
     async def close(self, ctx: RunContext) -> None:
         """Every capability closes, even when one of them fails (the first failure is raised)."""
         failure: BaseException | None = None
-        for cap in self._with("close"):
+        for cap in self._with(Capability.close):
             try:
                 await cap.close(ctx)
             except BaseException as exc:  # re-raised once the rest have closed
